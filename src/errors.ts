@@ -1,0 +1,98 @@
+/**
+ * The error catalogue. Every failure a caller can act on is one of these classes, with a stable
+ * `code` (GraphQL `extensions.code`) and the HTTP status both interfaces answer with. Anything
+ * else is masked as "Unexpected error." and logged (see src/http/errors.ts).
+ */
+export abstract class DomainError extends Error {
+  abstract readonly code: string;
+  abstract readonly httpStatus: number;
+  /** Offending field names (snake_case, as a client wrote them). */
+  readonly fields: string[];
+
+  constructor(message: string, fields: string[] = []) {
+    super(message);
+    this.name = new.target.name;
+    this.fields = fields;
+  }
+}
+
+/** 400: a body or query that does not match the schema (malformed JSON, wrong type, missing field). */
+export class BadRequestError extends DomainError {
+  readonly code = 'BAD_REQUEST';
+  readonly httpStatus = 400;
+}
+
+/** 401: missing or bad credentials. */
+export class UnauthenticatedError extends DomainError {
+  readonly code = 'UNAUTHENTICATED';
+  readonly httpStatus = 401;
+}
+
+/** 403: a valid token without the scope the operation needs. */
+export class ForbiddenError extends DomainError {
+  readonly code = 'FORBIDDEN';
+  readonly httpStatus = 403;
+}
+
+/** 404: an unknown id or path. */
+export class NotFoundError extends DomainError {
+  readonly code = 'NOT_FOUND';
+  readonly httpStatus = 404;
+
+  static of(kind: string, id: unknown): NotFoundError {
+    return new NotFoundError(`${kind} ${String(id)} not found`, ['id']);
+  }
+}
+
+/** 405: a known path with a method it does not take. */
+export class MethodNotAllowedError extends DomainError {
+  readonly code = 'METHOD_NOT_ALLOWED';
+  readonly httpStatus = 405;
+}
+
+/** 409: a duplicate of something that must be unique. */
+export class ConflictError extends DomainError {
+  readonly code = 'CONFLICT';
+  readonly httpStatus = 409;
+}
+
+/** 413: a request body over the limit. */
+export class PayloadTooLargeError extends DomainError {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+  readonly httpStatus = 413;
+}
+
+/** 422: well-formed but invalid (bad URL, link to a missing service, duplicate host port). */
+export class ValidationError extends DomainError {
+  readonly code = 'VALIDATION_FAILED';
+  readonly httpStatus = 422;
+}
+
+/** 502: an upstream (agent, registry, git host, container engine) failed. */
+export class UpstreamError extends DomainError {
+  readonly code = 'UPSTREAM_FAILED';
+  readonly httpStatus = 502;
+}
+
+/** 504: an upstream did not answer in time. */
+export class UpstreamTimeoutError extends DomainError {
+  readonly code = 'UPSTREAM_TIMEOUT';
+  readonly httpStatus = 504;
+}
+
+/** 503: the service itself cannot serve yet (database unreachable). */
+export class UnavailableError extends DomainError {
+  readonly code = 'UNAVAILABLE';
+  readonly httpStatus = 503;
+}
+
+/** The body both interfaces send for an error: `{code, message, fields}`. */
+export interface ErrorBody {
+  code: number;
+  message: string;
+  fields: string;
+}
+
+export function errorBody(error: DomainError): ErrorBody {
+  return { code: error.httpStatus, message: error.message, fields: error.fields.join(',') };
+}
