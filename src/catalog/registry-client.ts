@@ -1,0 +1,146 @@
+import type { Dispatcher } from 'undici';
+import type { RegistryCredentials } from './registry-auth';
+import { toDomainError, upstream, type HttpContext } from './registry-http';
+import { RegistrySession } from './registry-session';
+import { searchV1 } from './registry-v1';
+import { probeV2, searchCatalog } from './registry-v2';
+
+export interface RegistryTarget {
+  id: number;
+  name: string;
+  endpointUrl: string;
+  credentials?: RegistryCredentials;
+}
+
+export interface RegistryImage {
+  name: string;
+  tags: string[];
+  description: string | null;
+  isOfficial: boolean | null;
+  isTrusted: boolean | null;
+  starCount: number | null;
+}
+
+export interface SearchRegistryOptions {
+  /** The whole search of this registry, auth and every page included, ends within this. */
+  timeoutMs: number;
+  /** At most this many images (default 25, at most 100). */
+  limit?: number;
+  dispatcher?: Dispatcher;
+}
+
+const DEFAULT_LIMIT = 25;
+const MAX_LIMIT = 100;
+const DOCKER_HUB_HOSTS = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io', 'registry.hub.docker.com', 'hub.docker.com']);
+const DOCKER_HUB_INDEX = 'https://index.docker.io';
+
+/**
+ * Images of one registry whose repository name contains any of `terms` (case-insensitive).
+ * Throws UpstreamError (502) or UpstreamTimeoutError (504), the message naming the registry.
+ *
+ * Which API is asked:
+ * - Docker Hub endpoints: v1 search on index.docker.io, anonymously. Hub has no catalog for
+ *   anyone, and its v1 search is public (stored Hub credentials are for pulls, not search).
+ * - Any other endpoint: `GET /v2/` then the v2 catalog and tag lists. When the v2 API is absent
+ *   (404), or the catalog is refused or missing (many hosted registries disable it), v1 search
+ *   is tried on the same endpoint; when that fails too, the first failure is reported.
+ * No terms: no match, and the registry is not asked.
+ */
+export async function searchRegistry(
+  registry: RegistryTarget,
+  terms: string[],
+  options: SearchRegistryOptions,
+): Promise<RegistryImage[]> {
+  const needles = [...new Set(terms.map((term) => term.trim().toLowerCase()).filter(Boolean))];
+  if (needles.length === 0) return [];
+  const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
+  const controller = new AbortController();
+  const ctx: HttpContext = {
+    registryName: registry.name,
+    timeoutMs: options.timeoutMs,
+    signal: controller.signal,
+    dispatcher: options.dispatcher,
+  };
+  let timer: NodeJS.Timeout | undefined;
+  // The race ends the search at the deadline even if some step ignored the abort signal.
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(toDomainError(new Error('deadline'), ctx));
+    }, options.timeoutMs);
+  });
+  const work = search(registry, needles, limit, ctx);
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, deadline]);
+  } catch (error) {
+    throw toDomainError(error, ctx);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function search(registry: RegistryTarget, terms: string[], limit: number, ctx: HttpContext): Promise<RegistryImage[]> {
+  const { url, userinfo } = endpointBase(registry, ctx);
+  if (DOCKER_HUB_HOSTS.has(url.hostname)) {
+    const result = await searchV1(new RegistrySession(new URL(DOCKER_HUB_INDEX), {}, ctx), terms, limit);
+    if (result.ok) return result.images;
+    throw result.error;
+  }
+  const credentials = hasCredentials(registry.credentials) ? registry.credentials! : userinfo;
+  const session = new RegistrySession(url, credentials, ctx);
+  if (await probeV2(session)) {
+    const catalog = await searchCatalog(session, terms, limit);
+    if (catalog.ok) return catalog.images;
+    const v1 = await searchV1(session, terms, limit);
+    if (v1.ok) return v1.images;
+    throw catalog.error;
+  }
+  const v1 = await searchV1(session, terms, limit);
+  if (v1.ok) return v1.images;
+  throw upstream(ctx, `offers neither the registry v2 API (GET /v2/ answered 404) nor v1 search (${v1.error.message.replace(/^Registry "[^"]*": /, '')})`);
+}
+
+/** The endpoint as a URL without credentials; any user:password@ in it becomes the credentials. */
+function endpointBase(registry: RegistryTarget, ctx: HttpContext): { url: URL; userinfo: RegistryCredentials } {
+  const raw = registry.endpointUrl.trim();
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
+  } catch {
+    throw upstream(ctx, 'the endpoint URL is not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw upstream(ctx, 'the endpoint URL is not http(s)');
+  const userinfo = { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  url.hash = '';
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v[12]$/, '') || '/';
+  return { url, userinfo };
+}
+
+function hasCredentials(credentials: RegistryCredentials | undefined): boolean {
+  return !!(credentials && (credentials.username || credentials.password || credentials.token));
+}
+
+/**
+ * The original's registry prefix: the endpoint URL without scheme and trailing slashes, plus
+ * `/` (`http://example.com:5000/` gives `example.com:5000/`); empty for Docker Hub, whose image
+ * names carry no host. Credentials in the URL never reach an image name.
+ */
+export function imagePrefix(endpointUrl: string | null | undefined): string {
+  const bare = (endpointUrl ?? '').trim().replace(/^[a-z][a-z\d+.-]*:\/\//i, '').replace(/\/+$/, '').replace(/^[^/@]*@/, '');
+  if (!bare) return '';
+  const hostname = bare.split('/')[0].replace(/:\d+$/, '').toLowerCase();
+  return DOCKER_HUB_HOSTS.has(hostname) ? '' : `${bare}/`;
+}
+
+/** The name a container engine pulls: prefix + name, plus `:tag` when given. No registry: Docker Hub. */
+export function imageReference(
+  registry: Pick<RegistryTarget, 'endpointUrl'> | null | undefined,
+  name: string,
+  tag?: string | null,
+): string {
+  return `${imagePrefix(registry?.endpointUrl)}${name}${tag ? `:${tag}` : ''}`;
+}

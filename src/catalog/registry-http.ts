@@ -1,0 +1,121 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { request, type Dispatcher } from 'undici';
+import { DomainError, UpstreamError, UpstreamTimeoutError } from '../errors';
+
+/** What every request of one registry search shares: the deadline's signal and where to send. */
+export interface HttpContext {
+  /** The registry's name, for error messages. */
+  registryName: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  dispatcher?: Dispatcher;
+}
+
+export interface HttpInit {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** Where the response came from, after redirects. */
+  url: URL;
+}
+
+// Registry answers (catalog pages, tag lists, search results) are small; a larger body is a
+// misconfigured endpoint, not something to buffer.
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+
+/**
+ * One request, following redirects by hand: undici does not follow them, and when it did it
+ * would carry the Authorization header to whatever host the registry named.
+ */
+export async function send(url: URL, init: HttpInit, ctx: HttpContext): Promise<HttpResponse> {
+  let current = url;
+  let { method = 'GET', headers = {}, body } = init;
+  for (let hop = 0; ; hop++) {
+    const response = await attempt(current, { method, headers, body }, ctx);
+    const location = response.headers.location;
+    if (response.status < 300 || response.status >= 400 || response.status === 304 || !location) return response;
+    if (hop >= MAX_REDIRECTS) throw upstream(ctx, `too many redirects from ${method} ${url.pathname}`);
+    const next = new URL(String(location), current);
+    if (!keepsCredentials(current, next)) headers = withoutAuthorization(headers);
+    if (response.status === 303 || (method === 'POST' && response.status <= 302)) {
+      method = 'GET';
+      body = undefined;
+    }
+    current = next;
+  }
+}
+
+async function attempt(url: URL, init: HttpInit, ctx: HttpContext): Promise<HttpResponse> {
+  try {
+    const response = await request(url, {
+      method: init.method ?? 'GET',
+      headers: init.headers,
+      body: init.body,
+      signal: ctx.signal,
+      dispatcher: ctx.dispatcher,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) {
+        response.body.destroy();
+        throw upstream(ctx, `answer to ${init.method ?? 'GET'} ${url.pathname} is larger than ${MAX_BODY_BYTES} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks), url };
+  } catch (error) {
+    throw toDomainError(error, ctx);
+  }
+}
+
+/** Credentials go on only to the same host, and never from https down to http. */
+function keepsCredentials(from: URL, to: URL): boolean {
+  if (from.protocol === 'https:' && to.protocol !== 'https:') return false;
+  if (from.origin === to.origin) return true;
+  return from.hostname === to.hostname && to.protocol === 'https:';
+}
+
+function withoutAuthorization(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
+}
+
+export function upstream(ctx: Pick<HttpContext, 'registryName'>, cause: string): UpstreamError {
+  return new UpstreamError(`Registry "${ctx.registryName}": ${cause}`);
+}
+
+/** A failure of any kind, as the 502/504 the search reports; the deadline decides which. */
+export function toDomainError(error: unknown, ctx: HttpContext): DomainError {
+  if (error instanceof DomainError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (ctx.signal.aborted || (typeof code === 'string' && TIMEOUT_CODES.has(code))) {
+    return new UpstreamTimeoutError(`Registry "${ctx.registryName}": no answer within ${ctx.timeoutMs} ms`);
+  }
+  return upstream(ctx, `cannot be reached (${describe(error)})`);
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  const code = (error as { code?: unknown }).code;
+  const text = `${error.message || String(code ?? error.name)}${cause}`;
+  // Messages of network errors name hosts and ports; strip any user:password@ all the same.
+  return text.replace(/\/\/[^/\s@]*@/g, '//');
+}
+
+export function parseJson(response: HttpResponse, ctx: HttpContext): unknown {
+  try {
+    return JSON.parse(response.body.toString('utf8'));
+  } catch {
+    throw upstream(ctx, `invalid JSON from GET ${response.url.pathname}`);
+  }
+}
