@@ -1,0 +1,85 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
+import { openOrm } from '../db/orm';
+import { createLogger, type Logger } from '../logger';
+import type { Adapter } from './adapters/adapter';
+import { createAdapter } from './adapters/create-adapter';
+import type { AgentConfig } from './config';
+import { BasicAuthChecker, loadOrCreateCredentials, type AgentCredentials } from './credentials';
+import { AgentDeployment } from './deployment.entity';
+import { DeploymentService } from './deployment.service';
+import { agentMigrations } from './migrations';
+import { agentRoutes } from './routes';
+import { createRequestHandler, type RequestListener } from './server';
+
+export interface AgentApp {
+  handler: RequestListener;
+  credentials: AgentCredentials;
+  adapter: Adapter;
+  orm: MikroORM;
+  log: Logger;
+  close(): Promise<void>;
+}
+
+export interface AgentDeps {
+  /** Tests pass their own adapter (or an http adapter pointed at a test server). */
+  adapter?: Adapter;
+  log?: Logger;
+}
+
+/**
+ * Builds the agent: credentials, database (embedded unless DATABASE_URL), adapter, routes.
+ * Never listens: main.ts (or a test) puts `handler` behind node:https with `credentials`.
+ */
+export async function createAgentApp(config: AgentConfig, deps: AgentDeps = {}): Promise<AgentApp> {
+  const log = deps.log ?? createLogger(config.logLevel, 'platform-agent');
+  const credentials = await loadOrCreateCredentials(config.dataDir, config.publicUrl, log);
+  let embedded: EmbeddedDatabase | undefined;
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      embedded = await startEmbeddedPostgres(config.dataDir, log);
+      cleanups.push(() => embedded!.stop());
+      databaseUrl = embedded.url;
+    }
+    const orm = await openOrm({
+      clientUrl: databaseUrl,
+      entities: [AgentDeployment],
+      migrations: agentMigrations,
+      migrationsTable: 'agent_migrations',
+      log,
+      poolSize: 5,
+    });
+    cleanups.unshift(() => orm.close(true));
+    const adapter = deps.adapter ?? createAdapter(config, log);
+    cleanups.unshift(() => adapter.close());
+    const deployments = new DeploymentService(orm, adapter, log);
+    const auth = new BasicAuthChecker(config.dataDir, credentials);
+    const handler = createRequestHandler({
+      routes: agentRoutes(deployments, adapter),
+      log,
+      authenticate: (header) => auth.check(header),
+    });
+    let closed = false;
+    return {
+      handler,
+      credentials,
+      adapter,
+      orm,
+      log,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await runAll(cleanups);
+      },
+    };
+  } catch (error) {
+    await runAll(cleanups);
+    throw error;
+  }
+}
+
+async function runAll(steps: (() => Promise<void>)[]): Promise<void> {
+  for (const step of steps) await step().catch(() => undefined);
+}

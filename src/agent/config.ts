@@ -1,0 +1,88 @@
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The agent's only reader of process.env. Parsed once; every problem is reported at once and
+ * main.ts exits non-zero.
+ */
+const schema = z
+  .object({
+    AGENT_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+    AGENT_HOST: z.string().min(1).default('127.0.0.1'),
+    AGENT_DATA_DIR: z.string().min(1).default('./.agent-data'),
+    AGENT_PUBLIC_URL: z
+      .string()
+      .url()
+      .refine((value) => value.startsWith('https://'), 'must be an https:// URL')
+      .optional(),
+    AGENT_ADAPTER: z.enum(['docker', 'swarm', 'http']).default('docker'),
+    ADAPTER_URL: z
+      .string()
+      .url()
+      .refine((value) => /^https?:\/\//.test(value), 'must be an http:// or https:// URL')
+      .optional(),
+    ADAPTER_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+    DOCKER_HOST: z.string().regex(/^(unix|tcp):\/\//, 'must be unix:///path or tcp://host:port').optional(),
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+    AGENT_SWARM_PUBLISH_MODE: z.enum(['ingress', 'host']).default('ingress'),
+    AGENT_SWARM_ENDPOINT_MODE: z.enum(['vip', 'dnsrr']).default('vip'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.AGENT_ADAPTER === 'http' && !env.ADAPTER_URL) {
+      ctx.addIssue({ code: 'custom', path: ['ADAPTER_URL'], message: 'is required when AGENT_ADAPTER=http' });
+    }
+  });
+
+export type AdapterType = 'docker' | 'swarm' | 'http';
+
+export interface AgentConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** The endpoint written into the token: what the main service connects to. */
+  publicUrl: string;
+  adapter: AdapterType;
+  adapterUrl?: string;
+  adapterTimeoutMs: number;
+  dockerHost: string;
+  databaseUrl?: string;
+  swarmPublishMode: 'ingress' | 'host';
+  swarmEndpointMode: 'vip' | 'dnsrr';
+  logLevel: string;
+}
+
+export class AgentConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid agent configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export function parseAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new AgentConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  return {
+    port: e.AGENT_PORT,
+    host: e.AGENT_HOST,
+    dataDir: path.resolve(e.AGENT_DATA_DIR),
+    publicUrl: (e.AGENT_PUBLIC_URL ?? `https://${publicHost(e.AGENT_HOST)}:${e.AGENT_PORT}`).replace(/\/+$/, ''),
+    adapter: e.AGENT_ADAPTER,
+    adapterUrl: e.ADAPTER_URL?.replace(/\/+$/, ''),
+    adapterTimeoutMs: e.ADAPTER_TIMEOUT_MS,
+    dockerHost: e.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
+    databaseUrl: e.DATABASE_URL,
+    swarmPublishMode: e.AGENT_SWARM_PUBLISH_MODE,
+    swarmEndpointMode: e.AGENT_SWARM_ENDPOINT_MODE,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** A wildcard bind address is no address a client can use: fall back to the machine's name. */
+function publicHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return hostname();
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { BadRequestError, NotFoundError } from '../errors';
+import type { Logger } from '../logger';
+import type { Adapter, ServiceStatus } from './adapters/adapter';
+import { AgentDeployment } from './deployment.entity';
+import { parseDescriptor, type DeployTemplate } from './descriptor';
+
+/** Interface B, Deployment shape (create, list, redeploy). */
+export interface DeploymentView {
+  id: number;
+  name: string | null;
+  template: number | null;
+  service_ids: string[];
+}
+
+/** Interface B, single fetch. */
+export interface DeploymentStatusView {
+  id: number;
+  name: string | null;
+  status: { services: ServiceStatus[] };
+}
+
+/**
+ * The agent's rules. Orchestrator objects are made before the row that records them and removed
+ * before the row goes, so a failure never leaves a row pointing at nothing; a redeploy puts the
+ * new generation in place before it forgets the old one.
+ */
+export class DeploymentService {
+  /** Serialises redeploy/delete per deployment: two at once would each remove the other's objects. */
+  private readonly locks = new Map<number, Promise<unknown>>();
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly adapter: Adapter,
+    private readonly log: Logger,
+  ) {}
+
+  async list(): Promise<DeploymentView[]> {
+    const rows = await this.orm.em.fork().find(AgentDeployment, {}, { orderBy: { id: 'asc' } });
+    return rows.map(view);
+  }
+
+  async create(body: unknown): Promise<DeploymentView> {
+    const template = parseDescriptor(body);
+    const em = this.orm.em.fork();
+    // The id is reserved first so the orchestrator objects can carry it in their names and labels.
+    const [{ id }] = await em.getConnection().execute<{ id: string }[]>(
+      `select nextval(pg_get_serial_sequence('agent_deployments', 'id')) as id`,
+    );
+    const deploymentId = Number(id);
+    const key = generationKey(deploymentId);
+    const serviceIds = await this.adapter.create(key, template);
+    try {
+      const row = em.create(AgentDeployment, {
+        id: deploymentId,
+        name: template.name ?? null,
+        template,
+        serviceIds,
+        adapterKey: key,
+      });
+      await em.flush();
+      this.log.info({ deployment: deploymentId, services: serviceIds.length }, 'deployment created');
+      return view(row);
+    } catch (error) {
+      await this.adapter.remove(key, serviceIds).catch((cleanup: unknown) =>
+        this.log.error({ err: cleanup, deployment: deploymentId }, 'could not remove the objects of an unsaved deployment'),
+      );
+      throw error;
+    }
+  }
+
+  async get(rawId: string): Promise<DeploymentStatusView> {
+    const row = await this.find(rawId);
+    const services = await this.adapter.status(row.serviceIds);
+    return { id: row.id, name: row.name ?? null, status: { services } };
+  }
+
+  async remove(rawId: string): Promise<void> {
+    const id = parseId(rawId);
+    await this.exclusive(id, async () => {
+      const em = this.orm.em.fork();
+      const row = await this.find(rawId, em);
+      await this.adapter.remove(row.adapterKey, row.serviceIds);
+      em.remove(row);
+      await em.flush();
+      this.log.info({ deployment: id }, 'deployment deleted');
+    });
+  }
+
+  async redeploy(rawId: string): Promise<DeploymentView> {
+    const id = parseId(rawId);
+    return this.exclusive(id, async () => {
+      const em = this.orm.em.fork();
+      const row = await this.find(rawId, em);
+      const old = { key: row.adapterKey, ids: row.serviceIds };
+      const key = generationKey(id);
+      const template = row.template as DeployTemplate;
+      let serviceIds: string[];
+      if (this.adapter.replace) {
+        serviceIds = await this.adapter.replace(old, key, template);
+      } else {
+        serviceIds = await this.adapter.create(key, template);
+        // The new generation runs; a leftover of the old one is logged, not a failed redeploy.
+        await this.adapter.remove(old.key, old.ids).catch((error: unknown) =>
+          this.log.error({ err: error, deployment: id, key: old.key, ids: old.ids }, 'could not remove the previous generation'),
+        );
+      }
+      row.serviceIds = serviceIds;
+      row.adapterKey = key;
+      await em.flush();
+      this.log.info({ deployment: id, services: serviceIds.length }, 'deployment redeployed');
+      return view(row);
+    });
+  }
+
+  private async find(rawId: string, em = this.orm.em.fork()): Promise<AgentDeployment> {
+    const id = parseId(rawId);
+    const row = await em.findOne(AgentDeployment, { id });
+    if (!row) throw NotFoundError.of('deployment', id);
+    return row;
+  }
+
+  private async exclusive<T>(id: number, work: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(id) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(work);
+    this.locks.set(id, run);
+    try {
+      return await run;
+    } finally {
+      if (this.locks.get(id) === run) this.locks.delete(id);
+    }
+  }
+}
+
+function view(row: AgentDeployment): DeploymentView {
+  const template = row.template as DeployTemplate;
+  return { id: row.id, name: row.name ?? null, template: template.id ?? null, service_ids: row.serviceIds };
+}
+
+function parseId(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) throw new BadRequestError(`The deployment id "${raw}" is not an integer.`, ['id']);
+  return Number(raw);
+}
+
+/** One generation of one deployment: `d<id>-<random>`, short and valid in any orchestrator name. */
+function generationKey(id: number): string {
+  return `d${id}-${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,59 @@
+import { createLogger } from '../logger';
+import { createAgentApp } from './app';
+import { AgentConfigError, parseAgentConfig } from './config';
+import { rotateCredentials } from './credentials';
+import { listenHttps } from './server';
+
+/**
+ * `npm run agent` serves interface B; `npm run agent -- rotate-credentials` replaces the password,
+ * rewrites AGENT_DATA_DIR/token, prints the new token and exits (a running agent picks up the new
+ * password within a second).
+ */
+async function main(): Promise<void> {
+  const config = parseAgentConfig();
+  const log = createLogger(config.logLevel, 'platform-agent');
+  const command = process.argv[2];
+  if (command === 'rotate-credentials') {
+    const credentials = await rotateCredentials(config.dataDir, config.publicUrl, log);
+    printToken(credentials.token, config.dataDir);
+    return;
+  }
+  if (command !== undefined) throw new AgentConfigError([`unknown command "${command}" (known: rotate-credentials)`]);
+
+  const app = await createAgentApp(config, { log });
+  const listening = await listenHttps(app.handler, app.credentials, config.host, config.port).catch(async (error: unknown) => {
+    await app.close();
+    throw error;
+  });
+  log.info({ listen: listening.url, publicUrl: config.publicUrl, adapter: config.adapter }, 'agent listening');
+  printToken(app.credentials.token, config.dataDir);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    void listening
+      .close()
+      .then(() => app.close())
+      .then(() => process.exit(0), (error: unknown) => {
+        log.error({ err: error }, 'error while stopping');
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function printToken(token: string, dataDir: string): void {
+  process.stdout.write(
+    `\nAgent token (also in ${dataDir}/token); add it to the main service as a deployment target's auth_blob:\n` +
+      `----- BEGIN AGENT TOKEN -----\n${token}\n----- END AGENT TOKEN -----\n\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof AgentConfigError) process.stderr.write(`${error.message}\n`);
+  else process.stderr.write(`agent failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,35 @@
+import type { Adapter } from './adapters/adapter';
+import type { DeploymentService } from './deployment.service';
+import type { Route } from './server';
+import { agentVersion } from './version';
+
+/** Interface B, exactly the spec's table, plus an unauthenticated health check. */
+export function agentRoutes(deployments: DeploymentService, adapter: Adapter): Route[] {
+  return [
+    { method: 'GET', path: '/healthz', public: true, handle: async () => ({ status: 200, body: { status: 'ok' } }) },
+    {
+      method: 'GET',
+      path: '/metadata',
+      handle: async () => {
+        const { version, type } = await adapter.metadata();
+        return { status: 200, body: { agent: { version: agentVersion }, adapter: { version, type } } };
+      },
+    },
+    { method: 'GET', path: '/deployments', handle: async () => ({ status: 200, body: await deployments.list() }) },
+    { method: 'POST', path: '/deployments', handle: async ({ body }) => ({ status: 200, body: await deployments.create(body) }) },
+    { method: 'GET', path: '/deployments/:id', handle: async ({ params }) => ({ status: 200, body: await deployments.get(params.id) }) },
+    {
+      method: 'DELETE',
+      path: '/deployments/:id',
+      handle: async ({ params }) => {
+        await deployments.remove(params.id);
+        return { status: 204 };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/deployments/:id/redeploy',
+      handle: async ({ params }) => ({ status: 200, body: await deployments.redeploy(params.id) }),
+    },
+  ];
+}

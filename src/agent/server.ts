@@ -1,0 +1,165 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import Router from 'find-my-way';
+import {
+  BadRequestError,
+  DomainError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnauthenticatedError,
+  errorBody,
+} from '../errors';
+import type { Logger } from '../logger';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+type Method = 'GET' | 'POST' | 'DELETE';
+
+export interface Route {
+  method: Method;
+  path: string;
+  /** Answer without Basic auth (health checks). */
+  public?: boolean;
+  handle(request: { params: Record<string, string>; body: unknown }): Promise<{ status: number; body?: unknown }>;
+}
+
+export interface HandlerOptions {
+  routes: Route[];
+  log: Logger;
+  authenticate(authorization: string | undefined): Promise<boolean>;
+}
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * The agent's HTTP layer: routing, Basic auth, JSON bodies and the error contract (every error is
+ * `{code, message, fields}`; anything outside the catalogue is masked and logged). Transport-free,
+ * so it can sit behind node:https in main.ts and in tests alike.
+ */
+export function createRequestHandler(options: HandlerOptions): RequestListener {
+  const router = Router({ ignoreTrailingSlash: true });
+  const methods = new Set<Method>();
+  for (const route of options.routes) {
+    router.on(route.method, route.path, () => undefined, route);
+    methods.add(route.method);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase() as Method;
+    const path = (req.url ?? '/').split('?')[0];
+    const found = router.find(method, path);
+    const route = found?.store as Route | undefined;
+    if (!route?.public && !(await options.authenticate(req.headers.authorization))) {
+      res.setHeader('WWW-Authenticate', 'Basic realm="platform-agent", charset="UTF-8"');
+      throw new UnauthenticatedError('Missing or wrong credentials.');
+    }
+    if (!found || !route) {
+      const allowed = [...methods].filter((other) => router.find(other, path));
+      if (allowed.length > 0) {
+        res.setHeader('Allow', allowed.join(', '));
+        throw new MethodNotAllowedError(`${method} is not allowed on ${path}.`);
+      }
+      throw new NotFoundError(`No such path: ${path}.`);
+    }
+    const body = method === 'POST' ? await readJson(req) : undefined;
+    const result = await route.handle({ params: found.params as Record<string, string>, body });
+    send(res, result.status, result.body);
+  }
+
+  return (req, res) => {
+    const started = Date.now();
+    handle(req, res)
+      .catch((error: unknown) => {
+        if (error instanceof DomainError) {
+          send(res, error.httpStatus, errorBody(error));
+          return;
+        }
+        options.log.error({ err: error, method: req.method, path: req.url?.split('?')[0] }, 'unexpected error');
+        send(res, 500, { code: 500, message: 'Unexpected error.', fields: '' });
+      })
+      .finally(() => {
+        options.log.debug({ method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Date.now() - started }, 'request');
+      });
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.statusCode = status;
+  if (body === undefined || status === 204) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    req.resume();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      req.resume();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new BadRequestError(`The request body is not valid JSON: ${(error as Error).message}`, ['body']);
+  }
+}
+
+function tooLarge(): PayloadTooLargeError {
+  return new PayloadTooLargeError(`The request body is larger than ${MAX_BODY_BYTES} bytes.`, ['body']);
+}
+
+export interface Listening {
+  server: Server;
+  /** https://<host>:<port> as bound (port 0 resolved). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** HTTPS only: the agent never speaks plain HTTP, even on loopback. */
+export async function listenHttps(
+  handler: RequestListener,
+  tls: { keyPem: string; certPem: string },
+  host: string,
+  port: number,
+): Promise<Listening> {
+  const server = createServer({ key: tls.keyPem, cert: tls.certPem, minVersion: 'TLSv1.2' }, handler);
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 120_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `https://${shownHost}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
