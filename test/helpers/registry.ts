@@ -1,14 +1,13 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createHash, createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
-import { createSelfSigned } from '../../src/agent/self-signed';
 
 /**
  * A real image registry for tests: the CNCF distribution registry v2 from Debian's
@@ -21,7 +20,7 @@ import { createSelfSigned } from '../../src/agent/self-signed';
  *
  * auth 'basic' writes an htpasswd file (bcrypt, made by `htpasswd` from apache2-utils: the
  * registry accepts bcrypt only). auth 'token' also starts a token server (below) that issues
- * ES256 JWTs whose signing certificate is the registry's `rootcertbundle`.
+ * ES256 JWTs whose signing certificate (made by the `openssl` CLI) is the registry's `rootcertbundle`.
  */
 export const REGISTRY_BINARY = '/usr/bin/docker-registry';
 
@@ -82,8 +81,7 @@ export async function startRegistry(options: StartRegistryOptions = {}): Promise
       await writeFile(join(dir, 'htpasswd'), line.trim() + '\n');
       authConfig = `auth:\n  htpasswd:\n    realm: test-realm\n    path: ${join(dir, 'htpasswd')}\n`;
     } else if (auth === 'token') {
-      issuer = createTokenIssuer();
-      await writeFile(join(dir, 'token-cert.pem'), issuer.certPem);
+      issuer = await createTokenIssuer(dir);
       tokenServer = await startTokenServer(issuer, credentials!, options.refreshToken, tokenRequests);
       const realm = `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}/token`;
       authConfig = `auth:\n  token:\n    realm: ${realm}\n    service: ${issuer.service}\n    issuer: ${issuer.name}\n    rootcertbundle: ${join(dir, 'token-cert.pem')}\n`;
@@ -189,8 +187,13 @@ interface TokenIssuer {
  * found through `x5c`, whose certificate must verify against `rootcertbundle`. ES256 signatures
  * are JOSE's raw r||s, not DER.
  */
-function createTokenIssuer(): TokenIssuer {
-  const { keyPem, certPem } = createSelfSigned('test-token-issuer', ['127.0.0.1'], 1);
+async function createTokenIssuer(dir: string): Promise<TokenIssuer> {
+  const [keyPath, certPath] = [join(dir, 'token-key.pem'), join(dir, 'token-cert.pem')];
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=test-token-issuer',
+  ], { stdio: 'pipe' });
+  const [keyPem, certPem] = await Promise.all([readFile(keyPath, 'utf8'), readFile(certPath, 'utf8')]);
   const key = createPrivateKey(keyPem);
   const certDer = certPem.replace(/-----[^-]+-----|\s/g, '');
   const encode = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
