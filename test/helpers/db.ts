@@ -19,7 +19,9 @@ export async function createTestDatabase(prefix = 'test'): Promise<TestDatabase>
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => withAdmin(serverUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)),
+    drop: async () => {
+      await withAdmin(serverUrl, (client) => client.query(`drop database if exists "${name}" with (force)`));
+    },
   };
 }
 

@@ -1,0 +1,164 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  execute,
+  getNamedType,
+  GraphQLError,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  parse,
+  specifiedRules,
+  NoUnusedFragmentsRule,
+  typeFromAST,
+  validate,
+  type DocumentNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { Context } from '../src/context';
+import { BadRequestError, DomainError } from '../src/errors';
+import type { RestRoute } from './route';
+
+export interface RestRequest {
+  params: Record<string, string | undefined>;
+  query: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+export type RestOutcome =
+  | { ok: true; status: number; body: unknown }
+  | { ok: false; error: unknown };
+
+interface Prepared {
+  route: RestRoute;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  variables: { name: string; type: GraphQLInputType }[];
+  resultPath: string[];
+}
+
+const OPERATIONS_DIR = path.join(__dirname, 'operations');
+
+/**
+ * Parses and validates every operation once, at start-up; a route naming a missing operation,
+ * or an operation that does not validate against the schema, stops the start.
+ */
+export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[]): Map<RestRoute, Prepared> {
+  const source = readdirSync(OPERATIONS_DIR)
+    .filter((file) => file.endsWith('.graphql'))
+    .sort()
+    .map((file) => readFileSync(path.join(OPERATIONS_DIR, file), 'utf8'))
+    .join('\n');
+  const document = parse(source);
+  const errors = validate(schema, document, specifiedRules.filter((rule) => rule !== NoUnusedFragmentsRule));
+  if (errors.length) throw new Error(`rest/operations do not validate:\n${errors.map((e) => e.message).join('\n')}`);
+
+  const operations = new Map<string, OperationDefinitionNode>();
+  for (const def of document.definitions) {
+    if (def.kind === 'OperationDefinition' && def.name) operations.set(def.name.value, def);
+  }
+  const prepared = new Map<RestRoute, Prepared>();
+  for (const route of routes) {
+    const operation = operations.get(route.operation);
+    if (!operation) throw new Error(`route ${route.method} ${route.path} names a missing operation ${route.operation}`);
+    const rootField = operation.selectionSet.selections[0];
+    const rootName = rootField.kind === 'Field' ? (rootField.alias ?? rootField.name).value : '';
+    prepared.set(route, {
+      route,
+      // Each operation executes alone, with only the fragments it needs.
+      document: { kind: document.kind, definitions: document.definitions.filter((d) => d.kind === 'FragmentDefinition' || d === operation) },
+      operation,
+      variables: (operation.variableDefinitions ?? []).map((v) => ({
+        name: v.variable.name.value,
+        type: typeFromAST(schema, v.type as never) as GraphQLInputType,
+      })),
+      resultPath: route.result ? route.result.split('.') : [rootName],
+    });
+  }
+  return prepared;
+}
+
+export async function runRoute(schema: GraphQLSchema, prepared: Prepared, request: RestRequest, context: Context): Promise<RestOutcome> {
+  const variables = buildVariables(prepared, request);
+  const result = await execute({
+    schema,
+    document: prepared.document,
+    operationName: prepared.route.operation,
+    variableValues: variables,
+    contextValue: context,
+  });
+  if (result.errors?.length) return { ok: false, error: toDomainError(result.errors[0]) };
+  if (prepared.route.status === 204) return { ok: true, status: 204, body: undefined };
+  let body: unknown = result.data;
+  for (const key of prepared.resultPath) body = (body as Record<string, unknown> | null)?.[key];
+  return { ok: true, status: prepared.route.status, body };
+}
+
+function buildVariables(prepared: Prepared, request: RestRequest): Record<string, unknown> {
+  const params = Object.fromEntries(Object.entries(request.params).map(([k, v]) => [camel(k), v]));
+  const query = Object.fromEntries(
+    Object.entries(request.query).map(([k, v]) => [camel(k), Array.isArray(v) ? v[v.length - 1] : v]),
+  );
+  const variables: Record<string, unknown> = {};
+  for (const { name, type } of prepared.variables) {
+    if (name === 'input') {
+      const body = request.body ?? {};
+      if (typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('the body must be a JSON object');
+      variables.input = fitInput({ ...query, ...(body as object), ...params }, type);
+    } else {
+      const raw = params[name] ?? query[name];
+      if (raw !== undefined) variables[name] = scalarFromString(raw, type, name);
+    }
+  }
+  return variables;
+}
+
+/**
+ * Fits a client's JSON to a GraphQL input type: snake_case keys are read as camelCase fields,
+ * keys the type does not have are dropped (clients PUT back whole representations, read-only
+ * fields included), and path/query strings become Ints where the type wants one.
+ */
+function fitInput(value: unknown, type: GraphQLInputType): unknown {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (value === null || value === undefined) return value;
+  if (isListType(inner)) return Array.isArray(value) ? value.map((v) => fitInput(v, inner.ofType)) : value;
+  if (isInputObjectType(inner)) {
+    if (typeof value !== 'object' || Array.isArray(value)) return value;
+    const source = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const field of Object.values(inner.getFields())) {
+      const snake = field.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      const raw = snake in source ? source[snake] : source[field.name];
+      if (raw !== undefined) out[field.name] = fitInput(raw, field.type);
+    }
+    return out;
+  }
+  if (typeof value === 'string' && getNamedType(inner).name === 'Int' && /^-?\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+function scalarFromString(raw: string | undefined, type: GraphQLInputType, name: string): unknown {
+  const named = getNamedType(type).name;
+  if (named !== 'Int' || raw === undefined) return raw;
+  if (!/^-?\d+$/.test(raw)) throw new BadRequestError(`${snake(name)} must be an integer`, [snake(name)]);
+  return Number(raw);
+}
+
+/** Errors the schema raises itself (variable coercion) are the caller's: 400 naming the field. */
+function toDomainError(error: GraphQLError): unknown {
+  if (error.originalError instanceof DomainError) return error.originalError;
+  if (error.originalError && !(error.originalError instanceof GraphQLError) && error.path) return error.originalError;
+  if (/^Variable "\$/.test(error.message)) {
+    const at = /at "([^"]+)"/.exec(error.message)?.[1];
+    const missing = /Field "([^"]+)" of required type/.exec(error.message)?.[1];
+    const field = missing ?? at?.split('.').pop()?.replace(/\[\d+\]$/, '') ?? '';
+    const message = error.message.replace(/^Variable "\$\w+" got invalid value .*?;\s*/, '');
+    return new BadRequestError(message, field && field !== 'input' ? [snake(field)] : []);
+  }
+  return error.originalError ?? error;
+}
+
+const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

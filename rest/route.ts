@@ -1,0 +1,19 @@
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * One interface-A path. Variables come from the path, then the query, then the body: a
+ * variable named `input` takes the JSON body (snake_case keys, as clients send them) merged
+ * with the path parameters; any other variable takes the path or query parameter of its name
+ * (`app_id` → `$appId`).
+ */
+export interface RestRoute {
+  method: HttpMethod;
+  /** find-my-way syntax: `/apps/:id`. */
+  path: string;
+  /** A named operation in rest/operations/*.graphql. */
+  operation: string;
+  /** The success status; 204 sends no body. */
+  status: 200 | 201 | 204;
+  /** Dot path into the result data for the body; default: the operation's one root field. */
+  result?: string;
+}

@@ -1,0 +1,96 @@
+import SchemaBuilder from '@pothos/core';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import type { Context } from '../src/context';
+import { ForbiddenError } from '../src/errors';
+
+/** The Pothos builder and its plugins. It defines no types: each schema/<type>.ts does. */
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  AuthScopes: { read: boolean; write: boolean; deploy: boolean; admin: boolean };
+  DefaultFieldNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+    PortValue: { Input: number | string; Output: number | string };
+  };
+}>({
+  plugins: [ScopeAuthPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: (ctx) => ({
+      read: ctx.identity.scopes.has('read'),
+      write: ctx.identity.scopes.has('write'),
+      deploy: ctx.identity.scopes.has('deploy'),
+      admin: ctx.identity.scopes.has('admin'),
+    }),
+    unauthorizedError: (_parent, _ctx, info) =>
+      new ForbiddenError(`this token may not use ${info.parentType.name}.${info.fieldName}`),
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});
+
+// ISO-8601 UTC with milliseconds and Z, as the original's clients parse.
+builder.addScalarType(
+  'DateTime',
+  new GraphQLScalarType<Date, string>({
+    name: 'DateTime',
+    description: 'ISO-8601 UTC timestamp with milliseconds, e.g. 2014-07-17T14:00:40.512Z',
+    serialize: (value) => (value instanceof Date ? value : new Date(String(value))).toISOString(),
+    parseValue: (value) => new Date(String(value)),
+    parseLiteral: (ast) => new Date(ast.kind === Kind.STRING ? ast.value : NaN),
+  }),
+);
+
+builder.addScalarType(
+  'JSON',
+  new GraphQLScalarType({
+    name: 'JSON',
+    description: 'Free-form JSON',
+    serialize: (value) => value,
+    parseValue: (value) => value,
+    parseLiteral: (ast) => literalValue(ast),
+  }),
+);
+
+// Ports are "integer or string" in the spec, and clients send either; kept as given.
+builder.addScalarType(
+  'PortValue',
+  new GraphQLScalarType<number | string, number | string>({
+    name: 'PortValue',
+    description: 'A port number, as an integer or a string',
+    serialize: (value) => value as number | string,
+    parseValue: (value) => {
+      if (typeof value === 'number' || typeof value === 'string') return value;
+      throw new TypeError('a port is an integer or a string');
+    },
+    parseLiteral: (ast) => {
+      if (ast.kind === Kind.INT) return Number(ast.value);
+      if (ast.kind === Kind.STRING) return ast.value;
+      throw new TypeError('a port is an integer or a string');
+    },
+  }),
+);
+
+function literalValue(ast: ValueNode): unknown {
+  switch (ast.kind) {
+    case Kind.STRING:
+    case Kind.ENUM:
+      return ast.value;
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(ast.value);
+    case Kind.BOOLEAN:
+      return ast.value;
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return ast.values.map(literalValue);
+    case Kind.OBJECT:
+      return Object.fromEntries(ast.fields.map((f) => [f.name.value, literalValue(f.value)]));
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,19 @@
+import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
+import { builder } from './builder';
+import './metadata';
+import './registry';
+import './search';
+import './template';
+import './template-repo';
+import './token';
+
+let schema: GraphQLSchema | undefined;
+
+/** The executable schema, built once. Importing this file registers every type. */
+export function getSchema(): GraphQLSchema {
+  return (schema ??= builder.toSchema());
+}
+
+export function printableSchema(): GraphQLSchema {
+  return lexicographicSortSchema(getSchema());
+}

@@ -1,0 +1,47 @@
+import type { ComponentVersions, PlatformMetadata } from '../src/catalog/platform.service';
+import type { TemplateRepoProvider, UserInfo } from '../src/catalog/user.service';
+import { builder } from './builder';
+
+const Component = builder.objectRef<ComponentVersions>('ComponentVersions').implement({
+  fields: (t) => ({ versions: t.field({ type: 'JSON', description: 'version label → detail', resolve: (c) => c.versions }) }),
+});
+
+const Platform = builder.objectRef<PlatformMetadata>('PlatformMetadata').implement({
+  fields: (t) => ({
+    api: t.field({ type: Component, resolve: (m) => m.api }),
+    ui: t.field({ type: Component, resolve: (m) => m.ui }),
+    agent: t.field({ type: Component, resolve: (m) => m.agent }),
+    document: t.field({
+      type: 'JSON',
+      description: 'The GET /platform body: keys platform-api, platform-ui, platform-agent (not valid GraphQL names)',
+      resolve: (m) => ({ 'platform-agent': m.agent, 'platform-ui': m.ui, 'platform-api': m.api }),
+    }),
+  }),
+});
+
+const Provider = builder.objectRef<TemplateRepoProvider>('TemplateRepoProvider').implement({
+  fields: (t) => ({ id: t.exposeInt('id'), name: t.exposeString('name') }),
+});
+
+const User = builder.objectRef<UserInfo>('User').implement({
+  description: 'The caller: the user of the token, and where they can save templates',
+  fields: (t) => ({
+    username: t.exposeString('username'),
+    email: t.string({ nullable: true, resolve: (u) => u.email }),
+    repos: t.exposeStringList('repos'),
+    templateRepoProviders: t.field({ type: [Provider], resolve: (u) => u.templateRepoProviders }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  platform: t.field({
+    type: Platform,
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => ctx.services.platform.metadata(),
+  }),
+  me: t.field({
+    type: User,
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => ctx.services.users.me(ctx.identity),
+  }),
+}));

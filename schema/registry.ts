@@ -1,0 +1,73 @@
+import type { Registry as RegistryRow } from '../src/catalog/registry.entity';
+import { builder } from './builder';
+
+export const Registry = builder.objectRef<RegistryRow>('Registry').implement({
+  description: 'A container image registry, searched alongside the templates when enabled. Credentials are write-only.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    endpointUrl: t.exposeString('endpointUrl'),
+    enabled: t.exposeBoolean('enabled'),
+    hasCredentials: t.boolean({ resolve: (r) => Boolean(r.username || r.sealedSecret) }),
+  }),
+});
+
+const CreateRegistryInput = builder.inputType('CreateRegistryInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    endpointUrl: t.string({ required: true }),
+    enabled: t.boolean(),
+    username: t.string(),
+    password: t.string(),
+    token: t.string({ description: 'A bearer or identity token, instead of username and password' }),
+  }),
+});
+
+const UpdateRegistryInput = builder.inputType('UpdateRegistryInput', {
+  fields: (t) => ({
+    id: t.int({ required: true }),
+    name: t.string(),
+    endpointUrl: t.string(),
+    enabled: t.boolean(),
+    username: t.string(),
+    password: t.string(),
+    token: t.string({ description: 'A bearer or identity token, instead of username and password' }),
+  }),
+});
+
+const DeleteRegistryInput = builder.inputType('DeleteRegistryInput', { fields: (t) => ({ id: t.int({ required: true }) }) });
+
+builder.queryFields((t) => ({
+  registries: t.field({
+    type: [Registry],
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => ctx.services.registries.list(),
+  }),
+  registry: t.field({
+    type: Registry,
+    authScopes: { read: true },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.registries.get(id),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createRegistry: t.field({
+    type: Registry,
+    authScopes: { write: true },
+    args: { input: t.arg({ type: CreateRegistryInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.registries.create(input),
+  }),
+  updateRegistry: t.field({
+    type: Registry,
+    authScopes: { write: true },
+    args: { input: t.arg({ type: UpdateRegistryInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.registries.update(input.id, input),
+  }),
+  deleteRegistry: t.field({
+    type: Registry,
+    authScopes: { write: true },
+    args: { input: t.arg({ type: DeleteRegistryInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.registries.delete(input.id),
+  }),
+}));

@@ -1,0 +1,80 @@
+import { hitImageSource, type RegistrySearchError, type SearchHit } from '../src/catalog/search.service';
+import { templateView, type TemplateView } from '../src/catalog/template-view';
+import { builder } from './builder';
+import { TemplateFields } from './template';
+
+/** A registry image offered as a single-image template: no id, no dates. */
+const RegistryImageTemplate = builder.objectRef<TemplateView>('RegistryImageTemplate').implement({
+  interfaces: [TemplateFields],
+  isTypeOf: (v) => (v as TemplateView).id === null,
+  fields: (t) => ({
+    registryId: t.int({ resolve: (v) => v.registryId as number }),
+    registryName: t.string({ resolve: (v) => v.registryName as string }),
+    tags: t.stringList({ resolve: (v) => v.tags ?? [] }),
+    starCount: t.int({ nullable: true, resolve: (v) => v.starCount ?? null }),
+    isOfficial: t.boolean({ nullable: true, resolve: (v) => v.isOfficial ?? null }),
+  }),
+});
+
+const SearchError = builder.objectRef<RegistrySearchError>('RegistrySearchError').implement({
+  description: 'A registry that could not be searched; the rest of the search still answered',
+  fields: (t) => ({
+    registryId: t.exposeInt('registryId'),
+    registryName: t.exposeString('registryName'),
+    message: t.exposeString('message'),
+  }),
+});
+
+const SearchResult = builder.objectRef<{ query: string; items: TemplateView[]; errors: RegistrySearchError[] }>('SearchResult').implement({
+  fields: (t) => ({
+    query: t.exposeString('query'),
+    items: t.field({ type: [TemplateFields], resolve: (r) => r.items }),
+    errors: t.field({ type: [SearchError], resolve: (r) => r.errors }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  search: t.field({
+    type: SearchResult,
+    authScopes: { read: true },
+    description: 'Templates whose name or keywords contain any term, then matching images of every enabled registry',
+    args: { q: t.arg.string({ required: true }), limit: t.arg.int() },
+    resolve: async (_root, { q, limit }, ctx) => {
+      const result = await ctx.services.search.search(q, limit ?? undefined);
+      return { query: result.query, items: result.hits.map(hitView), errors: result.errors };
+    },
+  }),
+}));
+
+void RegistryImageTemplate;
+
+function hitView(hit: SearchHit): TemplateView {
+  if (hit.template) return templateView(hit.template);
+  const registry = hit.registry!;
+  const image = hit.image!;
+  const source = hitImageSource(registry, image);
+  return {
+    id: null,
+    name: image.name,
+    description: image.description,
+    keywords: null,
+    source: registry.name,
+    type: 'Default',
+    imageCount: 1,
+    createdAt: null,
+    updatedAt: null,
+    documentation: null,
+    images: [
+      {
+        id: null, name: image.name.split('/').pop() ?? image.name, source, description: image.description,
+        category: null, type: null, command: null, expose: [], ports: [], links: [], environment: [],
+        volumes: [], volumes_from: [], deployment: null,
+      },
+    ],
+    registryId: registry.id,
+    registryName: registry.name,
+    tags: image.tags,
+    starCount: image.starCount,
+    isOfficial: image.isOfficial,
+  };
+}

@@ -1,0 +1,63 @@
+import { SCOPES, type ApiToken as ApiTokenRow } from '../src/auth/api-token.entity';
+import type { IssuedToken } from '../src/auth/token.service';
+import { builder } from './builder';
+
+export const Scope = builder.enumType('Scope', {
+  description: 'read < write < deploy < admin: each scope includes the ones before it',
+  values: SCOPES,
+});
+
+const ApiToken = builder.objectRef<ApiTokenRow>('ApiToken').implement({
+  description: 'A bearer token; the secret itself is shown only once, when issued',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    username: t.exposeString('username'),
+    email: t.string({ nullable: true, resolve: (r) => r.email ?? null }),
+    scopes: t.field({ type: [Scope], resolve: (r) => r.scopes }),
+    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
+    revokedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.revokedAt ?? null }),
+  }),
+});
+
+const IssuedApiToken = builder.objectRef<IssuedToken>('IssuedApiToken').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    token: t.exposeString('token', { description: 'Shown once; only its digest is stored' }),
+    scopes: t.field({ type: [Scope], resolve: (r) => r.scopes }),
+  }),
+});
+
+const CreateApiTokenInput = builder.inputType('CreateApiTokenInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    username: t.string(),
+    email: t.string(),
+    scopes: t.field({ type: [Scope], required: true }),
+  }),
+});
+const RevokeApiTokenInput = builder.inputType('RevokeApiTokenInput', { fields: (t) => ({ id: t.int({ required: true }) }) });
+
+builder.queryFields((t) => ({
+  apiTokens: t.field({
+    type: [ApiToken],
+    authScopes: { admin: true },
+    resolve: (_root, _args, ctx) => ctx.services.tokens.list(),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createApiToken: t.field({
+    type: IssuedApiToken,
+    authScopes: { admin: true },
+    args: { input: t.arg({ type: CreateApiTokenInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.tokens.issue(input),
+  }),
+  revokeApiToken: t.field({
+    type: ApiToken,
+    authScopes: { admin: true },
+    args: { input: t.arg({ type: RevokeApiTokenInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.tokens.revoke(input.id),
+  }),
+}));

@@ -1,0 +1,78 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { routes } from '../rest/routes';
+import { getSchema } from '../schema/index';
+import { TokenService } from './auth/token.service';
+import type { Config } from './config';
+import type { AppDeps } from './context';
+import { SecretBox } from './crypto/secret-box';
+import { entities } from './db/entities';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
+import { migrations } from './db/migrations/index';
+import { openOrm } from './db/orm';
+import { createGraphQL } from './http/graphql';
+import { createHandler, type Handler } from './http/server';
+import { createLogger, type Logger } from './logger';
+import { VERSION } from './version';
+
+export interface App {
+  handler: Handler;
+  orm: MikroORM;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  log?: Logger;
+  /** Where the first start's admin token is announced; stdout by default. */
+  announce?: (line: string) => void;
+}
+
+/** Builds the service: database, migrations, schema, handler. Never listens (see main.ts). */
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const log = options.log ?? createLogger(config.logLevel);
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  let embedded: EmbeddedDatabase | undefined;
+  let clientUrl = config.databaseUrl;
+  if (!clientUrl) {
+    embedded = await startEmbeddedPostgres(config.dataDir, log);
+    clientUrl = embedded.url;
+  }
+  let orm: MikroORM | undefined;
+  try {
+    orm = await openOrm({ clientUrl, entities, migrations, log });
+    const deps: AppDeps = { config, orm, log, secrets: SecretBox.fromConfig(config.secretKey, config.dataDir), version: VERSION };
+    await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
+    const schema = getSchema();
+    const handler = createHandler(deps, schema, createGraphQL(schema, deps), routes);
+    const opened = orm;
+    return {
+      handler,
+      orm: opened,
+      deps,
+      async close() {
+        await opened.close(true);
+        await embedded?.stop();
+      },
+    };
+  } catch (error) {
+    await orm?.close(true);
+    await embedded?.stop();
+    throw error;
+  }
+}
+
+/**
+ * With no ADMIN_TOKEN and no admin token in the database, the first start issues one, writes it
+ * to DATA_DIR/admin-token (0600) and prints it once. It is never logged.
+ */
+async function bootstrapAdminToken(deps: AppDeps, announce: (line: string) => void): Promise<void> {
+  if (deps.config.adminToken) return;
+  const tokens = new TokenService(deps.orm.em.fork() as never);
+  if (await tokens.hasActiveAdmin()) return;
+  const issued = await tokens.issue({ name: 'bootstrap admin', username: 'admin', scopes: ['admin'] });
+  const file = path.join(deps.config.dataDir, 'admin-token');
+  writeFileSync(file, `${issued.token}\n`, { mode: 0o600 });
+  announce(`Admin token (shown once; also written to ${file}):\n  ${issued.token}`);
+}

@@ -1,0 +1,21 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export const SCOPES = ['read', 'write', 'deploy', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** A bearer token. Only its SHA-256 digest is stored: the token itself is shown once. */
+export const ApiToken = defineEntity({
+  name: 'ApiToken',
+  tableName: 'api_tokens',
+  properties: {
+    id: p.integer().primary(),
+    name: p.string(),
+    username: p.string(),
+    email: p.string().nullable(),
+    digest: p.string().unique(),
+    scopes: p.array<Scope>().$type<Scope[]>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    revokedAt: p.datetime().nullable(),
+  },
+});
+export type ApiToken = InferEntity<typeof ApiToken>;

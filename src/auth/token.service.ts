@@ -1,0 +1,91 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError, ValidationError } from '../errors';
+import { ApiToken, SCOPES, type Scope } from './api-token.entity';
+
+export interface Identity {
+  tokenId: number | null;
+  username: string;
+  email: string | null;
+  scopes: ReadonlySet<Scope>;
+}
+
+export interface IssuedToken {
+  id: number;
+  name: string;
+  token: string;
+  scopes: Scope[];
+}
+
+const TOKEN_PREFIX = 'plt_';
+
+export function digestToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function generateToken(): string {
+  return TOKEN_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** Every scope implies the ones before it: admin can deploy, deploy can write, write can read. */
+export function expandScopes(scopes: readonly Scope[]): Set<Scope> {
+  const top = Math.max(...scopes.map((s) => SCOPES.indexOf(s)));
+  return new Set(SCOPES.slice(0, top + 1));
+}
+
+export class TokenService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly adminToken?: string,
+  ) {}
+
+  /** The identity behind a bearer token, or null. ADMIN_TOKEN is checked in constant time. */
+  async authenticate(token: string): Promise<Identity | null> {
+    if (this.adminToken && safeEqual(token, this.adminToken)) {
+      return { tokenId: null, username: 'admin', email: null, scopes: expandScopes(['admin']) };
+    }
+    if (!token.startsWith(TOKEN_PREFIX)) return null;
+    const row = await this.em.findOne(ApiToken, { digest: digestToken(token), revokedAt: null });
+    if (!row) return null;
+    return { tokenId: row.id, username: row.username, email: row.email ?? null, scopes: expandScopes(row.scopes) };
+  }
+
+  async issue(input: { name: string; username?: string | null; email?: string | null; scopes: Scope[] }): Promise<IssuedToken> {
+    if (!input.name.trim()) throw new ValidationError('name must not be blank', ['name']);
+    if (input.scopes.length === 0) throw new ValidationError('at least one scope is required', ['scopes']);
+    const token = generateToken();
+    const row = this.em.create(ApiToken, {
+      name: input.name.trim(),
+      username: input.username?.trim() || input.name.trim(),
+      email: input.email ?? null,
+      digest: digestToken(token),
+      scopes: input.scopes,
+      revokedAt: null,
+    });
+    await this.em.flush();
+    return { id: row.id, name: row.name, token, scopes: row.scopes };
+  }
+
+  async list(): Promise<ApiToken[]> {
+    return this.em.find(ApiToken, {}, { orderBy: { id: 'asc' } });
+  }
+
+  async revoke(id: number): Promise<ApiToken> {
+    const row = await this.em.findOne(ApiToken, { id });
+    if (!row) throw NotFoundError.of('token', id);
+    row.revokedAt ??= new Date();
+    await this.em.flush();
+    return row;
+  }
+
+  async hasActiveAdmin(): Promise<boolean> {
+    const rows = await this.em.find(ApiToken, { revokedAt: null }, { fields: ['scopes'] });
+    return rows.some((row) => row.scopes.includes('admin'));
+  }
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const da = createHash('sha256').update(a).digest();
+  const db = createHash('sha256').update(b).digest();
+  return timingSafeEqual(da, db);
+}

@@ -1,0 +1,21 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export interface RepoLoadError {
+  file: string;
+  message: string;
+}
+
+/** A source of templates: a git URL, a local git repository or directory, or GitHub owner/repo. */
+export const TemplateRepo = defineEntity({
+  name: 'TemplateRepo',
+  tableName: 'template_repos',
+  properties: {
+    id: p.integer().primary(),
+    name: p.string().unique(),
+    templateCount: p.integer().default(0),
+    loadErrors: p.json<RepoLoadError[]>().$type<RepoLoadError[]>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type TemplateRepo = InferEntity<typeof TemplateRepo>;

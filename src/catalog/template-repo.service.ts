@@ -1,0 +1,94 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { Logger } from '../logger';
+import { classifyRepoName, loadTemplates, readRepo } from './repo-source';
+import { TemplateRepo } from './template-repo.entity';
+import { Template } from './template.entity';
+import { TemplateService } from './template.service';
+
+export interface RepoSourceOptions {
+  cacheDir: string;
+  timeoutMs: number;
+  githubBaseUrl: string;
+}
+
+export class TemplateRepoService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly source: RepoSourceOptions,
+    private readonly log: Logger,
+  ) {}
+
+  list(): Promise<TemplateRepo[]> {
+    return this.em.find(TemplateRepo, {}, { orderBy: { id: 'asc' } });
+  }
+
+  async get(id: number): Promise<TemplateRepo> {
+    const repo = await this.em.findOne(TemplateRepo, { id });
+    if (!repo) throw NotFoundError.of('template repo', id);
+    return repo;
+  }
+
+  /**
+   * Adds a repo and loads its templates. Reading happens before anything is written, so a repo
+   * that cannot be read (502) is not created.
+   */
+  async create(rawName: string): Promise<TemplateRepo> {
+    const name = rawName.trim();
+    if (!name) throw new ValidationError("name can't be blank", ['name']);
+    classifyRepoName(name, { githubBaseUrl: this.source.githubBaseUrl });
+    if (await this.em.count(TemplateRepo, { name })) throw new ConflictError(`template repo ${name} already exists`, ['name']);
+    const loaded = await this.read(name);
+    return this.em.transactional(async (em) => {
+      const repo = em.create(TemplateRepo, { name, templateCount: 0, loadErrors: [] });
+      this.store(em, repo, loaded);
+      return repo;
+    }).catch((error: unknown) => {
+      if (isUniqueViolation(error)) throw new ConflictError(`template repo ${name} already exists`, ['name']);
+      throw error;
+    });
+  }
+
+  /**
+   * Re-reads the repo and replaces its templates in one transaction. A repo that cannot be read
+   * keeps its previous templates (the read fails before the transaction starts).
+   */
+  async reload(id: number): Promise<TemplateRepo> {
+    const { name } = await this.get(id);
+    const loaded = await this.read(name);
+    return this.em.transactional(async (em) => {
+      // Two reloads of one repo serialise on its row.
+      const repo = await em.findOneOrFail(TemplateRepo, { id }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+      await em.nativeDelete(Template, { repo: id });
+      this.store(em, repo, loaded);
+      return repo;
+    });
+  }
+
+  async delete(id: number): Promise<TemplateRepo> {
+    const repo = await this.get(id);
+    // Templates go with it (on delete cascade).
+    await this.em.remove(repo).flush();
+    return repo;
+  }
+
+  private async read(name: string) {
+    const { files, errors } = await readRepo(name, this.source);
+    const loaded = loadTemplates(files, name);
+    loaded.errors.unshift(...errors);
+    for (const error of loaded.errors) this.log.warn({ repo: name, file: error.file }, `template not loaded: ${error.message}`);
+    return loaded;
+  }
+
+  private store(em: EntityManager, repo: TemplateRepo, loaded: ReturnType<typeof loadTemplates>): void {
+    const templates = new TemplateService(em);
+    for (const def of loaded.templates) templates.build(def, repo);
+    repo.templateCount = loaded.templates.length;
+    repo.loadErrors = loaded.errors;
+    repo.updatedAt = new Date();
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+}

@@ -1,0 +1,112 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError } from '../errors';
+import type { TemplateDefinition } from './template-definition';
+import type { TemplateRepo } from './template-repo.entity';
+import { Template, TemplateImage } from './template.entity';
+
+export interface KeywordCount {
+  keyword: string;
+  count: number;
+}
+
+export class TemplateService {
+  constructor(private readonly em: EntityManager) {}
+
+  list(): Promise<Template[]> {
+    return this.em.find(Template, {}, { orderBy: { id: 'asc' }, populate: ['images'] });
+  }
+
+  async get(id: number): Promise<Template> {
+    const template = await this.em.findOne(Template, { id }, { populate: ['images'] });
+    if (!template) throw NotFoundError.of('template', id);
+    return template;
+  }
+
+  async delete(id: number): Promise<Template> {
+    const template = await this.get(id);
+    const repo = template.repo ? await this.em.findOne('TemplateRepo', template.repo.id) as TemplateRepo | null : null;
+    if (repo) repo.templateCount = Math.max(0, repo.templateCount - 1);
+    await this.em.remove(template).flush();
+    return template;
+  }
+
+  /** Builds (unflushed) rows for a definition; the caller flushes, usually in a transaction. */
+  build(def: TemplateDefinition, repo: TemplateRepo | null): Template {
+    const template = this.em.create(Template, {
+      name: def.name,
+      description: def.description,
+      keywords: def.keywords,
+      type: def.type,
+      documentation: def.documentation,
+      authors: def.authors,
+      source: def.source,
+      repo,
+      imageCount: def.images.length,
+    });
+    def.images.forEach((image, position) =>
+      this.em.create(TemplateImage, {
+        template,
+        position,
+        name: image.name,
+        source: image.source,
+        description: image.description,
+        category: image.category,
+        type: image.type,
+        command: image.command,
+        expose: image.expose,
+        ports: image.ports,
+        links: image.links,
+        environment: image.environment,
+        volumes: image.volumes,
+        volumesFrom: image.volumes_from,
+        deployment: image.deployment,
+      }),
+    );
+    return template;
+  }
+
+  /**
+   * Each template's comma-delimited keywords, trimmed and lower-cased, counted once per
+   * template, in order of first appearance (templates in storage order).
+   */
+  async keywords(): Promise<KeywordCount[]> {
+    const rows: { keyword: string; count: string }[] = await this.em.getConnection().execute(`
+      select keyword, count(distinct template_id) as count
+        from (
+          select t.id as template_id, lower(trim(k.word)) as keyword, t.id::bigint * 1000000 + k.pos as seen
+            from templates t, unnest(string_to_array(coalesce(t.keywords, ''), ',')) with ordinality as k(word, pos)
+        ) words
+       where keyword <> ''
+       group by keyword
+       order by min(seen)`);
+    return rows.map((row) => ({ keyword: row.keyword, count: Number(row.count) }));
+  }
+}
+
+/** The domain form of a stored template: what the file serializer and the agent take. */
+export function toDefinition(template: Template): TemplateDefinition {
+  return {
+    name: template.name,
+    description: template.description ?? null,
+    keywords: template.keywords ?? null,
+    type: template.type,
+    documentation: template.documentation ?? null,
+    authors: template.authors,
+    source: template.source ?? null,
+    images: template.images.getItems().map((image) => ({
+      name: image.name,
+      source: image.source,
+      description: image.description ?? null,
+      category: image.category ?? null,
+      type: image.type ?? null,
+      command: image.command ?? null,
+      expose: image.expose,
+      ports: image.ports,
+      links: image.links,
+      environment: image.environment,
+      volumes: image.volumes,
+      volumes_from: image.volumesFrom,
+      deployment: image.deployment ?? null,
+    })),
+  };
+}

@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env for the main service. Parsed once; every problem is reported
+ * at once, and the caller exits non-zero.
+ */
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DOCKER_HOST: z.string().regex(/^(unix|tcp):\/\//, 'must be unix:///path or tcp://host:port').optional(),
+  GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).default('true'),
+  REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  GIT_TIMEOUT_MS: z.coerce.number().int().positive().default(60000),
+  GITHUB_URL: z.string().url().default('https://github.com'),
+  GITHUB_TOKEN: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  adminToken?: string;
+  secretKey?: string;
+  logLevel: string;
+  dockerHost: string;
+  introspection: boolean;
+  registryTimeoutMs: number;
+  gitTimeoutMs: number;
+  githubUrl: string;
+  githubToken?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    adminToken: e.ADMIN_TOKEN,
+    secretKey: e.SECRET_KEY,
+    logLevel: e.LOG_LEVEL,
+    dockerHost: e.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
+    introspection: e.GRAPHQL_INTROSPECTION === 'true',
+    registryTimeoutMs: e.REGISTRY_TIMEOUT_MS,
+    gitTimeoutMs: e.GIT_TIMEOUT_MS,
+    githubUrl: e.GITHUB_URL,
+    githubToken: e.GITHUB_TOKEN,
+  };
+}

@@ -1,0 +1,69 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import path from 'node:path';
+import type { Identity } from './auth/token.service';
+import { TokenService } from './auth/token.service';
+import { PlatformService } from './catalog/platform.service';
+import { RegistryService } from './catalog/registry.service';
+import { SearchService } from './catalog/search.service';
+import { TemplateRepoService } from './catalog/template-repo.service';
+import { TemplateService } from './catalog/template.service';
+import { UserService } from './catalog/user.service';
+import type { Config } from './config';
+import type { SecretBox } from './crypto/secret-box';
+import type { Logger } from './logger';
+
+/** What lives as long as the process: shared by every request. */
+export interface AppDeps {
+  config: Config;
+  orm: MikroORM;
+  log: Logger;
+  secrets: SecretBox;
+  version: string;
+}
+
+/** One request's context, for GraphQL over HTTP and for REST routes alike. */
+export interface Context {
+  identity: Identity;
+  em: EntityManager;
+  log: Logger;
+  services: Services;
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+/** Domain services over one request's entity manager; each is built on first use. */
+export function createServices(em: EntityManager, deps: AppDeps) {
+  const { config, log } = deps;
+  const lazy = <T>(make: () => T) => {
+    let value: T | undefined;
+    return () => (value ??= make());
+  };
+  const registries = lazy(() => new RegistryService(em, deps.secrets));
+  const templates = lazy(() => new TemplateService(em));
+  const repos = lazy(
+    () =>
+      new TemplateRepoService(
+        em,
+        { cacheDir: path.join(config.dataDir, 'repos'), timeoutMs: config.gitTimeoutMs, githubBaseUrl: config.githubUrl },
+        log,
+      ),
+  );
+  const search = lazy(() => new SearchService(em, registries(), config.registryTimeoutMs, log));
+  const tokens = lazy(() => new TokenService(em, config.adminToken));
+  const platform = lazy(() => new PlatformService(em, deps.version));
+  const users = lazy(() => new UserService(em, config.githubUrl));
+  return {
+    get registries() { return registries(); },
+    get templates() { return templates(); },
+    get repos() { return repos(); },
+    get search() { return search(); },
+    get tokens() { return tokens(); },
+    get platform() { return platform(); },
+    get users() { return users(); },
+  };
+}
+
+export function createContext(identity: Identity, deps: AppDeps): Context {
+  const em = deps.orm.em.fork() as EntityManager;
+  return { identity, em, log: deps.log, services: createServices(em, deps) };
+}

@@ -1,0 +1,39 @@
+import { GraphQLError } from 'graphql';
+import { DomainError, errorBody, type ErrorBody } from '../errors';
+import type { Logger } from '../logger';
+
+export const UNEXPECTED = 'Unexpected error.';
+
+/** A domain error as its status and body; anything else is logged and masked as a 500. */
+export function describeError(error: unknown, log: Logger): { status: number; body: ErrorBody } {
+  if (error instanceof DomainError) return { status: error.httpStatus, body: errorBody(error) };
+  log.error({ err: error }, 'unexpected error');
+  return { status: 500, body: { code: 500, message: UNEXPECTED, fields: '' } };
+}
+
+/**
+ * Yoga's maskError: domain errors keep their message and carry `{code, http: {status}, fields}`
+ * in extensions; GraphQL's own errors (syntax, validation) pass; everything else is masked.
+ */
+export function maskGraphQLError(log: Logger) {
+  return (error: unknown): Error => {
+    const original = error instanceof GraphQLError ? error.originalError : error;
+    if (original instanceof DomainError) {
+      const graphQLError = error instanceof GraphQLError ? error : undefined;
+      return new GraphQLError(original.message, {
+        nodes: graphQLError?.nodes,
+        path: graphQLError?.path,
+        originalError: original,
+        // Yoga answers with `http.status` and strips it from the body; `status` stays for clients.
+        extensions: { code: original.code, status: original.httpStatus, fields: original.fields, http: { status: original.httpStatus } },
+      });
+    }
+    if (error instanceof GraphQLError && !error.originalError) return error;
+    if (error instanceof GraphQLError && error.originalError instanceof GraphQLError) return error;
+    log.error({ err: original }, 'unexpected error');
+    return new GraphQLError(UNEXPECTED, {
+      path: error instanceof GraphQLError ? error.path : undefined,
+      extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
+    });
+  };
+}

@@ -1,0 +1,32 @@
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
+import type { Identity } from '../auth/token.service';
+import { createContext, type AppDeps, type Context } from '../context';
+import { maskGraphQLError } from './errors';
+
+export interface ServerContext {
+  identity: Identity;
+}
+
+export type Yoga = YogaServerInstance<ServerContext, Context>;
+
+/** GraphQL over HTTP at /graphql, and GraphiQL for browsers. */
+export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
+  const plugins: Plugin[] = [];
+  if (!deps.config.introspection) {
+    plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });
+  }
+  return createYoga<ServerContext, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    context: ({ identity }) => createContext(identity, deps),
+    maskedErrors: { maskError: maskGraphQLError(deps.log) },
+    graphiql: {
+      title: 'platform GraphQL',
+      headers: JSON.stringify({ Authorization: 'Bearer <your token>' }),
+    },
+    landingPage: false,
+    logging: false,
+    plugins,
+  });
+}

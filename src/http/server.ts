@@ -1,0 +1,120 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { GraphQLSchema } from 'graphql';
+import { prepareRoutes, runRoute } from '../../rest/executor';
+import type { RestRoute } from '../../rest/route';
+import type { Identity } from '../auth/token.service';
+import { TokenService } from '../auth/token.service';
+import { createContext, type AppDeps } from '../context';
+import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, UnavailableError } from '../errors';
+import { parseJson, readBody } from './body';
+import { describeError } from './errors';
+import type { Yoga } from './graphql';
+
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+interface RouteStore {
+  route: RestRoute;
+}
+
+/** The whole HTTP surface: /healthz, /graphql, and interface A's REST table. */
+export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, routes: readonly RestRoute[]): Handler {
+  const prepared = prepareRoutes(schema, routes);
+  const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
+  for (const route of routes) router.on(route.method as HTTPMethod, route.path, () => undefined, { route } satisfies RouteStore);
+  const knownPaths = FindMyWay({ ignoreTrailingSlash: true });
+  for (const path of new Set(routes.map((r) => r.path))) knownPaths.on('GET', path, () => undefined);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/healthz') return healthz(deps, res);
+    if (url.pathname === '/graphql') {
+      if (isGraphiQLPage(req, url)) return forward(yoga, req, res, url, undefined, Buffer.alloc(0));
+      const identity = await authenticate(deps, req);
+      const body = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
+      return forward(yoga, req, res, url, identity, body);
+    }
+    const found = router.find(req.method as HTTPMethod, url.pathname);
+    if (!found) {
+      if (knownPaths.find('GET', url.pathname)) throw new MethodNotAllowedError(`${req.method} is not allowed on ${url.pathname}`);
+      throw new NotFoundError(`no such path: ${url.pathname}`);
+    }
+    const identity = await authenticate(deps, req);
+    const body = parseJson(await readBody(req));
+    const { route } = found.store as RouteStore;
+    const context = createContext(identity, deps);
+    const outcome = await runRoute(schema, prepared.get(route)!, { params: found.params, query: Object.fromEntries(url.searchParams), body }, context);
+    if (!outcome.ok) throw outcome.error;
+    if (outcome.status === 204) {
+      res.writeHead(204).end();
+      return;
+    }
+    sendJson(res, outcome.status, outcome.body ?? null);
+  };
+
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      // The path only: query strings may carry search terms, never log them with headers.
+      deps.log.info({ method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode, durationMs: Math.round(durationMs * 10) / 10 }, 'request');
+    });
+    handle(req, res).catch((error: unknown) => {
+      const { status, body } = describeError(error, deps.log);
+      if (res.headersSent) return void res.destroy();
+      sendJson(res, status, body, status === 401 ? { 'www-authenticate': 'Bearer realm="platform"' } : {});
+    });
+  };
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+async function authenticate(deps: AppDeps, req: IncomingMessage): Promise<Identity> {
+  const header = req.headers.authorization ?? '';
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new UnauthenticatedError('a bearer token is required (Authorization: Bearer <token>)');
+  const em = deps.orm.em.fork();
+  const identity = await new TokenService(em as never, deps.config.adminToken).authenticate(match[1]);
+  if (!identity) throw new UnauthenticatedError('the bearer token is not valid');
+  return identity;
+}
+
+async function healthz(deps: AppDeps, res: ServerResponse): Promise<void> {
+  try {
+    await Promise.race([
+      deps.orm.em.getConnection().execute('select 1'),
+      new Promise((_resolve, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+    ]);
+    sendJson(res, 200, { status: 'ok' });
+  } catch {
+    throw new UnavailableError('the database is not reachable');
+  }
+}
+
+/** A browser opening /graphql gets GraphiQL without a token; it sends the token on each query. */
+function isGraphiQLPage(req: IncomingMessage, url: URL): boolean {
+  return req.method === 'GET' && !url.searchParams.has('query') && (req.headers.accept ?? '').includes('text/html');
+}
+
+async function forward(yoga: Yoga, req: IncomingMessage, res: ServerResponse, url: URL, identity: Identity | undefined, body: Buffer): Promise<void> {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const response = await yoga.fetch(
+    url,
+    { method: req.method, headers, body: body.length ? new Uint8Array(body) : undefined },
+    { identity: identity as Identity },
+  );
+  const outHeaders: Record<string, string> = {};
+  response.headers.forEach((value, key) => (outHeaders[key] = value));
+  res.writeHead(response.status, outHeaders);
+  if (!response.body) return void res.end();
+  // Streamed chunk by chunk: subscriptions over SSE never end on their own.
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+  res.end();
+}

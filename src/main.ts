@@ -1,0 +1,45 @@
+import { createServer } from 'node:http';
+import { createApp } from './app';
+import { ConfigError, parseConfig } from './config';
+import { createLogger } from './logger';
+
+/** `npm start`: read config, create the app, listen. Ctrl-C stops it and its database. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = parseConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const log = createLogger(config.logLevel);
+  const app = await createApp(config, { log });
+  const server = createServer(app.handler);
+  server.keepAliveTimeout = 65_000;
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    log.info({ host: config.host, port }, `platform listening on http://${config.host}:${port}`);
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    server.closeIdleConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`platform failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { request as undiciRequest } from 'undici';
+import { createApp, type App } from '../../src/app';
+import { parseConfig, type Config } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { createTestDatabase, type TestDatabase } from './db';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Raw body text, sent as is (for malformed JSON). */
+  raw?: string;
+  /** A bearer token; the admin token by default, null for none. */
+  token?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: App;
+  url: string;
+  config: Config;
+  dataDir: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  graphql(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+/** The real service on a fresh database and data dir, listening on a free loopback port. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db: TestDatabase = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'platform-test-data-'));
+  const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env });
+  const app = await createApp(config, { log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), announce: () => undefined });
+  const server: Server = createServer(app.handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const request = async (method: string, target: string, options: RequestOptions = {}): Promise<TestResponse> => {
+    const token = options.token === undefined ? ADMIN_TOKEN : options.token;
+    const headers: Record<string, string> = { ...options.headers };
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined = options.raw;
+    if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const response = await undiciRequest(`${url}${target}`, { method: method as never, headers, body });
+    const text = await response.body.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: response.statusCode, headers: response.headers, body: parsed, text };
+  };
+
+  return {
+    app,
+    url,
+    config,
+    dataDir,
+    request,
+    graphql: (query, variables = {}, token) => request('POST', '/graphql', { body: { query, variables }, token }),
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+      await db.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

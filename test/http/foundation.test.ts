@@ -1,0 +1,135 @@
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('health and auth', () => {
+  test('GET /healthz needs no token and answers 200 once the database is reachable', async () => {
+    const res = await t.request('GET', '/healthz', { token: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  test.each(['/registries', '/templates', '/search?q=x', '/platform', '/user'])('GET %s without a token is 401 with the error body', async (path) => {
+    const res = await t.request('GET', path, { token: null });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 401, message: expect.stringContaining('bearer token'), fields: '' });
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="platform"');
+  });
+
+  test('a wrong token is 401', async () => {
+    const res = await t.request('GET', '/registries', { token: 'plt_not-a-real-token' });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 401, message: 'the bearer token is not valid', fields: '' });
+  });
+
+  test('POST /graphql without a token is 401', async () => {
+    const res = await t.graphql('{ registries { id } }', {}, null);
+    expect(res.status).toBe(401);
+  });
+
+  test('a read token cannot write: 403 on REST and in GraphQL', async () => {
+    const issued = await t.graphql(
+      'mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { id token scopes } }',
+      { input: { name: 'reader', scopes: ['read'] } },
+    );
+    expect(issued.body.data.createApiToken).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^plt_/), scopes: ['read'] });
+    const token = issued.body.data.createApiToken.token as string;
+
+    expect((await t.request('GET', '/registries', { token })).status).toBe(200);
+    const denied = await t.request('POST', '/registries', { token, body: { name: 'r', endpoint_url: 'http://r.example' } });
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual({ code: 403, message: 'this token may not use Mutation.createRegistry', fields: '' });
+
+    const gql = await t.graphql('mutation { createRegistry(input: {name: "r", endpointUrl: "http://r"}) { id } }', {}, token);
+    expect(gql.body.errors[0].extensions).toEqual({ code: 'FORBIDDEN', status: 403, fields: [] });
+  });
+
+  test('a revoked token stops working', async () => {
+    const issued = await t.graphql('mutation { createApiToken(input: {name: "temp", scopes: [write]}) { id token } }');
+    const { id, token } = issued.body.data.createApiToken;
+    expect((await t.request('GET', '/templates', { token })).status).toBe(200);
+    const revoked = await t.graphql(`mutation { revokeApiToken(input: {id: ${id}}) { id revokedAt } }`);
+    expect(revoked.body.data.revokeApiToken).toEqual({ id, revokedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect((await t.request('GET', '/templates', { token })).status).toBe(401);
+  });
+
+  test('tokens are stored hashed, never in the clear', async () => {
+    const issued = await t.graphql('mutation { createApiToken(input: {name: "hashed", scopes: [read]}) { token } }');
+    const token = issued.body.data.createApiToken.token as string;
+    const rows = await t.app.orm.em.getConnection().execute('select digest from api_tokens');
+    expect(rows.some((r: { digest: string }) => r.digest.includes(token))).toBe(false);
+    expect(rows.every((r: { digest: string }) => /^[0-9a-f]{64}$/.test(r.digest))).toBe(true);
+  });
+
+  test('only admins list tokens', async () => {
+    const res = await t.graphql('{ apiTokens { name scopes } }');
+    expect(res.status).toBe(200);
+    expect(res.body.data.apiTokens).toEqual(expect.arrayContaining([{ name: 'reader', scopes: ['read'] }]));
+    expect(ADMIN_TOKEN).not.toEqual('');
+  });
+});
+
+describe('errors', () => {
+  test('unknown path: 404 with the error body', async () => {
+    const res = await t.request('GET', '/nope');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 404, message: 'no such path: /nope', fields: '' });
+  });
+
+  test('wrong method on a known path: 405', async () => {
+    const res = await t.request('PUT', '/registries');
+    expect(res.status).toBe(405);
+    expect(res.body).toEqual({ code: 405, message: 'PUT is not allowed on /registries', fields: '' });
+  });
+
+  test('malformed JSON: 400', async () => {
+    const res = await t.request('POST', '/registries', { raw: '{"name": ' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 400, message: expect.stringMatching(/^malformed JSON/), fields: '' });
+  });
+
+  test('a body over 1 MiB: 413', async () => {
+    const res = await t.request('POST', '/registries', { raw: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }) });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ code: 413, message: 'the body is larger than 1048576 bytes', fields: '' });
+  });
+
+  test('a missing required field: 400 naming it', async () => {
+    const res = await t.request('POST', '/registries', { body: { endpoint_url: 'http://r.example' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 400, message: expect.stringContaining('name'), fields: 'name' });
+  });
+
+  test('a wrong type: 400 naming the field', async () => {
+    const res = await t.request('POST', '/registries', { body: { name: 'r', endpoint_url: 'http://r.example', enabled: 'yes' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 400, message: expect.stringContaining('Boolean'), fields: 'enabled' });
+  });
+
+  test('a non-integer id in the path: 400', async () => {
+    const res = await t.request('GET', '/registries/abc');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 400, message: 'id must be an integer', fields: 'id' });
+  });
+});
+
+describe('GraphQL', () => {
+  test('GraphiQL is served to a browser without a token', async () => {
+    const res = await t.request('GET', '/graphql', { token: null, headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<title>platform GraphQL</title>');
+  });
+
+  test('a domain error carries code, http status and fields in extensions', async () => {
+    const res = await t.graphql('{ registry(id: 999) { id } }');
+    expect(res.body.errors[0]).toMatchObject({
+      message: 'registry 999 not found',
+      extensions: { code: 'NOT_FOUND', status: 404, fields: ['id'] },
+    });
+    expect(res.status).toBe(404);
+  });
+});
