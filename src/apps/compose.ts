@@ -1,0 +1,251 @@
+import YAML from 'yaml';
+import { BadRequestError, ValidationError } from '../errors';
+import type {
+  EnvDef, ImageDefinition, LinkDef, PortDef, TemplateDefinition, VolumeDef, VolumesFromDef,
+} from '../catalog/template-definition';
+import { templateProblems } from '../catalog/template-file';
+import { DEFAULT_TYPE, normalizeType } from '../catalog/template-types';
+
+/**
+ * docker-compose YAML → a template (reference/original-api.md §6.5), with the original's quirks
+ * fixed: compose v1 (services at the top level) and v2/v3 (`services:`; `version:` ignored);
+ * every short and long port and volume form; `command` kept; `deploy.replicas` becomes
+ * `deployment.count`. Keys without a template counterpart (depends_on, restart, networks,
+ * entrypoint, env_file, ...) are ignored, as the original did.
+ *
+ * A volume mode other than `rw` stays on the container path (`/data:ro`), which is the
+ * engine's bind syntax: dropping it would silently make a read-only mount writable.
+ */
+export const COMPOSE_TEMPLATE_NAME = 'App From Compose Yaml';
+
+const FIELD = 'compose_yaml';
+
+interface Problem { path: string; message: string }
+
+export function parseComposeYaml(text: string): TemplateDefinition {
+  if (typeof text !== 'string' || text.trim() === '') throw new BadRequestError("compose_yaml: can't be blank", [FIELD]);
+  let doc: unknown;
+  try {
+    doc = YAML.parse(text, { maxAliasCount: 1000 });
+  } catch (error) {
+    throw new BadRequestError(`compose_yaml: not valid YAML: ${(error as Error).message.split('\n', 1)[0]}`, [FIELD]);
+  }
+  if (!isMapping(doc)) throw new BadRequestError('compose_yaml: must be a YAML mapping of services', [FIELD]);
+
+  const problems: Problem[] = [];
+  const services = serviceMap(doc);
+  const names = Object.keys(services);
+  if (names.length === 0) throw new ValidationError('compose_yaml: no services defined', [FIELD]);
+
+  const images = names.map((name) => readService(name, services[name], problems));
+  const template: TemplateDefinition = {
+    name: COMPOSE_TEMPLATE_NAME,
+    description: null,
+    keywords: null,
+    type: DEFAULT_TYPE,
+    documentation: null,
+    authors: [],
+    source: null,
+    images,
+  };
+  // Speak of services by their compose names, not of images by index.
+  const byName = (text: string) => text.replace(/\bimages\[(\d+)\]/g, (_, i: string) => `services.${names[Number(i)]}`);
+  for (const p of templateProblems(template)) {
+    const path = byName(p.path);
+    // A missing image was already explained (build-only, or none given).
+    if (path.endsWith('.source') && problems.some((q) => q.path === path.slice(0, -'.source'.length))) continue;
+    problems.push({ path, message: byName(p.message) });
+  }
+  if (problems.length > 0) {
+    throw new ValidationError(`compose_yaml: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, [FIELD]);
+  }
+  return template;
+}
+
+function serviceMap(doc: Record<string, unknown>): Record<string, unknown> {
+  const nested = doc.services;
+  const v2 = isMapping(nested) && ('version' in doc || Object.values(nested).every((s) => s === null || isMapping(s)));
+  if (v2) return nested;
+  // v1: every top-level key is a service; extension fields (`x-...`) are not.
+  return Object.fromEntries(Object.entries(doc).filter(([key]) => key !== 'version' && !key.startsWith('x-')));
+}
+
+function readService(name: string, raw: unknown, problems: Problem[]): ImageDefinition {
+  const at = `services.${name}`;
+  const add = (path: string, message: string) => problems.push({ path, message });
+  const svc = isMapping(raw) ? raw : {};
+  if (!isMapping(raw)) add(at, 'must be a mapping (image, ports, ...)');
+
+  let source = '';
+  if (typeof svc.image === 'string' && svc.image.trim() !== '') source = svc.image.trim();
+  else if (svc.build !== undefined) add(at, 'has build: but no image:; building images is not supported, give the image to run');
+  else add(at, 'has no image:');
+
+  const each = <T>(key: string, read: (item: unknown, path: string) => T | string): T[] =>
+    asList(svc[key], `${at}.${key}`, add).flatMap((item, i) => {
+      const result = read(item, `${at}.${key}[${i}]`);
+      if (typeof result === 'string') {
+        add(`${at}.${key}[${i}]`, result);
+        return [];
+      }
+      return [result];
+    });
+
+  return {
+    name,
+    source,
+    description: null,
+    category: null,
+    type: normalizeType(null),
+    command: readCommand(svc.command, `${at}.command`, add),
+    expose: each('expose', (item) => (typeof item === 'number' || typeof item === 'string'
+      ? { port: String(item).trim().replace(/\/(tcp|udp|sctp)$/i, '') }
+      : `must be a port number, got ${describe(item)}`)).map((e) => e.port),
+    ports: each('ports', readPort),
+    links: each('links', readLink),
+    environment: readEnvironment(svc.environment, `${at}.environment`, add),
+    volumes: each('volumes', readVolume),
+    volumes_from: each('volumes_from', readVolumesFrom),
+    deployment: readReplicas(svc, `${at}.deploy.replicas`, add),
+  };
+}
+
+/** `80`, `8080:80`, `127.0.0.1:8080:80`, `[::1]:8080:80`, `8080:80/udp`, or `{target, published, protocol, host_ip}`. */
+export function readPort(item: unknown): PortDef | string {
+  if (isMapping(item)) {
+    const port: PortDef = { container_port: 0 };
+    const target = portNumber(item.target);
+    if (typeof target === 'string') return `target: ${target}`;
+    port.container_port = target;
+    if (item.host_ip != null) port.host_interface = String(item.host_ip);
+    if (item.published != null && item.published !== '') {
+      const published = portNumber(item.published);
+      if (typeof published === 'string') return `published: ${published}`;
+      port.host_port = published;
+    }
+    port.proto = typeof item.protocol === 'string' ? item.protocol.toUpperCase() : 'TCP';
+    return port;
+  }
+  if (typeof item === 'number') {
+    const container = portNumber(item);
+    return typeof container === 'string' ? container : { container_port: container, proto: 'TCP' };
+  }
+  if (typeof item !== 'string') return `must be a port mapping, got ${describe(item)}`;
+  let spec = item.trim();
+  let proto = 'TCP';
+  const slash = spec.lastIndexOf('/');
+  if (slash >= 0) {
+    proto = spec.slice(slash + 1).toUpperCase();
+    spec = spec.slice(0, slash);
+  }
+  let hostIp: string | undefined;
+  const v6 = /^\[([^\]]+)\]:(.*)$/.exec(spec);
+  if (v6) [, hostIp, spec] = v6;
+  const parts = spec.split(':');
+  if (parts.length > 3 || (hostIp !== undefined && parts.length !== 2)) return `"${item}" is not a port mapping`;
+  if (parts.length === 3) hostIp = parts.shift();
+  const container = portNumber(parts.pop());
+  if (typeof container === 'string') return `"${item}": ${container}`;
+  const port: PortDef = { container_port: container, proto };
+  if (hostIp) port.host_interface = hostIp;
+  const host = parts.pop();
+  if (host !== undefined && host !== '') {
+    const hostPort = portNumber(host);
+    if (typeof hostPort === 'string') return `"${item}": ${hostPort}`;
+    port.host_port = hostPort;
+  }
+  return port;
+}
+
+function portNumber(value: unknown): number | string {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (/^\d+-\d+$/.test(text)) return `port ranges (${text}) are not supported`;
+  if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65535) return `"${text}" is not a port number`;
+  return Number(text);
+}
+
+function readLink(item: unknown): LinkDef | string {
+  if (typeof item !== 'string' || item.trim() === '') return `must be "service" or "service:alias", got ${describe(item)}`;
+  const [service, alias] = item.trim().split(':', 2);
+  return { service, alias: alias || service };
+}
+
+/** `/data`, `host:/data`, `host:/data:ro`, `volume:/data`, or `{type, source, target, read_only}`. */
+export function readVolume(item: unknown): VolumeDef | string {
+  if (isMapping(item)) {
+    if (item.type !== undefined && item.type !== 'bind' && item.type !== 'volume') return `volumes of type ${describe(item.type)} are not supported`;
+    if (typeof item.target !== 'string' || item.target.trim() === '') return 'target: the container path is missing';
+    const container = item.read_only === true ? `${item.target}:ro` : item.target;
+    return typeof item.source === 'string' && item.source !== '' ? { host_path: item.source, container_path: container } : { container_path: container };
+  }
+  if (typeof item !== 'string' || item.trim() === '') return `must be a volume, got ${describe(item)}`;
+  const parts = item.trim().split(':');
+  if (parts.length === 1) return { container_path: parts[0] };
+  if (parts.length > 3) return `"${item}" is not a volume (host:container[:mode])`;
+  const [host, container, mode] = parts;
+  return { host_path: host, container_path: mode && mode !== 'rw' ? `${container}:${mode}` : container };
+}
+
+function readVolumesFrom(item: unknown): VolumesFromDef | string {
+  if (typeof item !== 'string' || item.trim() === '') return `must be a service name, got ${describe(item)}`;
+  const parts = item.trim().split(':');
+  if (parts[0] === 'container') return `"${item}": only services of this file can share volumes, not containers`;
+  // `service:name[:mode]` (v2 syntax) or `name[:mode]`; the mode has no template counterpart.
+  return { service: parts[0] === 'service' && parts.length > 1 ? parts[1] : parts[0] };
+}
+
+function readEnvironment(value: unknown, at: string, add: (path: string, message: string) => void): EnvDef[] {
+  if (isMapping(value)) {
+    return Object.entries(value).map(([variable, v]) => ({ variable, value: v == null ? '' : String(v) }));
+  }
+  return asList(value, at, add).flatMap((item, i) => {
+    if (typeof item !== 'string') {
+      add(`${at}[${i}]`, `must be "NAME=value", got ${describe(item)}`);
+      return [];
+    }
+    const eq = item.indexOf('=');
+    return [eq < 0 ? { variable: item.trim(), value: '' } : { variable: item.slice(0, eq).trim(), value: item.slice(eq + 1) }];
+  });
+}
+
+function readCommand(value: unknown, at: string, add: (path: string, message: string) => void): string | null {
+  if (value == null || value === '') return null;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number')) {
+    return value.map((v) => shellQuote(String(v))).join(' ');
+  }
+  add(at, `must be a string or a list of strings, got ${describe(value)}`);
+  return null;
+}
+
+function readReplicas(svc: Record<string, unknown>, at: string, add: (path: string, message: string) => void): { count: number } | null {
+  const replicas = isMapping(svc.deploy) ? svc.deploy.replicas : svc.scale;
+  if (replicas == null) return null;
+  if (typeof replicas === 'number' && Number.isInteger(replicas) && replicas >= 0) return { count: replicas };
+  add(at, `must be a whole number, got ${describe(replicas)}`);
+  return null;
+}
+
+/** POSIX shell quoting: words of safe characters stay bare, the rest go in single quotes. */
+export function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function asList(value: unknown, at: string, add: (path: string, message: string) => void): unknown[] {
+  if (value == null) return [];
+  if (Array.isArray(value)) return value;
+  add(at, `must be a list, got ${describe(value)}`);
+  return [];
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value == null) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  if (isMapping(value)) return 'a mapping';
+  return JSON.stringify(value);
+}

@@ -1,0 +1,286 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DomainError, UpstreamError, ValidationError } from '../errors';
+import { collectTemplateFiles, MAX_TEMPLATE_FILE_BYTES, type RepoFile, type RepoFileError } from './repo-files';
+import { gitFailure, redactUrls, runGit } from './repo-git';
+import type { TemplateDefinition } from './template-definition';
+import { parseTemplateFile } from './template-file';
+
+/**
+ * Template repos (ARCHITECTURE.md §5 "Templates"): a git URL, a local git repository or plain
+ * directory, or a GitHub `owner/repo`. Reading gathers every `*.pmx` file; saving commits one
+ * file and pushes it to the default branch.
+ */
+
+export type RepoKind = 'git-url' | 'local-git' | 'local-dir' | 'github';
+
+export interface RepoLocation {
+  kind: RepoKind;
+  /** What git clones (a URL or a path), or the directory read for `local-dir`. */
+  location: string;
+}
+
+export const GITHUB_BASE_URL = 'https://github.com';
+
+export interface RepoOptions {
+  /** Where clones are kept between reads (`<cacheDir>/<slug>-<hash>`). */
+  cacheDir: string;
+  /** For the whole operation, all git commands together. */
+  timeoutMs: number;
+  /** Where `owner/repo` names are cloned from; tests point it at a local directory. */
+  githubBaseUrl?: string;
+}
+
+export interface SaveOptions extends RepoOptions {
+  authorName: string;
+  authorEmail: string;
+  /** The commit message; default `Save template <file>.pmx`. */
+  message?: string;
+}
+
+const GIT_URL = /^(https?|ssh|git|file):\/\//i;
+const SCP_LIKE = /^[A-Za-z0-9][A-Za-z0-9._-]*@[A-Za-z0-9][A-Za-z0-9.-]*:(?!\/\/)\S+$/;
+// GitHub: owner 1-39 letters, digits or inner hyphens; repository letters, digits, . _ -
+const GITHUB_NAME = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?)\/([A-Za-z0-9._-]{1,100})$/;
+
+export function classifyRepoName(name: string, options: { githubBaseUrl?: string } = {}): RepoLocation {
+  const given = (name ?? '').trim();
+  if (given === '') throw new ValidationError("name: can't be blank", ['name']);
+  if (GIT_URL.test(given) || SCP_LIKE.test(given)) return { kind: 'git-url', location: given };
+  if (path.isAbsolute(given) || /^\.\.?([/\\]|$)/.test(given)) {
+    const location = path.resolve(given);
+    if (!isDirectory(location)) {
+      throw new ValidationError(`name: ${given} is not an existing directory`, ['name']);
+    }
+    return { kind: isGitRepository(location) ? 'local-git' : 'local-dir', location };
+  }
+  const github = GITHUB_NAME.exec(given);
+  if (github && github[2] !== '.' && github[2] !== '..') {
+    const base = (options.githubBaseUrl ?? GITHUB_BASE_URL).replace(/\/+$/, '');
+    const repo = github[2].endsWith('.git') ? github[2] : `${github[2]}.git`;
+    return { kind: 'github', location: `${base}/${github[1]}/${repo}` };
+  }
+  throw new ValidationError(
+    `name: "${redactUrls(given)}" is not a git URL, an existing local path (absolute or ./relative) or a GitHub owner/repo`,
+    ['name'],
+  );
+}
+
+/** Every `*.pmx` file of the repo's default branch (or of the directory). */
+export async function readRepo(name: string, options: RepoOptions): Promise<{ files: RepoFile[]; errors: RepoFileError[] }> {
+  const repo = classifyRepoName(name, options);
+  if (repo.kind === 'local-dir') return collectTemplateFiles(repo.location);
+  return withCheckout(name, repo, options, async (work) => collectTemplateFiles(work));
+}
+
+/** Parses every file; a file that fails goes to `errors` with the reason. */
+export function loadTemplates(files: RepoFile[], source: string): { templates: TemplateDefinition[]; errors: RepoFileError[] } {
+  const templates: TemplateDefinition[] = [];
+  const errors: RepoFileError[] = [];
+  for (const file of files) {
+    try {
+      templates.push({ ...parseTemplateFile(file.text, file.path), source });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const prefix = `${file.path}: `;
+      errors.push({ file: file.path, message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message });
+    }
+  }
+  return { templates, errors };
+}
+
+/** `fileName` as a safe file name at the repo root: `[0-9A-Za-z._-]`, no leading dots, `.pmx`. */
+export function templateFileName(fileName: string): string {
+  const base = (fileName ?? '').trim().replace(/\.pmx$/i, '').replace(/[^0-9A-Za-z._-]/g, '_').replace(/^\.+/, '');
+  if (base === '' || /^_+$/.test(base)) throw new ValidationError('file_name: must contain a letter or digit', ['file_name']);
+  return `${base.slice(0, 200)}.pmx`;
+}
+
+/**
+ * Writes `<fileName>.pmx` at the repo root. Git kinds: commit and push to the default branch;
+ * a local work tree (not bare) gets the commit directly, since a push to its checked-out branch
+ * would be refused. A plain directory: the file is written in place.
+ */
+export async function saveTemplateFile(
+  repoName: string, fileName: string, content: string, options: SaveOptions,
+): Promise<{ path: string; commit?: string }> {
+  const file = templateFileName(fileName);
+  if (Buffer.byteLength(content, 'utf8') > MAX_TEMPLATE_FILE_BYTES) {
+    throw new ValidationError('content: a template file may be at most 1 MiB', ['content']);
+  }
+  const repo = classifyRepoName(repoName, options);
+  if (repo.kind === 'local-dir') {
+    await writeAtomically(path.join(repo.location, file), content);
+    return { path: file };
+  }
+  const deadline = Date.now() + options.timeoutMs;
+  const label = redactUrls(repoName.trim());
+  const git = async (args: string[], cwd: string, action: string) => {
+    try {
+      return await runGit(args, { cwd, timeoutMs: deadline - Date.now() });
+    } catch (error) {
+      throw gitFailure(error, label, action, options.timeoutMs);
+    }
+  };
+  const message = options.message ?? `Save template ${file}`;
+  const identity = ['-c', `user.name=${options.authorName}`, '-c', `user.email=${options.authorEmail}`];
+
+  if (repo.kind === 'local-git' && (await git(['rev-parse', '--is-bare-repository'], repo.location, 'inspect')).stdout.trim() === 'false') {
+    const top = (await git(['rev-parse', '--show-toplevel'], repo.location, 'inspect')).stdout.trim();
+    await writeAtomically(path.join(top, file), content);
+    await git(['add', '--', file], top, 'add');
+    if (await hasStagedChange(top, file, deadline)) {
+      await git([...identity, 'commit', '-q', '--only', '-m', message, '--', file], top, 'commit');
+    }
+    return { path: file, commit: (await git(['rev-parse', 'HEAD'], top, 'inspect')).stdout.trim() };
+  }
+
+  return withCheckout(repoName, repo, options, async (work) => {
+    await writeAtomically(path.join(work, file), content);
+    await git(['add', '--', file], work, 'add');
+    if (await hasStagedChange(work, file, deadline)) {
+      await git([...identity, 'commit', '-q', '-m', message], work, 'commit');
+      const branch = (await git(['symbolic-ref', '--short', 'HEAD'], work, 'inspect')).stdout.trim();
+      try {
+        await runGit(['push', '--', repo.location, `HEAD:refs/heads/${branch}`], { cwd: work, timeoutMs: deadline - Date.now() });
+      } catch (error) {
+        throw pushFailure(error, label, options.timeoutMs);
+      }
+    }
+    return { path: file, commit: (await git(['rev-parse', 'HEAD'], work, 'inspect')).stdout.trim() };
+  });
+}
+
+// ---- checkouts ----------------------------------------------------------------------------
+
+/**
+ * A fresh checkout of the repo's default branch in a temp dir under `cacheDir`, handed to
+ * `use`, then swapped in as the cache. With a cache, it is copied and fast-forwarded (fetch +
+ * reset) rather than cloned again. The URL (which may carry credentials) is never written to
+ * the clone's config: the remote is stored without userinfo and every fetch/push names the URL.
+ */
+async function withCheckout<T>(name: string, repo: RepoLocation, options: RepoOptions, use: (work: string) => Promise<T>): Promise<T> {
+  const deadline = Date.now() + options.timeoutMs;
+  const label = redactUrls(name.trim());
+  const git = async (args: string[], cwd: string | undefined, action: string) => {
+    try {
+      return await runGit(args, { cwd, timeoutMs: deadline - Date.now() });
+    } catch (error) {
+      throw gitFailure(error, label, action, options.timeoutMs);
+    }
+  };
+  await mkdir(options.cacheDir, { recursive: true });
+  const cache = path.join(options.cacheDir, cacheName(label));
+  const work = await mkdtemp(path.join(options.cacheDir, '.work-'));
+  try {
+    let reused = false;
+    if (isGitDir(path.join(cache, '.git'))) {
+      try {
+        await cp(cache, work, { recursive: true, verbatimSymlinks: true });
+        reused = true;
+      } catch {
+        // Swapped away by a concurrent reader: clone afresh.
+        await rm(work, { recursive: true, force: true });
+        await mkdir(work);
+      }
+    }
+    if (reused) {
+      try {
+        await runGit(['fetch', '-q', '--depth', '1', '--no-tags', '--', repo.location, 'HEAD'], { cwd: work, timeoutMs: deadline - Date.now() });
+        await git(['reset', '-q', '--hard', 'FETCH_HEAD'], work, 'reset');
+      } catch (error) {
+        // Still an empty repository: nothing to fetch.
+        if (!(/couldn't find remote ref HEAD/i.test((error as { stderr?: string }).stderr ?? ''))) {
+          throw gitFailure(error, label, 'fetch', options.timeoutMs);
+        }
+      }
+      await git(['clean', '-q', '-ffdx'], work, 'clean');
+    } else {
+      await git(['clone', '-q', '--depth', '1', '--no-tags', '--', repo.location, work], undefined, 'clone');
+      await git(['remote', 'set-url', 'origin', redactUrls(repo.location)], work, 'configure');
+    }
+    const result = await use(work);
+    await swapIn(work, cache);
+    return result;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+async function swapIn(work: string, cache: string): Promise<void> {
+  const old = `${cache}.old-${randomBytes(4).toString('hex')}`;
+  try {
+    await rename(cache, old);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  try {
+    await rename(work, cache);
+  } catch {
+    // A concurrent operation swapped in its own checkout first; it is as fresh as ours.
+  }
+  await rm(old, { recursive: true, force: true });
+}
+
+function cacheName(label: string): string {
+  const slug = label.replace(/[^0-9A-Za-z._-]+/g, '_').replace(/^[._]+/, '').slice(-40);
+  return `${slug}-${createHash('sha256').update(label).digest('hex').slice(0, 16)}`;
+}
+
+async function hasStagedChange(cwd: string, file: string, deadline: number): Promise<boolean> {
+  try {
+    await runGit(['diff', '--cached', '--quiet', '--', file], { cwd, timeoutMs: deadline - Date.now() });
+    return false;
+  } catch (error) {
+    if ((error as { exitCode?: number }).exitCode === 1) return true;
+    throw error;
+  }
+}
+
+function pushFailure(error: unknown, label: string, timeoutMs: number): Error {
+  const stderr = (error as { stderr?: string }).stderr;
+  const timedOut = (error as { timedOut?: boolean }).timedOut;
+  if (typeof stderr !== 'string' || timedOut) return gitFailure(error, label, 'push', timeoutMs);
+  // git reports a refused ref as ` ! [remote rejected] HEAD -> main (pre-receive hook declined)`.
+  const reason = /!\s*\[(?:remote )?rejected\][^(]*\(([^)]*)\)/.exec(stderr)?.[1];
+  if (!reason) return gitFailure(error, label, 'push', timeoutMs);
+  const remote = stderr.split('\n').filter((l) => l.startsWith('remote:')).map((l) => l.slice(7).trim()).filter((l) => l !== '');
+  const detail = remote.length > 0 ? `: ${redactUrls(remote.slice(0, 3).join(' / ')).slice(0, 300)}` : '';
+  return new UpstreamError(`push to ${label} was rejected (${redactUrls(reason)})${detail}`);
+}
+
+async function writeAtomically(file: string, content: string): Promise<void> {
+  const temp = `${file}.tmp-${randomBytes(4).toString('hex')}`;
+  await writeFile(temp, content, 'utf8');
+  await rename(temp, file);
+}
+
+function isDirectory(location: string): boolean {
+  try {
+    return statSync(location).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isGitRepository(location: string): boolean {
+  const dotGit = path.join(location, '.git');
+  // A linked work tree or submodule has a `.git` file pointing at its git dir.
+  if (isFile(dotGit)) return readFileSync(dotGit, 'utf8').startsWith('gitdir:');
+  return isGitDir(dotGit) || isGitDir(location);
+}
+
+/** A git directory (a work tree's `.git`, or a bare repository): HEAD, objects/ and refs/. */
+function isGitDir(location: string): boolean {
+  return isFile(path.join(location, 'HEAD')) && isDirectory(path.join(location, 'objects')) && isDirectory(path.join(location, 'refs'));
+}
+
+function isFile(location: string): boolean {
+  try {
+    return statSync(location).isFile();
+  } catch {
+    return false;
+  }
+}

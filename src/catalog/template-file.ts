@@ -1,0 +1,379 @@
+import YAML from 'yaml';
+import { ValidationError } from '../errors';
+import type {
+  DeploymentDef, EnvDef, ImageDefinition, LinkDef, PortDef, TemplateDefinition, VolumeDef, VolumesFromDef,
+} from './template-definition';
+import { normalizeType } from './template-types';
+
+/**
+ * The `.pmx` template file: parse (YAML, so JSON too), validate, serialize
+ * (reference/original-api.md §6.1, §6.2, §2).
+ *
+ * Leniency, beyond the original: `keywords` may be a list (joined with ", "), `authors` a single
+ * string, scalars where a string is wanted are stringified (`name: 2048`), `links` entries may be
+ * `"db"` / `"db:alias"`, `volumes_from` entries `"db"`, `environment` a `{VAR: value}` map and
+ * `expose` a single value. Like the original, a key that is not a template or image attribute is
+ * an error; unlike it, so are unknown keys inside ports, links, environment, volumes,
+ * volumes_from and deployment (a typo such as `host_prot` would otherwise vanish).
+ */
+
+/** One problem found in a template: `path` locates it for people, `field` for clients. */
+export interface TemplateProblem {
+  path: string;
+  field: string;
+  message: string;
+}
+
+const TOP_KEYS = ['name', 'description', 'keywords', 'recommended', 'type', 'documentation', 'authors', 'source', 'images'];
+const IMAGE_KEYS = [
+  'name', 'source', 'description', 'category', 'type', 'command', 'expose', 'ports', 'links',
+  'environment', 'volumes', 'volumes_from', 'deployment',
+];
+
+export function parseTemplateFile(text: string, file: string): TemplateDefinition {
+  let data: unknown;
+  try {
+    data = YAML.parse(text, { maxAliasCount: 1000 });
+  } catch (error) {
+    throw new ValidationError(`${file}: not valid YAML: ${firstLine((error as Error).message)}`, []);
+  }
+  if (!isMapping(data)) {
+    throw new ValidationError(`${file}: a template file must be a YAML mapping (name, images, ...), got ${kindOf(data)}`, []);
+  }
+  const problems: TemplateProblem[] = [];
+  const template = readTemplate(data, problems);
+  // A value of the wrong type was already reported; don't report it again as blank.
+  const reported = new Set(problems.map((p) => p.path));
+  problems.push(...templateProblems(template).filter((p) => !reported.has(p.path)));
+  if (problems.length > 0) throw problemsError(problems, `${file}: `);
+  return template;
+}
+
+/** Throws one ValidationError listing every problem of the template. */
+export function validateTemplate(t: TemplateDefinition): void {
+  const problems = templateProblems(t);
+  if (problems.length > 0) throw problemsError(problems);
+}
+
+export function problemsError(problems: TemplateProblem[], prefix = ''): ValidationError {
+  const message = prefix + problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ');
+  return new ValidationError(message, [...new Set(problems.map((p) => p.field).filter((f) => f !== ''))]);
+}
+
+/**
+ * Every rule of §2 for templates and images. Decisions: a missing `proto` counts as TCP and
+ * protocols compare case-insensitively (the original compared the raw string, so `80` and
+ * `80/TCP` could both be published and then clash on the host); `expose` entries must be port
+ * numbers 1-65535 (the original accepted any signed integer); environment entries need a variable.
+ */
+export function templateProblems(t: TemplateDefinition): TemplateProblem[] {
+  const problems: TemplateProblem[] = [];
+  const add = (path: string, field: string, message: string) => problems.push({ path, field, message });
+  if (isBlank(t.name)) add('name', 'name', "can't be blank");
+
+  const images = t.images ?? [];
+  const firstIndexOf = new Map<string, number>();
+  images.forEach((image, i) => {
+    if (!isBlank(image.name) && !firstIndexOf.has(image.name.trim())) firstIndexOf.set(image.name.trim(), i);
+  });
+  const hostPorts = new Map<string, string>();
+
+  images.forEach((image, i) => {
+    const at = `images[${i}]`;
+    const own = isBlank(image.name) ? undefined : image.name.trim();
+    if (own === undefined) add(`${at}.name`, 'images.name', "can't be blank");
+    else if (firstIndexOf.get(own) !== i) add(`${at}.name`, 'images.name', `"${own}" is already the name of images[${firstIndexOf.get(own)}]`);
+    if (isBlank(image.source)) add(`${at}.source`, 'images.source', "can't be blank");
+
+    const linked = new Set<string>();
+    const aliases = new Set<string>();
+    (image.links ?? []).forEach((link, j) => {
+      const path = `${at}.links[${j}]`;
+      const service = isBlank(link.service) ? undefined : link.service.trim();
+      if (service === undefined) add(path, 'images.links', "linked service can't be blank");
+      else if (service === own) add(path, 'images.links', "an image can't link to itself");
+      else if (!firstIndexOf.has(service)) add(path, 'images.links', `linked service "${service}" is not an image of this template`);
+      else if (linked.has(service)) add(path, 'images.links', `"${service}" is linked more than once`);
+      if (service !== undefined) linked.add(service);
+      if (isBlank(link.alias)) add(path, 'images.links', "link alias can't be blank");
+      else if (aliases.has(link.alias.trim())) add(path, 'images.links', `alias "${link.alias.trim()}" is used more than once`);
+      else aliases.add(link.alias.trim());
+    });
+
+    const shared = new Set<string>();
+    (image.volumes_from ?? []).forEach((from, j) => {
+      const path = `${at}.volumes_from[${j}]`;
+      const service = isBlank(from.service) ? undefined : from.service.trim();
+      if (service === undefined) add(path, 'images.volumes_from', "service exporting shared volumes can't be blank");
+      else if (service === own) add(path, 'images.volumes_from', "an image can't mount its own volumes");
+      else if (!firstIndexOf.has(service)) add(path, 'images.volumes_from', `service "${service}" exporting shared volumes is not an image of this template`);
+      else if (shared.has(service)) add(path, 'images.volumes_from', `"${service}" is listed more than once`);
+      if (service !== undefined) shared.add(service);
+    });
+
+    (image.ports ?? []).forEach((port, j) => {
+      const path = `${at}.ports[${j}]`;
+      if (isBlank(port.container_port)) add(path, 'images.ports', "container port can't be blank");
+      if (isBlank(port.host_port)) return;
+      const proto = isBlank(port.proto) ? 'TCP' : String(port.proto).trim().toUpperCase();
+      const key = `${String(port.host_port).trim()}/${proto}`;
+      const first = hostPorts.get(key);
+      if (first !== undefined) add(path, 'images.ports', `host port ${key} is already used by ${first}`);
+      else hostPorts.set(key, path);
+    });
+
+    (image.volumes ?? []).forEach((volume, j) => {
+      if (isBlank(volume.container_path)) add(`${at}.volumes[${j}]`, 'images.volumes', "container path can't be blank");
+    });
+
+    (image.expose ?? []).forEach((entry, j) => {
+      const text = String(entry).trim();
+      if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65535) {
+        add(`${at}.expose[${j}]`, 'images.expose', `"${text}" is not a port number`);
+      }
+    });
+
+    (image.environment ?? []).forEach((env, j) => {
+      if (isBlank(env.variable)) add(`${at}.environment[${j}]`, 'images.environment', "variable can't be blank");
+    });
+
+    const count = image.deployment?.count;
+    if (count !== undefined && count !== null && !(Number.isInteger(count) && count >= 0)) {
+      add(`${at}.deployment.count`, 'images.deployment', 'must be a whole number, 0 or more');
+    }
+  });
+  return problems;
+}
+
+/**
+ * The template-file form (§6.2): `---`, top-level keys in a fixed order with nulls kept, image
+ * keys in a fixed order with nil and empty values dropped, multi-line text as literal blocks.
+ * `source`, `authors` and image `description` are not part of this form.
+ */
+export function serializeTemplateFile(t: TemplateDefinition): string {
+  const body = {
+    name: t.name,
+    description: t.description ?? null,
+    keywords: t.keywords ?? null,
+    type: t.type ?? null,
+    documentation: t.documentation ?? null,
+    images: (t.images ?? []).map(imageFileForm),
+  };
+  return `---\n${YAML.stringify(body, { blockQuote: 'literal', lineWidth: 0 })}`;
+}
+
+function imageFileForm(image: ImageDefinition): Record<string, unknown> {
+  const entries: [string, unknown][] = [
+    ['name', image.name],
+    ['source', image.source],
+    ['category', image.category],
+    ['type', image.type],
+    ['expose', image.expose],
+    ['ports', image.ports?.map((p) => compact({
+      host_interface: p.host_interface, host_port: p.host_port, container_port: p.container_port, proto: p.proto,
+    }))],
+    ['links', image.links?.map((l) => ({ service: l.service, alias: l.alias }))],
+    ['environment', image.environment?.map((e) => compact({ variable: e.variable, value: e.value, required: e.required }))],
+    ['volumes', image.volumes?.map((v) => compact({ host_path: v.host_path, container_path: v.container_path }))],
+    ['volumes_from', image.volumes_from?.map((v) => ({ service: v.service }))],
+    ['command', image.command],
+    ['deployment', image.deployment ? compact({ count: image.deployment.count }) : null],
+  ];
+  return Object.fromEntries(entries.filter(([, value]) => !isEmpty(value)));
+}
+
+// ---- reading a parsed document -------------------------------------------------------------
+
+type Problems = TemplateProblem[];
+
+function readTemplate(data: Record<string, unknown>, problems: Problems): TemplateDefinition {
+  unknownKeys(data, TOP_KEYS, '', '', problems);
+  const images = list(data.images, 'images', 'images', problems, false);
+  return {
+    name: str(data.name, 'name', 'name', problems) ?? '',
+    description: str(data.description, 'description', 'description', problems),
+    keywords: Array.isArray(data.keywords)
+      ? data.keywords.map((k, i) => str(k, `keywords[${i}]`, 'keywords', problems) ?? '').filter((k) => k !== '').join(', ')
+      : str(data.keywords, 'keywords', 'keywords', problems),
+    type: normalizeType(str(data.type, 'type', 'type', problems)),
+    documentation: str(data.documentation, 'documentation', 'documentation', problems),
+    authors: list(data.authors, 'authors', 'authors', problems, true)
+      .map((a, i) => str(a, `authors[${i}]`, 'authors', problems))
+      .filter((a): a is string => a !== null),
+    source: str(data.source, 'source', 'source', problems),
+    images: images.flatMap((raw, i) => {
+      const at = `images[${i}]`;
+      if (!isMapping(raw)) {
+        problems.push({ path: at, field: 'images', message: `must be a mapping (name, source, ...), got ${kindOf(raw)}` });
+        return [];
+      }
+      return [readImage(raw, at, problems)];
+    }),
+  };
+}
+
+function readImage(raw: Record<string, unknown>, at: string, problems: Problems): ImageDefinition {
+  unknownKeys(raw, IMAGE_KEYS, at, 'images', problems);
+  const field = (key: string) => `images.${key}`;
+  const s = (key: string) => str(raw[key], `${at}.${key}`, field(key), problems);
+  const items = (key: string) => list(raw[key], `${at}.${key}`, field(key), problems, true)
+    .map((item, j) => ({ item, path: `${at}.${key}[${j}]`, field: field(key) }));
+  return {
+    name: s('name') ?? '',
+    source: s('source') ?? '',
+    description: s('description'),
+    category: s('category'),
+    type: normalizeType(s('type')),
+    command: s('command'),
+    expose: items('expose').map(({ item, path, field: f }) => str(item, path, f, problems) ?? ''),
+    ports: items('ports').flatMap(({ item, path, field: f }) => readPort(item, path, f, problems)),
+    links: items('links').flatMap(({ item, path, field: f }) => readLink(item, path, f, problems)),
+    environment: readEnvironment(raw.environment, `${at}.environment`, field('environment'), problems),
+    volumes: items('volumes').flatMap(({ item, path, field: f }) => readVolume(item, path, f, problems)),
+    volumes_from: items('volumes_from').flatMap(({ item, path, field: f }) => readVolumesFrom(item, path, f, problems)),
+    deployment: readDeployment(raw.deployment, `${at}.deployment`, field('deployment'), problems),
+  };
+}
+
+function readPort(item: unknown, path: string, field: string, problems: Problems): PortDef[] {
+  const map = mapping(item, path, field, ['host_interface', 'host_port', 'container_port', 'proto'], problems);
+  if (!map) return [];
+  const port = {} as PortDef;
+  if (map.host_interface != null) port.host_interface = str(map.host_interface, `${path}.host_interface`, field, problems);
+  const hostPort = portValue(map.host_port, `${path}.host_port`, field, problems);
+  if (hostPort != null) port.host_port = hostPort;
+  const containerPort = portValue(map.container_port, `${path}.container_port`, field, problems);
+  if (containerPort != null) port.container_port = containerPort;
+  const proto = str(map.proto, `${path}.proto`, field, problems);
+  if (proto != null) port.proto = proto.trim().toUpperCase();
+  return [port];
+}
+
+function readLink(item: unknown, path: string, field: string, problems: Problems): LinkDef[] {
+  if (typeof item === 'string') {
+    const [service, alias] = item.split(':', 2).map((part) => part.trim());
+    return [{ service, alias: alias ?? service }];
+  }
+  const map = mapping(item, path, field, ['service', 'alias'], problems);
+  if (!map) return [];
+  return [{ service: str(map.service, `${path}.service`, field, problems) ?? '', alias: str(map.alias, `${path}.alias`, field, problems) ?? '' }];
+}
+
+function readEnvironment(value: unknown, path: string, field: string, problems: Problems): EnvDef[] {
+  if (isMapping(value)) {
+    return Object.entries(value).map(([variable, v]) => ({ variable, value: str(v, `${path}.${variable}`, field, problems) ?? '' }));
+  }
+  return list(value, path, field, problems, true).flatMap((item, j) => {
+    const at = `${path}[${j}]`;
+    const map = mapping(item, at, field, ['variable', 'value', 'required'], problems);
+    if (!map) return [];
+    const env: EnvDef = {
+      variable: str(map.variable, `${at}.variable`, field, problems) ?? '',
+      value: str(map.value, `${at}.value`, field, problems) ?? '',
+    };
+    if (map.required != null) {
+      if (typeof map.required === 'boolean') env.required = map.required;
+      else problems.push({ path: `${at}.required`, field, message: `must be true or false, got ${kindOf(map.required)}` });
+    }
+    return [env];
+  });
+}
+
+function readVolume(item: unknown, path: string, field: string, problems: Problems): VolumeDef[] {
+  const map = mapping(item, path, field, ['host_path', 'container_path'], problems);
+  if (!map) return [];
+  const volume = { container_path: str(map.container_path, `${path}.container_path`, field, problems) ?? '' } as VolumeDef;
+  const hostPath = str(map.host_path, `${path}.host_path`, field, problems);
+  return [hostPath === null ? volume : { host_path: hostPath, ...volume }];
+}
+
+function readVolumesFrom(item: unknown, path: string, field: string, problems: Problems): VolumesFromDef[] {
+  if (typeof item === 'string') return [{ service: item.trim() }];
+  const map = mapping(item, path, field, ['service'], problems);
+  return map ? [{ service: str(map.service, `${path}.service`, field, problems) ?? '' }] : [];
+}
+
+function readDeployment(value: unknown, path: string, field: string, problems: Problems): DeploymentDef | null {
+  if (value == null) return null;
+  const map = mapping(value, path, field, ['count'], problems);
+  if (!map) return null;
+  if (map.count == null) return {};
+  const count = typeof map.count === 'string' && /^\s*\d+\s*$/.test(map.count) ? Number(map.count) : map.count;
+  if (typeof count !== 'number') {
+    problems.push({ path: `${path}.count`, field, message: `must be a number, got ${kindOf(count)}` });
+    return {};
+  }
+  return { count };
+}
+
+// ---- helpers ------------------------------------------------------------------------------
+
+function str(value: unknown, path: string, field: string, problems: Problems): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  problems.push({ path, field, message: `must be a string, got ${kindOf(value)}` });
+  return null;
+}
+
+function portValue(value: unknown, path: string, field: string, problems: Problems): number | string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  problems.push({ path, field, message: `must be a port number, got ${kindOf(value)}` });
+  return null;
+}
+
+/** A list; null means empty. With `scalarOk` a single value stands for a one-element list. */
+function list(value: unknown, path: string, field: string, problems: Problems, scalarOk: boolean): unknown[] {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) return value;
+  if (scalarOk && (typeof value === 'string' || typeof value === 'number')) return [value];
+  problems.push({ path, field, message: `must be a list, got ${kindOf(value)}` });
+  return [];
+}
+
+function mapping(value: unknown, path: string, field: string, keys: string[], problems: Problems): Record<string, unknown> | null {
+  if (!isMapping(value)) {
+    problems.push({ path, field, message: `must be a mapping (${keys.join(', ')}), got ${kindOf(value)}` });
+    return null;
+  }
+  unknownKeys(value, keys, path, field, problems);
+  return value;
+}
+
+function unknownKeys(map: Record<string, unknown>, allowed: string[], at: string, field: string, problems: Problems): void {
+  for (const key of Object.keys(map)) {
+    if (allowed.includes(key)) continue;
+    const keyField = at === '' ? key : field === 'images' ? `images.${key}` : field;
+    problems.push({ path: at, field: keyField, message: `unknown key "${key}" (known keys: ${allowed.join(', ')})` });
+  }
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isBlank(value: unknown): boolean {
+  return value === null || value === undefined || String(value).trim() === '';
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return isMapping(value) && Object.keys(value).length === 0;
+}
+
+function compact<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  if (isMapping(value)) return 'a mapping';
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0];
+}
