@@ -1,0 +1,88 @@
+import type { ContainerCreateBody, EndpointSettings } from './docker-types';
+import { shellWords } from './shell-words';
+
+export interface ServicePort {
+  host_interface?: string | null;
+  host_port?: string | number | null;
+  container_port: string | number;
+  proto?: string | null;
+}
+
+/** What one service's container is made from; links and volumesFrom name other containers. */
+export interface ServiceDefinition {
+  name: string;
+  image: string;
+  command?: string | null;
+  environment: Array<{ variable: string; value: string | null | undefined }>;
+  ports: ServicePort[];
+  expose: Array<string | number>;
+  volumes: Array<{ host_path?: string | null; container_path: string }>;
+  volumesFrom: string[];
+  links: Array<{ service: string; alias: string }>;
+  labels: Record<string, string>;
+  /** The app's user-defined network and this container's own names on it. */
+  network?: { name: string; aliases: string[] };
+  /** Engine restart policy: no, always, on-failure, unless-stopped. Default: the engine's (no). */
+  restart?: string;
+}
+
+/** `80` + `UDP` → `80/udp`; anything but UDP is TCP, as in the original's `-p` flag. */
+export function portKey(port: string | number, proto?: string | null): string {
+  const text = String(port).trim();
+  if (text.includes('/')) return text.toLowerCase();
+  return `${text}/${proto?.toUpperCase() === 'UDP' ? 'udp' : 'tcp'}`;
+}
+
+/**
+ * The body of POST /containers/create for a service.
+ *
+ * - Ports: HostIp is the port's host_interface, else empty, which lets the engine apply its own
+ *   default (all interfaces, or what the operator set with `dockerd --ip`). An empty host_port
+ *   asks the engine for a free one.
+ * - Links: on a user-defined network they become network-scoped links (`EndpointSettings.Links`),
+ *   so an alias resolves for the linking container only, and the target may be created later;
+ *   without a network they fall back to legacy links on the default bridge.
+ * - Volumes without a host path are anonymous volumes (`Volumes`), not binds.
+ */
+export function containerSpec(service: ServiceDefinition): ContainerCreateBody {
+  const words = service.command?.trim() ? shellWords(service.command) : [];
+  const exposed: ContainerCreateBody['ExposedPorts'] = {};
+  const bindings: ContainerCreateBody['HostConfig']['PortBindings'] = {};
+  for (const port of service.ports) {
+    const key = portKey(port.container_port, port.proto);
+    exposed[key] = {};
+    (bindings[key] ??= []).push({
+      HostIp: port.host_interface?.trim() ?? '',
+      HostPort: port.host_port === undefined || port.host_port === null ? '' : String(port.host_port).trim(),
+    });
+  }
+  for (const port of service.expose) exposed[portKey(port)] = {};
+
+  const volumes: ContainerCreateBody['Volumes'] = {};
+  const binds: string[] = [];
+  for (const volume of service.volumes) {
+    if (volume.host_path?.trim()) binds.push(`${volume.host_path.trim()}:${volume.container_path}`);
+    else volumes[volume.container_path] = {};
+  }
+
+  const links = service.links.map((link) => `${link.service}:${link.alias}`);
+  const body: ContainerCreateBody = {
+    Image: service.image,
+    ...(words.length ? { Cmd: words } : {}),
+    Env: service.environment.map((env) => `${env.variable}=${env.value ?? ''}`),
+    Labels: { ...service.labels },
+    ExposedPorts: exposed,
+    Volumes: volumes,
+    HostConfig: { PortBindings: bindings, Binds: binds, VolumesFrom: [...service.volumesFrom] },
+  };
+  if (service.restart) body.HostConfig.RestartPolicy = { Name: service.restart };
+  if (service.network) {
+    const endpoint: EndpointSettings = { Aliases: [...service.network.aliases] };
+    if (links.length) endpoint.Links = links;
+    body.HostConfig.NetworkMode = service.network.name;
+    body.NetworkingConfig = { EndpointsConfig: { [service.network.name]: endpoint } };
+  } else if (links.length) {
+    body.HostConfig.Links = links;
+  }
+  return body;
+}

@@ -1,0 +1,144 @@
+import { UpstreamError } from '../errors';
+import { EngineHttp, enginePath as path, labelFilter, orNull, type EngineConnectionOptions } from './docker-http';
+import { subscribeEvents, type EventSubscription, type EventsOptions } from './docker-events';
+import { readLogs, type LogEntry, type LogsOptions } from './docker-logs';
+import { pullQuery, readPullProgress, registryAuthHeader } from './docker-pull';
+import type {
+  ContainerCreateBody, ContainerInspect, ContainerSummary, EngineEvent, EngineVersion, ImageInspect, NetworkSummary, RegistryAuth,
+} from './docker-types';
+import { EngineNotFoundError } from './engine-errors';
+
+export interface DockerClientOptions extends EngineConnectionOptions {
+  /** Pulls stream progress for minutes; this is the longest silence allowed. */
+  pullTimeoutMs?: number;
+}
+
+/**
+ * The Docker Engine API operations this project uses. Swarm endpoints live beside it and call
+ * `request` (see EngineHttp).
+ */
+export class DockerClient extends EngineHttp {
+  private readonly pullTimeoutMs: number;
+
+  constructor(options: DockerClientOptions = {}) {
+    super(options);
+    this.pullTimeoutMs = options.pullTimeoutMs ?? 300_000;
+  }
+
+  async ping(): Promise<boolean> {
+    return (await this.request<string>('GET', '/_ping')) === 'OK';
+  }
+
+  version(): Promise<EngineVersion> {
+    return this.request('GET', '/version');
+  }
+
+  inspectImage(ref: string): Promise<ImageInspect> {
+    return this.request('GET', path('images', ref, 'json'));
+  }
+
+  async imageExists(ref: string): Promise<boolean> {
+    return (await orNull(this.inspectImage(ref))) !== null;
+  }
+
+  /** Pulls and waits for the pull to finish; any failure is a 502 naming the image. */
+  async pullImage(ref: string, options: { auth?: RegistryAuth } = {}): Promise<void> {
+    const headers = options.auth ? { 'x-registry-auth': registryAuthHeader(options.auth) } : undefined;
+    try {
+      const response = await this.stream('POST', '/images/create', {
+        query: pullQuery(ref), headers, timeoutMs: this.pullTimeoutMs,
+      });
+      await readPullProgress(ref, response.body);
+    } catch (error) {
+      // The engine answers 404 for "no such image in the registry": an upstream failure here.
+      if (error instanceof EngineNotFoundError) throw new UpstreamError(`pulling image ${ref} failed: ${error.message}`);
+      throw error;
+    }
+  }
+
+  createContainer(name: string | undefined, spec: ContainerCreateBody): Promise<{ Id: string; Warnings: string[] }> {
+    return this.request('POST', '/containers/create', { query: { name }, body: spec });
+  }
+
+  async startContainer(id: string): Promise<void> {
+    await this.request('POST', path('containers', id, 'start'));
+  }
+
+  /** Waits up to `timeoutSec` for the container to stop before the engine kills it. */
+  async stopContainer(id: string, timeoutSec = 10): Promise<void> {
+    await this.request('POST', path('containers', id, 'stop'), {
+      query: { t: timeoutSec }, timeoutMs: this.timeoutMs + timeoutSec * 1000,
+    });
+  }
+
+  async restartContainer(id: string, timeoutSec = 10): Promise<void> {
+    await this.request('POST', path('containers', id, 'restart'), {
+      query: { t: timeoutSec }, timeoutMs: this.timeoutMs + timeoutSec * 1000,
+    });
+  }
+
+  async removeContainer(id: string, options: { force?: boolean; removeVolumes?: boolean } = {}): Promise<void> {
+    await this.request('DELETE', path('containers', id), {
+      query: { force: options.force ?? false, v: options.removeVolumes ?? false },
+    });
+  }
+
+  /** null when there is no such container. */
+  inspectContainer(id: string): Promise<ContainerInspect | null> {
+    return orNull(this.request<ContainerInspect>('GET', path('containers', id, 'json')));
+  }
+
+  listContainers(options: { all?: boolean; labels?: Record<string, string> } = {}): Promise<ContainerSummary[]> {
+    const label = labelFilter(options.labels);
+    return this.request('GET', '/containers/json', {
+      query: { all: options.all ?? false, filters: label ? { label } : undefined },
+    });
+  }
+
+  /** Blocks until the container exits (or `timeoutMs`), giving its exit code. */
+  async waitContainer(id: string, timeoutMs = 60_000): Promise<number> {
+    const result = await this.request<{ StatusCode: number }>('POST', path('containers', id, 'wait'), { timeoutMs });
+    return result.StatusCode;
+  }
+
+  /** The container's log lines so far, split into stdout and stderr. */
+  async logs(id: string, options: LogsOptions = {}): Promise<LogEntry[]> {
+    const container = await this.inspectContainer(id);
+    if (!container) throw new EngineNotFoundError(`No such container: ${id}`);
+    return readLogs(this, container, options);
+  }
+
+  createNetwork(name: string, labels: Record<string, string> = {}, driver = 'bridge', options: { attachable?: boolean } = {}): Promise<{ Id: string }> {
+    return this.request('POST', '/networks/create', {
+      body: { Name: name, Driver: driver, Labels: labels, CheckDuplicate: true, Attachable: options.attachable ?? false },
+    });
+  }
+
+  async removeNetwork(id: string): Promise<void> {
+    await this.request('DELETE', path('networks', id));
+  }
+
+  inspectNetwork(id: string): Promise<NetworkSummary | null> {
+    return orNull(this.request<NetworkSummary>('GET', path('networks', id)));
+  }
+
+  listNetworks(options: { labels?: Record<string, string> } = {}): Promise<NetworkSummary[]> {
+    const label = labelFilter(options.labels);
+    return this.request('GET', '/networks', { query: { filters: label ? { label } : undefined } });
+  }
+
+  async connectNetwork(network: string, container: string, aliases: string[] = []): Promise<void> {
+    await this.request('POST', path('networks', network, 'connect'), {
+      body: { Container: container, EndpointConfig: { Aliases: aliases } },
+    });
+  }
+
+  /** Follows the engine's events until `stop()`; see docker-events.ts. */
+  events(options: EventsOptions, onEvent: (event: EngineEvent) => void): Promise<EventSubscription> {
+    return subscribeEvents(this, options, onEvent);
+  }
+
+  async disconnectNetwork(network: string, container: string, force = false): Promise<void> {
+    await this.request('POST', path('networks', network, 'disconnect'), { body: { Container: container, Force: force } });
+  }
+}

@@ -1,0 +1,142 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { Pool } from 'undici';
+import { EngineNotFoundError, statusError, transportError } from './engine-errors';
+
+export interface EngineConnectionOptions {
+  /** `unix:///path/to/docker.sock` or `tcp://host:port`; default the local unix socket. */
+  host?: string;
+  /** Per call unless a call says otherwise: time to connect, to the headers, between body chunks. */
+  timeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** An API version to pin (`1.41` → `/v1.41/...`); default the engine's own current version. */
+  apiVersion?: string;
+}
+
+export type QueryValue = string | number | boolean | undefined | null | Record<string, unknown> | unknown[];
+
+export interface EngineRequestOptions {
+  query?: Record<string, QueryValue>;
+  /** Sent as JSON. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  /** The longest silence inside the body; default `timeoutMs`, 0 for streams that may idle. */
+  bodyTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface EngineStream {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: Readable;
+}
+
+export const DEFAULT_DOCKER_HOST = 'unix:///var/run/docker.sock';
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * The Engine API transport: JSON requests and raw streams over one undici Pool. A Pool, not a
+ * single Client, because a followed log or event stream holds its connection open and must not
+ * queue every other call behind it.
+ */
+export class EngineHttp {
+  readonly host: string;
+  protected readonly timeoutMs: number;
+  private readonly pool: Pool;
+  private readonly prefix: string;
+
+  constructor(options: EngineConnectionOptions = {}) {
+    this.host = options.host ?? DEFAULT_DOCKER_HOST;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.prefix = options.apiVersion ? `/v${options.apiVersion}` : '';
+    const connectTimeout = options.connectTimeoutMs ?? this.timeoutMs;
+    const url = new URL(this.host);
+    if (url.protocol === 'unix:') {
+      this.pool = new Pool('http://localhost', { socketPath: url.pathname, connectTimeout, connections: 16 });
+    } else if (url.protocol === 'tcp:' || url.protocol === 'http:') {
+      this.pool = new Pool(`http://${url.host}`, { connectTimeout, connections: 16 });
+    } else {
+      throw new Error(`unsupported container engine address ${this.host}: use unix:///path or tcp://host:port`);
+    }
+  }
+
+  /** One JSON call; a 2xx (or 304: "already started/stopped") answer's body parsed, else a domain error. */
+  async request<T = unknown>(method: string, path: string, options: EngineRequestOptions = {}): Promise<T> {
+    const response = await this.stream(method, path, options);
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of response.body) chunks.push(chunk as Buffer);
+    } catch (error) {
+      throw transportError(error, this.host, `${method} ${path}`, timeoutMs);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    if (!text) return undefined as T;
+    const type = String(response.headers['content-type'] ?? '');
+    return (type.includes('json') ? JSON.parse(text) : text) as T;
+  }
+
+  /** A call whose answer is read as a stream (logs, pull progress, events); errors as in `request`. */
+  async stream(method: string, path: string, options: EngineRequestOptions = {}): Promise<EngineStream> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const what = `${method} ${path}`;
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    let response;
+    try {
+      response = await this.pool.request({
+        method: method as 'GET',
+        path: this.prefix + path + queryString(options.query),
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        headersTimeout: timeoutMs,
+        bodyTimeout: options.bodyTimeoutMs ?? timeoutMs,
+        signal: options.signal,
+      });
+    } catch (error) {
+      throw transportError(error, this.host, what, timeoutMs);
+    }
+    if (response.statusCode >= 400) {
+      const text = await response.body.text().catch(() => '');
+      throw statusError(response.statusCode, text, what);
+    }
+    return { statusCode: response.statusCode, headers: response.headers, body: response.body };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+/** Engine query strings: booleans as 1/0 would also do, objects (filters) as JSON. */
+export function queryString(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    params.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** `{key: value}` filters on labels; an empty value matches any container that has the key. */
+export function labelFilter(labels: Record<string, string> | undefined): string[] | undefined {
+  if (!labels || Object.keys(labels).length === 0) return undefined;
+  return Object.entries(labels).map(([key, value]) => (value === '' ? key : `${key}=${value}`));
+}
+
+// Image names keep their slashes (`library/busybox`); everything else in an id is escaped.
+export const enginePath = (kind: string, id: string, action = ''): string =>
+  `/${kind}/${id.split('/').map(encodeURIComponent).join('/')}${action ? `/${action}` : ''}`;
+
+/** The value, or null where the engine said 404. */
+export async function orNull<T>(pending: Promise<T>): Promise<T | null> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (error instanceof EngineNotFoundError) return null;
+    throw error;
+  }
+}
