@@ -1,0 +1,242 @@
+import { createHash } from 'node:crypto';
+import { Pool, errors as undiciErrors } from 'undici';
+import { z } from 'zod';
+import {
+  BadRequestError,
+  DomainError,
+  NotFoundError,
+  UpstreamError,
+  UpstreamTimeoutError,
+  ValidationError,
+} from '../errors';
+import { decodeAuthBlob, type AuthBlob } from './auth-blob';
+
+/** What the client needs of a deployment target. */
+export interface AgentTarget {
+  id: number | string;
+  name: string;
+  authBlob: string;
+}
+
+export interface AgentClientOptions {
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  /** Connections per target. */
+  connections?: number;
+}
+
+const metadataSchema = z.object({
+  agent: z.object({ version: z.string() }),
+  adapter: z.object({ version: z.string(), type: z.string() }),
+});
+const deploymentSchema = z.object({
+  id: z.number().int(),
+  name: z.string().nullable(),
+  template: z.number().int().nullable(),
+  service_ids: z.array(z.string()),
+});
+const deploymentStatusSchema = z.object({
+  id: z.number().int(),
+  name: z.string().nullable(),
+  status: z.object({ services: z.array(z.object({ id: z.string(), actualState: z.string() })) }),
+});
+const errorSchema = z.object({ code: z.number().optional(), message: z.string(), fields: z.string().optional() });
+
+export type AgentMetadata = z.output<typeof metadataSchema>;
+export type AgentDeployment = z.output<typeof deploymentSchema>;
+export type AgentDeploymentStatus = z.output<typeof deploymentStatusSchema>;
+
+const TLS_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/**
+ * Interface B, called from the main service. One undici Pool per target, trusting only the
+ * certificate in that target's token (it is the sole CA, and host names/IPs are still checked
+ * against its SANs; undici sends no SNI for an IP endpoint, as TLS forbids it), Basic auth from
+ * the token, and connect/headers/body deadlines. Every failure becomes a catalogue error whose
+ * message names the target and the cause.
+ */
+export class AgentClient {
+  private readonly pools = new Map<string, { hash: string; pool: Pool; blob: AuthBlob }>();
+  private readonly options: Required<AgentClientOptions>;
+
+  constructor(options: AgentClientOptions = {}) {
+    this.options = {
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      headersTimeoutMs: options.headersTimeoutMs ?? 10_000,
+      bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+      connections: options.connections ?? 8,
+    };
+  }
+
+  metadata(target: AgentTarget): Promise<AgentMetadata> {
+    return this.call(target, 'GET', '/metadata', undefined, metadataSchema);
+  }
+
+  listDeployments(target: AgentTarget): Promise<AgentDeployment[]> {
+    return this.call(target, 'GET', '/deployments', undefined, z.array(deploymentSchema));
+  }
+
+  getDeployment(target: AgentTarget, id: number | string): Promise<AgentDeploymentStatus> {
+    return this.call(target, 'GET', `/deployments/${encodeURIComponent(String(id))}`, undefined, deploymentStatusSchema);
+  }
+
+  createDeployment(target: AgentTarget, descriptor: unknown): Promise<AgentDeployment> {
+    return this.call(target, 'POST', '/deployments', descriptor, deploymentSchema);
+  }
+
+  async deleteDeployment(target: AgentTarget, id: number | string): Promise<void> {
+    await this.call(target, 'DELETE', `/deployments/${encodeURIComponent(String(id))}`, undefined, null);
+  }
+
+  redeploy(target: AgentTarget, id: number | string): Promise<AgentDeployment> {
+    return this.call(target, 'POST', `/deployments/${encodeURIComponent(String(id))}/redeploy`, undefined, deploymentSchema);
+  }
+
+  /** Forgets a target's pool (its token changed or it was deleted). */
+  async forget(targetId: number | string): Promise<void> {
+    const entry = this.pools.get(String(targetId));
+    this.pools.delete(String(targetId));
+    await entry?.pool.close();
+  }
+
+  async close(): Promise<void> {
+    const entries = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(entries.map((entry) => entry.pool.close()));
+  }
+
+  private poolFor(target: AgentTarget): { pool: Pool; blob: AuthBlob } {
+    const key = String(target.id);
+    const hash = createHash('sha256').update(target.authBlob).digest('hex');
+    const existing = this.pools.get(key);
+    if (existing?.hash === hash) return existing;
+    if (existing) void existing.pool.close().catch(() => undefined);
+    const blob = decodeAuthBlob(target.authBlob);
+    const pool = new Pool(new URL(blob.endpointUrl).origin, {
+      connections: this.options.connections,
+      connect: { ca: blob.certificatePem, rejectUnauthorized: true, timeout: this.options.connectTimeoutMs },
+      headersTimeout: this.options.headersTimeoutMs,
+      bodyTimeout: this.options.bodyTimeoutMs,
+    });
+    const entry = { hash, pool, blob };
+    this.pools.set(key, entry);
+    return entry;
+  }
+
+  private async call<T>(
+    target: AgentTarget,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body: unknown,
+    schema: z.ZodType<T> | null,
+  ): Promise<T> {
+    const who = `deployment target "${target.name}"`;
+    const { pool, blob } = this.poolFor(target);
+    const basePath = new URL(blob.endpointUrl).pathname.replace(/\/+$/, '');
+    let status: number;
+    let text: string;
+    try {
+      const response = await pool.request({
+        method,
+        path: `${basePath}${path}`,
+        headers: {
+          accept: 'application/json',
+          authorization: `Basic ${Buffer.from(`${blob.username}:${blob.password}`).toString('base64')}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      status = response.statusCode;
+      text = await response.body.text();
+    } catch (error) {
+      throw transportError(error, who, blob.endpointUrl, this.options);
+    }
+    if (status >= 200 && status < 300) {
+      if (schema === null) return undefined as T;
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new UpstreamError(`The agent of ${who} answered ${method} ${path} with a body that is not JSON.`);
+      }
+      const parsed = schema.safeParse(json);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new UpstreamError(
+          `The agent of ${who} answered ${method} ${path} with an unexpected body (${issue.path.join('.') || 'body'}: ${issue.message}).`,
+        );
+      }
+      return parsed.data;
+    }
+    throw statusError(status, text, who, method, path);
+  }
+}
+
+function statusError(status: number, text: string, who: string, method: string, path: string): DomainError {
+  let detail: { message: string; fields: string[] } | undefined;
+  try {
+    const parsed = errorSchema.safeParse(JSON.parse(text));
+    if (parsed.success) {
+      detail = { message: parsed.data.message, fields: (parsed.data.fields ?? '').split(',').filter(Boolean) };
+    }
+  } catch {
+    // not JSON: the status alone says what happened
+  }
+  const said = detail ? `: ${detail.message}` : '';
+  if (status === 401 || status === 403) {
+    return new UpstreamError(`The agent of ${who} rejected the credentials in its token (HTTP ${status}); the password may have been rotated.`);
+  }
+  if (status === 404) return new NotFoundError(`Not found on ${who} (${method} ${path})${said}`, detail?.fields.length ? detail.fields : ['id']);
+  if (status === 400) return new BadRequestError(`${who} refused the request${said}`, detail?.fields ?? []);
+  if (status === 422 || status === 413) return new ValidationError(`${who} refused the request${said}`, detail?.fields ?? []);
+  if (status === 504) return new UpstreamTimeoutError(`The orchestrator behind ${who} timed out${said}`);
+  return new UpstreamError(`The agent of ${who} answered ${method} ${path} with HTTP ${status}${said}`);
+}
+
+function transportError(error: unknown, who: string, url: string, options: Required<AgentClientOptions>): DomainError {
+  if (error instanceof DomainError) return error;
+  if (error instanceof undiciErrors.ConnectTimeoutError) {
+    return new UpstreamTimeoutError(`The agent of ${who} at ${url} did not accept a connection within ${options.connectTimeoutMs} ms.`);
+  }
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return new UpstreamTimeoutError(`The agent of ${who} at ${url} did not answer within ${options.headersTimeoutMs} ms.`);
+  }
+  const code = errorCode(error);
+  if (code && (TLS_CODES.has(code) || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS'))) {
+    return new UpstreamError(
+      `The agent of ${who} at ${url} presented a TLS certificate that does not match the one in its token (${code}).`,
+    );
+  }
+  if (code === 'ECONNREFUSED') return new UpstreamError(`The agent of ${who} at ${url} refused the connection: is it running?`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new UpstreamError(`The host name of ${who} (${url}) does not resolve.`);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new UpstreamError(`The agent of ${who} at ${url} is unreachable (${code}).`);
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    return new UpstreamError(`The agent of ${who} at ${url} closed the connection (${code}).`);
+  }
+  return new UpstreamError(`The agent of ${who} at ${url} could not be reached${code ? ` (${code})` : ''}.`);
+}
+
+/** The most specific code on the error or its causes (undici wraps socket errors). */
+function errorCode(error: unknown): string | undefined {
+  const codes: string[] = [];
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes.find((code) => !code.startsWith('UND_ERR')) ?? codes[0];
+}

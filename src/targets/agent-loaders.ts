@@ -1,0 +1,46 @@
+import DataLoader from 'dataloader';
+import { NotFoundError } from '../errors';
+import type { AgentClient, AgentDeployment, AgentDeploymentStatus, AgentMetadata, AgentTarget } from './agent-client';
+
+export interface AgentLoaders {
+  /** GET /metadata, one request per target. */
+  metadata: DataLoader<string, AgentMetadata>;
+  /** GET /deployments, one request per target. */
+  deployments: DataLoader<string, AgentDeployment[]>;
+  /** GET /deployments/{id}, one request per [target, deployment]. */
+  deployment: DataLoader<readonly [string, string], AgentDeploymentStatus, string>;
+}
+
+type TargetLookup = Iterable<AgentTarget> | ((id: string) => AgentTarget | undefined | Promise<AgentTarget | undefined>);
+
+/**
+ * Per-request loaders over the agent client: keys are deduplicated and every key's request is
+ * made at once, so a query that touches N targets makes N requests in parallel. A failed key
+ * yields its Error; the other keys still resolve.
+ */
+export function createAgentLoaders(client: AgentClient, targets: TargetLookup): AgentLoaders {
+  const lookup = toLookup(targets);
+  const resolveTarget = async (id: string): Promise<AgentTarget> => {
+    const target = await lookup(id);
+    if (!target) throw NotFoundError.of('deployment target', id);
+    return target;
+  };
+  const settle = <K, V>(keys: readonly K[], load: (key: K) => Promise<V>): Promise<(V | Error)[]> =>
+    Promise.all(keys.map((key) => load(key).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+
+  return {
+    metadata: new DataLoader((ids) => settle(ids, async (id) => client.metadata(await resolveTarget(id)))),
+    deployments: new DataLoader((ids) => settle(ids, async (id) => client.listDeployments(await resolveTarget(id)))),
+    deployment: new DataLoader(
+      (keys) => settle(keys, async ([targetId, deploymentId]) => client.getDeployment(await resolveTarget(targetId), deploymentId)),
+      { cacheKeyFn: ([targetId, deploymentId]) => `${targetId}/${deploymentId}` },
+    ),
+  };
+}
+
+function toLookup(targets: TargetLookup): (id: string) => AgentTarget | undefined | Promise<AgentTarget | undefined> {
+  if (typeof targets === 'function') return targets;
+  const byId = new Map<string, AgentTarget>();
+  for (const target of targets) byId.set(String(target.id), target);
+  return (id) => byId.get(String(id));
+}

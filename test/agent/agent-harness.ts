@@ -1,0 +1,151 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Adapter } from '../../src/agent/adapters/adapter';
+import { createAgentApp, type AgentApp } from '../../src/agent/app';
+import { parseAgentConfig, type AgentConfig } from '../../src/agent/config';
+import { listenHttps } from '../../src/agent/server';
+import { freePort } from '../../src/db/embedded';
+import { createLogger } from '../../src/logger';
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+
+export interface RunningAgent {
+  app: AgentApp;
+  url: string;
+  dataDir: string;
+  config: AgentConfig;
+  token: string;
+  /** `Basic …` header with the agent's current credentials. */
+  auth: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real agent (createAgentApp behind node:https) on a free loopback port, with its own data dir
+ * and database unless given. `env` is what the agent would read from the environment.
+ */
+export async function startAgent(options: {
+  env?: Record<string, string>;
+  adapter?: Adapter;
+  dataDir?: string;
+  database?: TestDatabase;
+} = {}): Promise<RunningAgent> {
+  const port = await freePort();
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'agent-test-')));
+  const database = options.database ?? (await createTestDatabase('agent'));
+  const config = parseAgentConfig({
+    AGENT_PORT: String(port),
+    AGENT_DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    AGENT_ADAPTER: 'http',
+    ADAPTER_URL: 'http://127.0.0.1:9',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const app = await createAgentApp(config, { adapter: options.adapter, log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'agent-test') });
+  const listening = await listenHttps(app.handler, app.credentials, '127.0.0.1', port);
+  return {
+    app,
+    url: listening.url,
+    dataDir,
+    config,
+    token: app.credentials.token,
+    auth: `Basic ${Buffer.from(`${app.credentials.username}:${app.credentials.password}`).toString('base64')}`,
+    async close() {
+      await listening.close();
+      await app.close();
+      if (!options.database) await database.drop();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RecordedCall {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/**
+ * Stands for an external orchestration adapter (Kubernetes, Marathon, Fleet), which cannot run
+ * here: a plain HTTP server speaking adapter protocol v1 that records every call. `reply` decides
+ * each answer; the default creates services `<name>-svc-<n>` and reports them "running".
+ */
+export async function startFakeAdapter(
+  reply?: (call: RecordedCall, res: ServerResponse) => boolean | void,
+): Promise<{ url: string; calls: RecordedCall[]; server: Server; close(): Promise<void> }> {
+  const calls: RecordedCall[] = [];
+  let created = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const call = { method: req.method ?? '', path: req.url ?? '', body: text ? JSON.parse(text) : undefined };
+      calls.push(call);
+      if (reply?.(call, res)) return;
+      const json = (status: number, body?: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(body === undefined ? undefined : JSON.stringify(body));
+      };
+      if (call.method === 'GET' && call.path === '/v1/metadata') return json(200, { version: '0.2.0', type: 'Kubernetes', isHealthy: true });
+      if (call.method === 'POST' && call.path === '/v1/services') {
+        return json(201, (call.body as { name: string }[]).map((image) => ({ id: `${image.name}-svc-${++created}`, actualState: 'pending' })));
+      }
+      if (call.method === 'GET' && call.path.startsWith('/v1/services/')) {
+        return json(200, { id: decodeURIComponent(call.path.slice(13)), actualState: 'running 2/2' });
+      }
+      if (call.method === 'DELETE') return json(204);
+      return json(404, { message: 'no such route' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** An https request to the agent trusting only its certificate. */
+export async function agentRequest(
+  agent: RunningAgent,
+  method: string,
+  pathname: string,
+  options: { body?: unknown; raw?: string; auth?: string | null } = {},
+): Promise<{ status: number; body: any; headers: Record<string, string | string[] | undefined> }> {
+  const { request } = await import('node:https');
+  const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  const auth = options.auth === undefined ? agent.auth : options.auth;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${agent.url}${pathname}`,
+      {
+        method,
+        ca: agent.app.credentials.certPem,
+        headers: {
+          ...(auth ? { authorization: auth } : {}),
+          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined, headers: res.headers });
+        });
+      },
+    );
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
