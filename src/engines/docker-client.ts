@@ -6,7 +6,7 @@ import { pullQuery, readPullProgress, registryAuthHeader } from './docker-pull';
 import type {
   ContainerCreateBody, ContainerInspect, ContainerSummary, EngineEvent, EngineVersion, ImageInspect, NetworkSummary, RegistryAuth,
 } from './docker-types';
-import { EngineNotFoundError } from './engine-errors';
+import { EngineNotFoundError, EngineRequestError } from './engine-errors';
 
 export interface DockerClientOptions extends EngineConnectionOptions {
   /** Pulls stream progress for minutes; this is the longest silence allowed. */
@@ -50,10 +50,16 @@ export class DockerClient extends EngineHttp {
       });
       await readPullProgress(ref, response.body);
     } catch (error) {
-      // The engine answers 404 for "no such image in the registry": an upstream failure here.
+      // The engine answers 404 for "no such image in the registry" and 500 for a registry that
+      // refused: both are the registry's failure, not a missing resource of ours.
       if (error instanceof EngineNotFoundError) throw new UpstreamError(`pulling image ${ref} failed: ${error.message}`);
+      if (error instanceof EngineRequestError) throw new UpstreamError(`pulling image ${ref} failed: ${error.engineMessage}`);
       throw error;
     }
+  }
+
+  async removeImage(ref: string, options: { force?: boolean } = {}): Promise<void> {
+    await this.request('DELETE', path('images', ref), { query: { force: options.force ?? false } });
   }
 
   createContainer(name: string | undefined, spec: ContainerCreateBody): Promise<{ Id: string; Warnings: string[] }> {

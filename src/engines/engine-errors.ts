@@ -18,6 +18,8 @@ export class EngineRequestError extends UpstreamError {
     message: string,
     /** The engine's HTTP status. */
     readonly statusCode: number,
+    /** The engine's own words, without ours around them. */
+    readonly engineMessage: string,
   ) {
     super(message);
   }
@@ -55,7 +57,7 @@ export function statusError(statusCode: number, body: string, what: string): Dom
   }
   if (statusCode === 404) return new EngineNotFoundError(message || `${what}: not found`);
   if (statusCode === 409) return new EngineConflictError(message || `${what}: conflict`);
-  return new EngineRequestError(`container engine failed on ${what} (${statusCode}): ${message}`, statusCode);
+  return new EngineRequestError(`container engine failed on ${what} (${statusCode}): ${message}`, statusCode, message);
 }
 
 /** True when the error says the engine could not be reached at all. */
