@@ -1,0 +1,201 @@
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSelfSigned } from '../../src/agent/self-signed';
+import { encodeToken } from '../../src/agent/credentials';
+import { AgentClient, type AgentTarget } from '../../src/targets/agent-client';
+import { createAgentLoaders } from '../../src/targets/agent-loaders';
+import { startAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-harness';
+
+/** A small HTTPS server with its own self-signed certificate, for agents that misbehave. */
+async function httpsServer(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  const tls = createSelfSigned('127.0.0.1', ['127.0.0.1', 'localhost'], 30);
+  const server: Server = createServer({ key: tls.keyPem, cert: tls.certPem }, handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    server,
+    token: encodeToken(url, 'user', 'pass', tls.certPem),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+describe('AgentClient against a real agent', () => {
+  let fake: Awaited<ReturnType<typeof startFakeAdapter>>;
+  let agent: RunningAgent;
+  let other: RunningAgent;
+  const client = new AgentClient({ connectTimeoutMs: 2000, headersTimeoutMs: 500, bodyTimeoutMs: 500 });
+
+  beforeAll(async () => {
+    fake = await startFakeAdapter();
+    agent = await startAgent({ env: { ADAPTER_URL: fake.url } });
+    other = await startAgent({ env: { ADAPTER_URL: fake.url } });
+  });
+  afterAll(async () => {
+    await client.close();
+    await agent?.close();
+    await other?.close();
+    await fake?.close();
+  });
+
+  const target = (token: string, name = 'prod'): AgentTarget => ({ id: name, name, authBlob: token });
+
+  test('the pinned certificate and the token credentials work end to end', async () => {
+    const prod = target(agent.token);
+    expect(await client.metadata(prod)).toEqual({ agent: { version: '0.1.0' }, adapter: { version: '0.2.0', type: 'Kubernetes' } });
+    const created = await client.createDeployment(prod, { template: { name: 'blog', images: [{ name: 'web', source: 'nginx' }] } });
+    expect(created).toEqual({ id: expect.any(Number), name: 'blog', template: null, service_ids: [expect.any(String)] });
+    expect(await client.listDeployments(prod)).toEqual([created]);
+    expect(await client.getDeployment(prod, created.id)).toEqual({
+      id: created.id,
+      name: 'blog',
+      status: { services: [{ id: created.service_ids[0], actualState: 'running 2/2' }] },
+    });
+    const redeployed = await client.redeploy(prod, created.id);
+    expect(redeployed.id).toBe(created.id);
+    await client.deleteDeployment(prod, created.id);
+    await expect(client.getDeployment(prod, created.id)).rejects.toMatchObject({
+      httpStatus: 404,
+      message: `Not found on deployment target "prod" (GET /deployments/${created.id}): deployment ${created.id} not found`,
+    });
+  });
+
+  test('agent validation errors pass through as 422 with their fields', async () => {
+    await expect(client.createDeployment(target(agent.token), { template: { images: [{}] } })).rejects.toMatchObject({
+      httpStatus: 422,
+      fields: ['template.images[0].name'],
+      message: 'deployment target "prod" refused the request: The deployment descriptor is invalid: template.images[0].name is required.',
+    });
+  });
+
+  test("another agent's certificate with this agent's URL: 502 naming the TLS problem", async () => {
+    const { username, password } = agent.app.credentials;
+    const forged = encodeToken(agent.config.publicUrl, username, password, other.app.credentials.certPem);
+    await expect(client.metadata(target(forged, 'forged'))).rejects.toMatchObject({
+      httpStatus: 502,
+      message: expect.stringMatching(/^The agent of deployment target "forged" at https:\/\/127\.0\.0\.1:\d+ presented a TLS certificate that does not match the one in its token \(\w+\)\.$/),
+    });
+  });
+
+  test('wrong password: 502 naming the target', async () => {
+    const { username, certPem } = agent.app.credentials;
+    const wrong = encodeToken(agent.config.publicUrl, username, 'not-the-password', certPem);
+    await expect(client.listDeployments(target(wrong, 'stale'))).rejects.toMatchObject({
+      httpStatus: 502,
+      message: 'The agent of deployment target "stale" rejected the credentials in its token (HTTP 401); the password may have been rotated.',
+    });
+  });
+
+  test('agent down: 502', async () => {
+    const gone = await httpsServer(() => undefined);
+    await gone.close();
+    await expect(client.metadata(target(gone.token, 'down'))).rejects.toMatchObject({
+      httpStatus: 502,
+      message: `The agent of deployment target "down" at ${gone.url} refused the connection: is it running?`,
+    });
+  });
+
+  test('agent slow: 504', async () => {
+    const slow = await httpsServer(() => undefined); // accepts, never answers
+    try {
+      await expect(client.metadata(target(slow.token, 'slow'))).rejects.toMatchObject({
+        httpStatus: 504,
+        message: `The agent of deployment target "slow" at ${slow.url} did not answer within 500 ms.`,
+      });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test('agent answering garbage: 502', async () => {
+    const bodies = ['<html>oops</html>', JSON.stringify({ agent: 'x' }), JSON.stringify([{ id: 'one' }])];
+    const garbage = await httpsServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(bodies.shift());
+    });
+    try {
+      const g = target(garbage.token, 'garbage');
+      await expect(client.metadata(g)).rejects.toMatchObject({
+        httpStatus: 502,
+        message: 'The agent of deployment target "garbage" answered GET /metadata with a body that is not JSON.',
+      });
+      await expect(client.metadata(g)).rejects.toMatchObject({
+        httpStatus: 502,
+        message: expect.stringMatching(/^The agent of deployment target "garbage" answered GET \/metadata with an unexpected body \(agent: /),
+      });
+      await expect(client.listDeployments(g)).rejects.toMatchObject({
+        httpStatus: 502,
+        message: expect.stringContaining('unexpected body (0.id:'),
+      });
+    } finally {
+      await garbage.close();
+    }
+  });
+});
+
+describe('agent loaders', () => {
+  test('N targets: one request per target and key, in parallel; a failing target yields its own Error', async () => {
+    const counts = new Map<string, number>();
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const servers = await Promise.all(
+      [0, 1, 2, 3].map((n) =>
+        httpsServer((req, res) => {
+          const key = `${n} ${req.method} ${req.url}`;
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          setTimeout(() => {
+            inFlight--;
+            if (n === 3) {
+              res.writeHead(500, { 'content-type': 'application/json' });
+              res.end(JSON.stringify({ code: 500, message: 'Unexpected error.', fields: '' }));
+              return;
+            }
+            res.writeHead(200, { 'content-type': 'application/json' });
+            if (req.url === '/deployments') res.end(JSON.stringify([{ id: n, name: `d${n}`, template: null, service_ids: ['s'] }]));
+            else res.end(JSON.stringify({ id: Number(req.url!.split('/')[2]), name: 'x', status: { services: [] } }));
+          }, 100);
+        }),
+      ),
+    );
+    const targets: AgentTarget[] = servers.map((server, n) => ({ id: n, name: `t${n}`, authBlob: server.token }));
+    const client = new AgentClient();
+    try {
+      const loaders = createAgentLoaders(client, targets);
+      const ids = ['0', '1', '2', '3', '0', '1', '2', '3'];
+      const [lists, details] = await Promise.all([
+        loaders.deployments.loadMany(ids),
+        Promise.all([
+          loaders.deployment.load(['0', '5']),
+          loaders.deployment.load(['0', '5']),
+          loaders.deployment.load(['1', '5']),
+          loaders.deployment.load(['0', '6']),
+        ]),
+      ]);
+      expect(lists.slice(0, 3)).toEqual([0, 1, 2].map((n) => [{ id: n, name: `d${n}`, template: null, service_ids: ['s'] }]));
+      expect(lists[3]).toBeInstanceOf(Error);
+      expect((lists[3] as Error).message).toBe('The agent of deployment target "t3" answered GET /deployments with HTTP 500: Unexpected error.');
+      expect(details.map((detail) => detail.id)).toEqual([5, 5, 5, 6]);
+      expect(Object.fromEntries(counts)).toEqual({
+        '0 GET /deployments': 1,
+        '1 GET /deployments': 1,
+        '2 GET /deployments': 1,
+        '3 GET /deployments': 1,
+        '0 GET /deployments/5': 1,
+        '1 GET /deployments/5': 1,
+        '0 GET /deployments/6': 1,
+      });
+      expect(maxInFlight).toBe(7);
+      await expect(loaders.deployments.load('99')).rejects.toMatchObject({ httpStatus: 404 });
+    } finally {
+      await client.close();
+      await Promise.all(servers.map((server) => server.close()));
+    }
+  });
+});
