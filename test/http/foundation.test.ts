@@ -60,7 +60,7 @@ describe('health and auth', () => {
   test('tokens are stored hashed, never in the clear', async () => {
     const issued = await t.graphql('mutation { createApiToken(input: {name: "hashed", scopes: [read]}) { token } }');
     const token = issued.body.data.createApiToken.token as string;
-    const rows = await t.app.orm.em.getConnection().execute('select digest from api_tokens');
+    const rows: { digest: string }[] = await t.app.orm.em.getConnection().execute('select digest from api_tokens');
     expect(rows.some((r: { digest: string }) => r.digest.includes(token))).toBe(false);
     expect(rows.every((r: { digest: string }) => /^[0-9a-f]{64}$/.test(r.digest))).toBe(true);
   });
