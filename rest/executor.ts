@@ -150,6 +150,8 @@ function scalarFromString(raw: string | undefined, type: GraphQLInputType, name:
 function toDomainError(error: GraphQLError): unknown {
   if (error.originalError instanceof DomainError) return error.originalError;
   if (error.originalError && !(error.originalError instanceof GraphQLError) && error.path) return error.originalError;
+  const notProvided = /^Variable "\$(\w+)" of required type "[^"]+" was not provided/.exec(error.message);
+  if (notProvided) return new BadRequestError(`${snake(notProvided[1])} is required`, [snake(notProvided[1])]);
   if (/^Variable "\$/.test(error.message)) {
     const at = /at "([^"]+)"/.exec(error.message)?.[1];
     const missing = /Field "([^"]+)" of required type/.exec(error.message)?.[1];

@@ -58,10 +58,10 @@ export class SearchService {
   private async searchTemplates(terms: string[], limit: number): Promise<Template[]> {
     // One ILIKE pair per term, ORed: each is served by the trigram indexes (bitmap OR).
     const patterns = terms.map((term) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    const where = patterns.map((_, i) => `name ilike $${i + 1} or keywords ilike $${i + 1}`).join(' or ');
+    const where = patterns.map(() => `name ilike ? or keywords ilike ?`).join(' or ');
     const rows: { id: number }[] = await this.em
       .getConnection()
-      .execute(`select id from templates where ${where} order by id limit ${limit}`, patterns);
+      .execute(`select id from templates where ${where} order by id limit ${limit}`, patterns.flatMap((p) => [p, p]));
     if (rows.length === 0) return [];
     return this.em.find(Template, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' }, populate: ['images'] });
   }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
 import { classifyRepoName, loadTemplates, readRepo } from './repo-source';
 import { TemplateRepo } from './template-repo.entity';
@@ -55,7 +55,11 @@ export class TemplateRepoService {
    */
   async reload(id: number): Promise<TemplateRepo> {
     const { name } = await this.get(id);
-    const loaded = await this.read(name);
+    const loaded = await this.read(name).catch((error: unknown) => {
+      // A repo that was readable when added and is gone now is an upstream failure, not bad input.
+      if (error instanceof ValidationError) throw new UpstreamError(`template repo ${name} cannot be read: ${error.message}`);
+      throw error;
+    });
     return this.em.transactional(async (em) => {
       // Two reloads of one repo serialise on its row.
       const repo = await em.findOneOrFail(TemplateRepo, { id }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });

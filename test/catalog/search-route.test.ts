@@ -1,0 +1,109 @@
+import { rmSync } from 'node:fs';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { makeGitRepo, pmx } from '../helpers/git';
+import { freePort, registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
+
+const describeRegistry = registryAvailable() ? describe : describe.skip;
+
+describeRegistry('GET /search over templates and registries (real docker-registry)', () => {
+  let t: TestApp;
+  let registry: TestRegistry;
+  let repoDir: string;
+  let downPort: number;
+
+  beforeAll(async () => {
+    t = await startTestApp({ REGISTRY_TIMEOUT_MS: '3000' });
+    registry = await startRegistry({ auth: 'basic' });
+    await registry.push('team/wordpress-fpm', 'v1');
+    await registry.push('team/wordpress-fpm', 'latest');
+    await registry.push('team/redis', 'v7');
+    repoDir = makeGitRepo({
+      'wp.pmx': pmx('WordPress Stack', { keywords: 'blog, php' }),
+      'ghost.pmx': pmx('Ghost', { keywords: 'blog, node' }),
+      'pg.pmx': pmx('Postgres', { keywords: 'sql, database' }),
+    });
+    expect((await t.request('POST', '/template_repos', { body: { name: repoDir } })).status).toBe(200);
+    // Docker Hub cannot be reached from here: disable it, as a user without internet would.
+    expect((await t.request('PATCH', '/registries/0', { body: { enabled: false } })).status).toBe(204);
+    const created = await t.request('POST', '/registries', {
+      body: { name: 'Team', endpoint_url: registry.url, username: registry.credentials!.username, password: registry.credentials!.password },
+    });
+    expect(created.status).toBe(201);
+    downPort = await freePort();
+    await t.request('POST', '/registries', { body: { name: 'Down', endpoint_url: `http://127.0.0.1:${downPort}` } });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await registry?.stop();
+    rmSync(repoDir, { recursive: true, force: true });
+  });
+
+  test('q is required: 400', async () => {
+    const res = await t.request('GET', '/search');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 400, message: 'q is required', fields: 'q' });
+    const blank = await t.request('GET', '/search?q=%20,');
+    expect(blank.body).toEqual({ code: 400, message: 'q must contain a search term', fields: 'q' });
+  });
+
+  test('templates by name or keyword first, then the registry image; a registry down does not fail it', async () => {
+    const res = await t.request('GET', '/search?q=wordpress');
+    expect(res.status).toBe(200);
+    expect(res.body.map((hit: { name: string }) => hit.name)).toEqual(['WordPress Stack', 'team/wordpress-fpm']);
+    const [template, image] = res.body;
+    expect(template).toMatchObject({ id: expect.any(Number), source: repoDir, image_count: 2 });
+    expect(image).toEqual({
+      id: null,
+      name: 'team/wordpress-fpm',
+      description: null,
+      keywords: null,
+      source: 'Team',
+      type: 'Default',
+      image_count: 1,
+      created_at: null,
+      updated_at: null,
+      documentation: null,
+      images: [{
+        id: null, category: null, name: 'wordpress-fpm', source: `${registry.host}/team/wordpress-fpm:latest`,
+        description: null, type: null, expose: [], ports: [], links: [], environment: [], volumes: [], volumes_from: [], command: null,
+      }],
+      registry_id: expect.any(Number),
+      registry_name: 'Team',
+      tags: expect.arrayContaining(['v1', 'latest']),
+    });
+  });
+
+  test('every term is ORed, case-insensitively, over names and keywords', async () => {
+    const res = await t.request('GET', '/search?q=BLOG,%20sql');
+    // Stored order: the repo's files load in path order (ghost, pg, wp).
+    expect(res.body.map((hit: { name: string }) => hit.name)).toEqual(['Ghost', 'Postgres', 'WordPress Stack']);
+  });
+
+  test('the GraphQL result reports the registry that failed', async () => {
+    const res = await t.graphql('query($q: String!) { search(q: $q) { query items { name } errors { registryName message } } }', { q: 'redis' });
+    expect(res.body.data.search).toEqual({
+      query: 'redis',
+      items: [{ name: 'team/redis' }],
+      errors: [{ registryName: 'Down', message: expect.stringContaining('Down') }],
+    });
+  });
+
+  test('a disabled registry is not searched', async () => {
+    const registries = (await t.request('GET', '/registries')).body as { id: number; name: string }[];
+    const team = registries.find((r) => r.name === 'Team')!;
+    await t.request('PATCH', `/registries/${team.id}`, { body: { enabled: false } });
+    const res = await t.request('GET', '/search?q=redis');
+    expect(res.body).toEqual([]);
+    await t.request('PATCH', `/registries/${team.id}`, { body: { enabled: true } });
+  });
+
+  test('the template search is served by the trigram indexes, not a scan', async () => {
+    const conn = t.app.orm.em.getConnection();
+    await conn.execute('set enable_seqscan = off');
+    const plan: { 'QUERY PLAN': string }[] = await conn.execute(
+      "explain select id from templates where name ilike '%press%' or keywords ilike '%press%'");
+    await conn.execute('set enable_seqscan = on');
+    expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/templates_(name|keywords)_trgm_idx/);
+  });
+});
