@@ -54,15 +54,33 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<
   }
   await server.start();
 
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  // Other programs on this DATA_DIR (npm run token) connect to the running server through this.
+  const urlFile = runningUrlFile(dataDir);
+  await writeFile(urlFile, url, { mode: 0o600 });
   let stopped = false;
   return {
-    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    url,
     async stop() {
       if (stopped) return;
       stopped = true;
+      await rm(urlFile, { force: true });
       await server.stop();
     },
   };
+}
+
+export function runningUrlFile(dataDir: string): string {
+  return path.resolve(dataDir, 'postgres-url');
+}
+
+/** The URL of the embedded server another process runs on this DATA_DIR, if one is running. */
+export async function runningEmbeddedUrl(dataDir: string): Promise<string | undefined> {
+  const pidFile = path.resolve(dataDir, 'postgres', 'postmaster.pid');
+  if (!existsSync(pidFile) || !existsSync(runningUrlFile(dataDir))) return undefined;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!isAlive(pid)) return undefined;
+  return (await readFile(runningUrlFile(dataDir), 'utf8')).trim();
 }
 
 /** A server killed with SIGKILL leaves postmaster.pid behind, and postgres then will not start. */

@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import pino from 'pino';
+import { request } from 'undici';
+import { createApp } from '../../src/app';
+import { ConfigError, parseConfig } from '../../src/config';
+import { ADMIN_TOKEN, startTestApp } from '../helpers/app';
+import { createTestDatabase } from '../helpers/db';
+
+const run = promisify(execFile);
+
+describe('configuration', () => {
+  test('every problem is reported at once', () => {
+    let error: unknown;
+    try {
+      parseConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', ADMIN_TOKEN: 'short' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['ADMIN_TOKEN', 'DATABASE_URL', 'LOG_LEVEL', 'PORT']);
+  });
+
+  test('defaults', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: undefined, logLevel: 'info', dataDir: path.resolve('.data') });
+  });
+});
+
+describe('request logs', () => {
+  test('one JSON line per request with method, path, status, duration; no secrets', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({ write(chunk, _enc, done) { lines.push(...String(chunk).trim().split('\n').map((l) => JSON.parse(l))); done(); } });
+    const db = await createTestDatabase();
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'platform-log-'));
+    const app = await createApp(parseConfig({ DATABASE_URL: db.url, DATA_DIR: dataDir, ADMIN_TOKEN }), {
+      log: pino({ level: 'info' }, sink), announce: () => undefined,
+    });
+    const server = createServer(app.handler).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const res = await request(`${base}/registries?q=secret-query`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'r', endpoint_url: 'https://r.example', username: 'u', password: 'p4ssw0rd-never-logged' }),
+      });
+      expect(res.statusCode).toBe(201);
+      await res.body.text();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const entry = lines.find((l) => l.msg === 'request');
+      expect(entry).toMatchObject({ method: 'POST', path: '/registries', status: 201, durationMs: expect.any(Number) });
+      const all = JSON.stringify(lines);
+      expect(all).not.toContain('p4ssw0rd-never-logged');
+      expect(all).not.toContain(ADMIN_TOKEN);
+      expect(all).not.toContain('secret-query');
+    } finally {
+      server.close();
+      await app.close();
+      await db.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('health', () => {
+  test('/healthz is 503 once the database is gone', async () => {
+    const t = await startTestApp();
+    try {
+      expect((await t.request('GET', '/healthz', { token: null })).status).toBe(200);
+      await t.app.orm.close(true);
+      const res = await t.request('GET', '/healthz', { token: null });
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ code: 503, message: 'the database is not reachable', fields: '' });
+    } finally {
+      await t.close().catch(() => undefined);
+    }
+  });
+});
+
+describe('npm run token', () => {
+  test('creates a token that works, lists it, and revokes it', async () => {
+    const t = await startTestApp();
+    const env = { ...process.env, DATABASE_URL: t.config.databaseUrl!, DATA_DIR: t.dataDir };
+    const cli = path.join(__dirname, '..', '..', 'src', 'auth', 'token-cli.ts');
+    const tsx = path.join(__dirname, '..', '..', 'node_modules', '.bin', 'tsx');
+    try {
+      const created = await run(tsx, [cli, 'create', 'ci-bot', '--scope', 'write'], { env });
+      const token = created.stdout.trim().split('\n').pop()!;
+      expect(token).toMatch(/^plt_/);
+      expect((await t.request('POST', '/registries', { token, body: { name: 'x', endpoint_url: 'http://x.example' } })).status).toBe(201);
+
+      const listed = await run(tsx, [cli, 'list'], { env });
+      const line = listed.stdout.split('\n').find((l) => l.includes('ci-bot'))!;
+      expect(line).toMatch(/^\d+\tci-bot\tci-bot\twrite\tactive$/);
+
+      await run(tsx, [cli, 'revoke', line.split('\t')[0]], { env });
+      expect((await t.request('GET', '/registries', { token })).status).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the first start', () => {
+  test('issues an admin token once: printed, written 0600 to DATA_DIR/admin-token, and it works', async () => {
+    const db = await createTestDatabase();
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'platform-first-'));
+    const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    const announced: string[] = [];
+    try {
+      const first = await createApp(config, { announce: (line) => announced.push(line) });
+      await first.close();
+      expect(announced).toHaveLength(1);
+      const { readFileSync, statSync } = await import('node:fs');
+      const file = path.join(dataDir, 'admin-token');
+      const token = readFileSync(file, 'utf8').trim();
+      expect(announced[0]).toContain(token);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+
+      const second = await createApp(config, { announce: (line) => announced.push(line) });
+      const server = createServer(second.handler).listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/user`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.statusCode).toBe(200);
+      expect(await res.body.json()).toMatchObject({ username: 'admin' });
+      server.close();
+      await second.close();
+      expect(announced).toHaveLength(1);
+    } finally {
+      await db.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
