@@ -27,6 +27,7 @@ const schema = z
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
     AGENT_SWARM_PUBLISH_MODE: z.enum(['ingress', 'host']).default('ingress'),
     AGENT_SWARM_ENDPOINT_MODE: z.enum(['vip', 'dnsrr']).default('vip'),
+    AGENT_STOP_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
@@ -50,6 +51,8 @@ export interface AgentConfig {
   databaseUrl?: string;
   swarmPublishMode: 'ingress' | 'host';
   swarmEndpointMode: 'vip' | 'dnsrr';
+  /** Grace period of a container stopped by a redeploy (docker adapter). */
+  stopTimeoutSec: number;
   logLevel: string;
 }
 
@@ -77,6 +80,7 @@ export function parseAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentCon
     databaseUrl: e.DATABASE_URL,
     swarmPublishMode: e.AGENT_SWARM_PUBLISH_MODE,
     swarmEndpointMode: e.AGENT_SWARM_ENDPOINT_MODE,
+    stopTimeoutSec: e.AGENT_STOP_TIMEOUT_SECONDS,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -1,0 +1,180 @@
+import { DockerClient } from '../../engines/docker-client';
+import { containerSpec } from '../../engines/container-spec';
+import { isEngineUnreachable } from '../../engines/engine-errors';
+import type { Logger } from '../../logger';
+import type { DeployTemplate } from '../descriptor';
+import type { Adapter, ServiceStatus } from './adapter';
+import { LABEL_KEY, LABEL_SERVICE, aliasesOf, asUpstream, checkHostPorts, ensureImage, imageRef, safeName } from './engine-common';
+
+/**
+ * One Docker engine. A deployment generation is a bridge network `platform-<key>` plus one
+ * container per image instance, `platform-<key>-<image>-<n>`; every container answers on the network to its image's name
+ * and to every alias other images link it by. The service ids are the container names.
+ */
+export function createDockerAdapter(options: {
+  dockerHost: string;
+  log: Logger;
+  /** How long a container gets to stop on SIGTERM during a redeploy before it is killed. */
+  stopTimeoutSec?: number;
+  docker?: DockerClient;
+}): Adapter {
+  const docker = options.docker ?? new DockerClient({ host: options.dockerHost });
+  const log = options.log;
+
+  /** Network and containers, created but not started; on failure everything made is removed. */
+  async function prepare(key: string, template: DeployTemplate): Promise<string[]> {
+    checkHostPorts(template);
+    const refs = template.images.map((image) => imageRef(template, image));
+    for (const ref of new Set(refs)) await ensureImage(docker, ref);
+    const labels = { [LABEL_KEY]: key };
+    const names: string[] = [];
+    try {
+      await docker.createNetwork(network(key), labels);
+      for (const [i, image] of template.images.entries()) {
+        for (let n = 1; n <= (image.deployment?.count ?? 1); n++) {
+          const name = `${network(key)}-${safeName(image.name)}-${n}`;
+          const spec = containerSpec({
+            name,
+            image: refs[i],
+            command: image.command,
+            environment: image.environment ?? [],
+            ports: image.ports ?? [],
+            expose: image.expose ?? [],
+            volumes: image.volumes ?? [],
+            volumesFrom: (image.volumes_from ?? []).map((from) => `${network(key)}-${safeName(from.service)}-1`),
+            links: [],
+            labels: { ...labels, [LABEL_SERVICE]: image.name },
+            network: { name: network(key), aliases: aliasesOf(template, image) },
+            restart: 'unless-stopped',
+          });
+          await docker.createContainer(name, spec);
+          names.push(name);
+        }
+      }
+      return names;
+    } catch (error) {
+      await removeGeneration(key, names);
+      throw asUpstream(error);
+    }
+  }
+
+  async function startAll(names: string[]): Promise<void> {
+    for (const name of names) await docker.startContainer(name);
+  }
+
+  /** Containers (named, and any other carrying the key) and the network; already gone is fine. */
+  async function removeGeneration(key: string, names: string[]): Promise<void> {
+    const labelled = await docker.listContainers({ all: true, labels: { [LABEL_KEY]: key } });
+    const all = new Set([...names, ...labelled.map((container) => container.Id)]);
+    for (const name of all) {
+      await docker.removeContainer(name, { force: true, removeVolumes: true }).catch((error: unknown) => {
+        if ((error as { httpStatus?: number }).httpStatus !== 404) throw error;
+      });
+    }
+    for (const network of await docker.listNetworks({ labels: { [LABEL_KEY]: key } })) {
+      await docker.removeNetwork(network.Id).catch((error: unknown) => {
+        if ((error as { httpStatus?: number }).httpStatus !== 404) throw error;
+      });
+    }
+  }
+
+  return {
+    type: 'docker',
+
+    async metadata() {
+      const version = await docker.version().catch((error: unknown) => Promise.reject(asUpstream(error)));
+      return { version: version.Version, type: 'docker' };
+    },
+
+    async create(key, template) {
+      const names = await prepare(key, template);
+      try {
+        await startAll(names);
+        return names;
+      } catch (error) {
+        await removeGeneration(key, names).catch(() => undefined);
+        throw asUpstream(error);
+      }
+    },
+
+    /**
+     * Both generations may publish the same host ports, so the new one is created first, then the
+     * old one is stopped, the new one started, and only then is the old one removed. If the new
+     * one does not start, it is removed and the old one is started again.
+     */
+    async replace(old, key, template) {
+      const names = await prepare(key, template);
+      const stopped: string[] = [];
+      try {
+        await Promise.all(
+          old.ids.map(async (id) => {
+            const container = await docker.inspectContainer(id);
+            if (!container?.State.Running) return;
+            stopped.push(id);
+            await docker.stopContainer(id, options.stopTimeoutSec ?? 10);
+          }),
+        );
+        await startAll(names);
+      } catch (error) {
+        await removeGeneration(key, names).catch((cleanup: unknown) => log.error({ err: cleanup, key }, 'could not remove a failed generation'));
+        for (const id of stopped) {
+          await docker.startContainer(id).catch((restart: unknown) => log.error({ err: restart, id }, 'could not restart the previous generation'));
+        }
+        throw asUpstream(error);
+      }
+      await removeGeneration(old.key, old.ids).catch((error: unknown) =>
+        log.error({ err: error, key: old.key }, 'could not remove the previous generation'),
+      );
+      return names;
+    },
+
+    async status(ids) {
+      try {
+        return await Promise.all(ids.map((id) => containerStatus(docker, id)));
+      } catch (error) {
+        throw asUpstream(error);
+      }
+    },
+
+    async remove(key, ids) {
+      try {
+        await removeGeneration(key, ids);
+      } catch (error) {
+        throw asUpstream(error);
+      }
+    },
+
+    close: () => (options.docker ? Promise.resolve() : docker.close()),
+  };
+}
+
+const network = (key: string): string => `platform-${key}`;
+
+/** ARCHITECTURE §5: pending, running, stopped, failed, not found, error. */
+async function containerStatus(docker: DockerClient, id: string): Promise<ServiceStatus> {
+  try {
+    const container = await docker.inspectContainer(id);
+    if (!container) return { id, actualState: 'not found' };
+    const state = container.State;
+    switch (state.Status) {
+      case 'created':
+      case 'restarting':
+        return { id, actualState: 'pending' };
+      case 'running':
+        return { id, actualState: state.Restarting ? 'pending' : 'running' };
+      case 'paused':
+      case 'removing':
+        return { id, actualState: 'stopped' };
+      case 'exited':
+        return { id, actualState: state.ExitCode === 0 ? 'stopped' : 'failed' };
+      case 'dead':
+        return { id, actualState: 'failed' };
+      default:
+        return { id, actualState: 'error' };
+    }
+  } catch (error) {
+    // The engine being down fails the request (502); one container it cannot describe is "error".
+    if (isEngineUnreachable(error) || (error as { httpStatus?: number }).httpStatus === 504) throw error;
+    return { id, actualState: 'error' };
+  }
+}
