@@ -1,8 +1,13 @@
 import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder';
+import './deployment';
+import './deployment-target';
+import './app';
+import './app-template';
 import './metadata';
 import './registry';
 import './search';
+import './service';
 import './template';
 import './template-repo';
 import './token';

@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { routes } from '../rest/routes';
 import { getSchema } from '../schema/index';
+import { AppRuntime } from './apps/app-runtime';
 import { TokenService } from './auth/token.service';
+import { AgentClient } from './targets/agent-client';
 import type { Config } from './config';
 import type { AppDeps } from './context';
 import { SecretBox } from './crypto/secret-box';
@@ -40,9 +42,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     clientUrl = embedded.url;
   }
   let orm: MikroORM | undefined;
+  const agents = new AgentClient();
+  const appRuntime = new AppRuntime(config.dockerHost, log);
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });
-    const deps: AppDeps = { config, orm, log, secrets: SecretBox.fromConfig(config.secretKey, config.dataDir), version: VERSION };
+    const deps: AppDeps = { config, orm, log, secrets: SecretBox.fromConfig(config.secretKey, config.dataDir), version: VERSION, appRuntime, agents };
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const schema = getSchema();
     const handler = createHandler(deps, schema, createGraphQL(schema, deps), routes);
@@ -52,11 +56,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       orm: opened,
       deps,
       async close() {
+        await agents.close();
+        await appRuntime.close();
         await opened.close(true);
         await embedded?.stop();
       },
     };
   } catch (error) {
+    await agents.close();
+    await appRuntime.close();
     await orm?.close(true);
     await embedded?.stop();
     throw error;

@@ -1,5 +1,10 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import path from 'node:path';
+import { AppTemplateService } from './apps/app-template';
+import { AppRunner } from './apps/app-runner';
+import type { AppRuntime } from './apps/app-runtime';
+import { AppService } from './apps/app.service';
+import { ServiceService } from './apps/service.service';
 import type { Identity } from './auth/token.service';
 import { TokenService } from './auth/token.service';
 import { PlatformService } from './catalog/platform.service';
@@ -8,6 +13,10 @@ import { SearchService } from './catalog/search.service';
 import { TemplateRepoService } from './catalog/template-repo.service';
 import { TemplateService } from './catalog/template.service';
 import { UserService } from './catalog/user.service';
+import type { AgentClient } from './targets/agent-client';
+import { createAgentLoaders } from './targets/agent-loaders';
+import { DeploymentService } from './targets/deployment.service';
+import { TargetService } from './targets/target.service';
 import type { Config } from './config';
 import type { SecretBox } from './crypto/secret-box';
 import type { Logger } from './logger';
@@ -19,6 +28,10 @@ export interface AppDeps {
   log: Logger;
   secrets: SecretBox;
   version: string;
+  /** Interface B client: one pinned-TLS pool per deployment target. */
+  agents: AgentClient;
+  /** The apps domain's engine client and background starts. */
+  appRuntime: AppRuntime;
 }
 
 /** One request's context, for GraphQL over HTTP and for REST routes alike. */
@@ -52,6 +65,20 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   const tokens = lazy(() => new TokenService(em, config.adminToken));
   const platform = lazy(() => new PlatformService(em, deps.version));
   const users = lazy(() => new UserService(em, config.githubUrl));
+  const targets = lazy(() => new TargetService(em, deps.secrets, deps.agents, log));
+  // Per request: one agent request per target and key, however many fields ask.
+  const agentLoaders = lazy(() =>
+    createAgentLoaders(deps.agents, async (id) => targets().agentTarget(await targets().get(Number(id)))),
+  );
+  const deployments = lazy(() => new DeploymentService(em, targets(), deps.agents, agentLoaders()));
+  const appsDeps = {
+    runtime: deps.appRuntime,
+    runnerFor: (forEm: EntityManager) => new AppRunner(forEm, deps.appRuntime, new RegistryService(forEm, deps.secrets), log),
+    fork: () => deps.orm.em.fork() as EntityManager,
+  };
+  const apps = lazy(() => new AppService(em, appsDeps, templates(), registries()));
+  const appServices = lazy(() => new ServiceService(em, appsDeps));
+  const appTemplates = lazy(() => new AppTemplateService(em, templates(), config, path.join(config.dataDir, 'repos')));
   return {
     get registries() { return registries(); },
     get templates() { return templates(); },
@@ -60,6 +87,11 @@ export function createServices(em: EntityManager, deps: AppDeps) {
     get tokens() { return tokens(); },
     get platform() { return platform(); },
     get users() { return users(); },
+    get targets() { return targets(); },
+    get deployments() { return deployments(); },
+    get apps() { return apps(); },
+    get appServices() { return appServices(); },
+    get appTemplates() { return appTemplates(); },
   };
 }
 

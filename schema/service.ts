@@ -1,0 +1,160 @@
+import type { App as AppRow } from '../src/apps/app.entity';
+import { serviceCategories, type ServiceView } from '../src/apps/service-view';
+import { Category, JournalEntry } from './app';
+import { builder } from './builder';
+import {
+  EnvironmentVariable, EnvironmentVariableInput, Port, PortInput, Volume, VolumeFrom, VolumeInput, envDefs, portDefs, volumeDefs,
+} from './container-parts';
+
+export const ServiceError = builder.objectRef<{ code: number; message: string; fields: string }>('ServiceError').implement({
+  description: 'What went wrong when the service was last started, or why its state is unknown',
+  fields: (t) => ({ code: t.exposeInt('code'), message: t.exposeString('message'), fields: t.exposeString('fields') }),
+});
+
+export const ServiceLink = builder.objectRef<{ id: number; service: string; alias: string }>('ServiceLink').implement({
+  fields: (t) => ({
+    id: t.string({ description: 'ID of the linked service', resolve: (l) => String(l.id) }),
+    service: t.exposeString('service', { description: 'Name of the linked service' }),
+    alias: t.exposeString('alias'),
+  }),
+});
+
+const AppRef = builder.objectRef<AppRow>('ServiceApp').implement({
+  description: 'The app a service belongs to',
+  fields: (t) => ({ id: t.exposeInt('id'), name: t.exposeString('name') }),
+});
+
+export const Service = builder.objectRef<ServiceView>('Service').implement({
+  description: "One container of an app, with the engine's view of it",
+  fields: (t) => ({
+    id: t.int({ resolve: (v) => v.service.id }),
+    name: t.string({ resolve: (v) => v.service.name }),
+    description: t.string({ nullable: true, resolve: (v) => v.service.description ?? null }),
+    from: t.string({ resolve: (v) => v.service.from }),
+    ports: t.field({ type: [Port], resolve: (v) => v.service.ports }),
+    expose: t.stringList({ resolve: (v) => v.service.expose }),
+    defaultExposedPorts: t.stringList({ resolve: (v) => v.service.defaultExposedPorts }),
+    environment: t.field({ type: [EnvironmentVariable], resolve: (v) => v.service.environment }),
+    volumes: t.field({ type: [Volume], resolve: (v) => v.service.volumes }),
+    command: t.string({ nullable: true, resolve: (v) => v.service.command ?? null }),
+    loadState: t.string({ nullable: true, resolve: (v) => v.state.load_state }),
+    activeState: t.string({ nullable: true, resolve: (v) => v.state.active_state }),
+    subState: t.string({ nullable: true, resolve: (v) => v.state.sub_state }),
+    type: t.string({ nullable: true, resolve: (v) => v.service.type ?? null }),
+    errors: t.field({ type: ServiceError, nullable: true, resolve: (v) => v.errors }),
+    containerStatus: t.field({ type: 'JSON', description: "The engine's data on the container; {} when there is none", resolve: (v) => v.containerStatus }),
+    app: t.field({ type: AppRef, resolve: (v) => v.service.app }),
+    categories: t.field({ type: [Category], resolve: (v) => serviceCategories(v.service) }),
+    links: t.field({
+      type: [ServiceLink],
+      resolve: (v) => v.service.links.getItems().map((l) => ({ id: l.to.id, service: l.to.name, alias: l.alias })),
+    }),
+    volumesFrom: t.field({ type: [VolumeFrom], resolve: (v) => v.service.volumesFrom.getItems().map((s) => ({ service: s.exportedFrom.name })) }),
+  }),
+});
+
+const ServiceLinkInput = builder.inputType('ServiceLinkInput', {
+  description: 'A link to another service of the same app, by id (`id` or `service_id`) or by name (`service`)',
+  fields: (t) => ({ id: t.id(), serviceId: t.int(), service: t.string(), alias: t.string() }),
+});
+const VolumesFromInput = builder.inputType('VolumesFromInput', {
+  fields: (t) => ({ service: t.string(), serviceId: t.int() }),
+});
+const ServiceCategoryInput = builder.inputType('ServiceCategoryInput', {
+  fields: (t) => ({ id: t.int({ required: true }), position: t.int() }),
+});
+
+const serviceFields = (t: Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0], required: boolean) => ({
+  name: t.string({ required }),
+  from: t.string({ required }),
+  description: t.string(),
+  type: t.string(),
+  command: t.string(),
+  ports: t.field({ type: [PortInput] }),
+  expose: t.stringList(),
+  environment: t.field({ type: [EnvironmentVariableInput] }),
+  volumes: t.field({ type: [VolumeInput] }),
+  links: t.field({ type: [ServiceLinkInput] }),
+  volumesFrom: t.field({ type: [VolumesFromInput] }),
+  categories: t.field({ type: [ServiceCategoryInput] }),
+});
+
+const NewServiceInput = builder.inputType('NewServiceInput', { fields: (t) => serviceFields(t, true) });
+const UpdateServiceInput = builder.inputType('UpdateServiceInput', {
+  description: 'The fields to change; every list given replaces the stored one',
+  fields: (t) => ({
+    ...serviceFields(t, false),
+    restart: t.field({ type: 'JSON', description: 'false (or "false") saves without recreating the container' }),
+  }),
+});
+
+type ServiceFieldsInput = {
+  name?: string | null; from?: string | null; description?: string | null; type?: string | null; command?: string | null;
+  ports?: Parameters<typeof portDefs>[0];
+  expose?: readonly string[] | null;
+  environment?: Parameters<typeof envDefs>[0];
+  volumes?: Parameters<typeof volumeDefs>[0];
+  links?: readonly { id?: string | number | null; serviceId?: number | null; service?: string | null; alias?: string | null }[] | null;
+  volumesFrom?: readonly { service?: string | null; serviceId?: number | null }[] | null;
+  categories?: readonly { id: number; position?: number | null }[] | null;
+};
+
+/** GraphQL input to the domain's: lists only where given (on update, absent lists stay as they are). */
+function serviceInput(input: ServiceFieldsInput) {
+  return {
+    name: input.name, from: input.from, description: input.description, type: input.type, command: input.command,
+    ports: input.ports ? portDefs(input.ports) : undefined,
+    expose: input.expose ? [...input.expose] : undefined,
+    environment: input.environment ? envDefs(input.environment) : undefined,
+    volumes: input.volumes ? volumeDefs(input.volumes) : undefined,
+    links: input.links ? [...input.links] : undefined,
+    volumesFrom: input.volumesFrom ? [...input.volumesFrom] : undefined,
+    categories: input.categories ? [...input.categories] : undefined,
+  };
+}
+
+builder.queryFields((t) => ({
+  services: t.field({
+    type: [Service],
+    authScopes: { read: true },
+    description: "The app's services with their live states (one engine call for the list)",
+    args: { appId: t.arg.int({ required: true }) },
+    resolve: (_root, { appId }, ctx) => ctx.services.appServices.list(appId),
+  }),
+  service: t.field({
+    type: Service,
+    authScopes: { read: true },
+    args: { appId: t.arg.int({ required: true }), id: t.arg.int({ required: true }) },
+    resolve: (_root, { appId, id }, ctx) => ctx.services.appServices.get(appId, id),
+  }),
+  serviceJournal: t.field({
+    type: [JournalEntry],
+    authScopes: { read: true },
+    args: { appId: t.arg.int({ required: true }), id: t.arg.int({ required: true }), since: t.arg.string(), cursor: t.arg.string(), limit: t.arg.int() },
+    resolve: (_root, { appId, id, ...query }, ctx) => ctx.services.appServices.journal(appId, id, query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createService: t.field({
+    type: Service,
+    authScopes: { write: true },
+    args: { appId: t.arg.int({ required: true }), input: t.arg({ type: NewServiceInput, required: true }) },
+    resolve: (_root, { appId, input }, ctx) => ctx.services.appServices.create(appId, serviceInput(input)),
+  }),
+  updateService: t.field({
+    type: Service,
+    authScopes: { write: true },
+    args: { appId: t.arg.int({ required: true }), id: t.arg.int({ required: true }), input: t.arg({ type: UpdateServiceInput, required: true }) },
+    resolve: async (_root, { appId, id, input }, ctx) => {
+      await ctx.services.appServices.update(appId, id, serviceInput(input), input.restart !== false && input.restart !== 'false');
+      return ctx.services.appServices.get(appId, id);
+    },
+  }),
+  deleteService: t.field({
+    type: Service,
+    authScopes: { write: true },
+    args: { appId: t.arg.int({ required: true }), id: t.arg.int({ required: true }) },
+    resolve: (_root, { appId, id }, ctx) => ctx.services.appServices.delete(appId, id),
+  }),
+}));

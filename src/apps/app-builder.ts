@@ -1,0 +1,109 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TemplateDefinition } from '../catalog/template-definition';
+import { imageReference } from '../catalog/registry-client';
+import type { RegistryService } from '../catalog/registry.service';
+import { DEFAULT_TYPE } from '../catalog/template-types';
+import type { TemplateService } from '../catalog/template.service';
+import { toDefinition } from '../catalog/template.service';
+import { validateTemplate } from '../catalog/template-file';
+import { BadRequestError } from '../errors';
+import { App, AppCategory, Service, ServiceLink, SharedVolume } from './app.entity';
+import { parseComposeYaml } from './compose';
+import { dependencyOrder } from './dependency-order';
+import { sanitizeName, uniqueName } from './names';
+
+export interface CreateAppInput {
+  templateId?: number | null;
+  composeYaml?: string | null;
+  image?: string | null;
+  registryId?: number | null;
+}
+
+/**
+ * The template an app is made from (reference/original-api.md §5.1): chosen by which of
+ * `template_id`, `compose_yaml`, `image` is given, in that order. Nothing given is a 400.
+ */
+export async function appSource(
+  input: CreateAppInput, templates: TemplateService, registries: RegistryService,
+): Promise<{ definition: TemplateDefinition; from: string }> {
+  if (input.templateId != null) {
+    const definition = toDefinition(await templates.get(input.templateId));
+    return { definition, from: `Template: ${definition.name}` };
+  }
+  if (input.composeYaml != null) {
+    const definition = parseComposeYaml(input.composeYaml);
+    return { definition, from: `Template: ${definition.name}` };
+  }
+  if (input.image != null && input.image.trim() !== '') {
+    const image = input.image.trim();
+    const registry = input.registryId != null ? await registries.get(input.registryId) : null;
+    const name = `${image}_image`;
+    const definition: TemplateDefinition = {
+      name, description: null, keywords: null, type: DEFAULT_TYPE, documentation: null, authors: [], source: null,
+      images: [{
+        // As the original: the image reference is the service name (sanitised: tutum_wordpress_latest).
+        name: image,
+        source: imageReference(registry, image),
+        description: null, category: null, type: null, command: null,
+        expose: [], ports: [], links: [], environment: [], volumes: [], volumes_from: [], deployment: null,
+      }],
+    };
+    return { definition, from: `Template: ${name}` };
+  }
+  throw new BadRequestError('give template_id, compose_yaml or image', ['template_id']);
+}
+
+/**
+ * The rows for an app made from a definition (unflushed): one category per distinct image
+ * category, one service per image with every field, links and volumes_from resolved by image
+ * name. Names are sanitised and made unique (apps among apps, services across all apps).
+ */
+export async function buildApp(em: EntityManager, def: TemplateDefinition, from: string): Promise<App> {
+  validateTemplate(def);
+  const byName = new Map(def.images.map((image) => [image.name.trim(), image]));
+  dependencyOrder(def.images.map((i) => i.name.trim()), (name) => {
+    const image = byName.get(name);
+    return [...(image?.links ?? []).map((l) => l.service.trim()), ...(image?.volumes_from ?? []).map((v) => v.service.trim())];
+  });
+
+  const appName = uniqueName(def.name.replace(/\//g, '_'), await namesLike(em, App, def.name.replace(/\//g, '_')));
+  const app = em.create(App, { name: appName, from, documentation: def.documentation, errors: [] });
+  const categories = new Map<string, AppCategory>();
+  for (const image of def.images) {
+    const name = image.category?.trim();
+    if (name && !categories.has(name)) {
+      categories.set(name, em.create(AppCategory, { app, name, position: categories.size }));
+    }
+  }
+  await em.flush();
+
+  const services = new Map<string, Service>();
+  const taken = new Set<string>();
+  for (const [position, image] of def.images.entries()) {
+    const base = sanitizeName(image.name.trim());
+    for (const existing of await namesLike(em, Service, base)) taken.add(existing);
+    const name = uniqueName(base, taken);
+    taken.add(name);
+    const category = image.category?.trim() ? categories.get(image.category.trim()) : undefined;
+    services.set(image.name.trim(), em.create(Service, {
+      app, position, name, internalName: name,
+      description: image.description, from: image.source.trim(), type: image.type, command: image.command,
+      ports: image.ports, expose: image.expose.map(String), environment: image.environment, volumes: image.volumes,
+      categories: category ? [{ category_id: category.id, position: 0 }] : [],
+      defaultExposedPorts: [], lastError: null, startingAt: null,
+    }));
+  }
+  for (const image of def.images) {
+    const from = services.get(image.name.trim())!;
+    for (const link of image.links) em.create(ServiceLink, { from, to: services.get(link.service.trim())!, alias: link.alias.trim() });
+    for (const shared of image.volumes_from) em.create(SharedVolume, { mountedOn: from, exportedFrom: services.get(shared.service.trim())! });
+  }
+  return app;
+}
+
+/** Names starting with `prefix` (a superset of the exact clashes `uniqueName` looks for). */
+export async function namesLike(em: EntityManager, entity: typeof App | typeof Service, prefix: string): Promise<string[]> {
+  const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await em.find(entity as typeof Service, { name: { $like: pattern } }, { fields: ['name'] });
+  return rows.map((row) => row.name);
+}

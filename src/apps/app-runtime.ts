@@ -1,0 +1,49 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DockerClient } from '../engines/docker-client';
+import type { Logger } from '../logger';
+
+/**
+ * What the apps domain keeps for the life of the process: one engine client (a connection
+ * pool), the installation's id that every container and network of ours is labelled with, and
+ * the starts still running after their request answered (awaited on close, and before a
+ * rebuild or delete of the same app).
+ */
+export class AppRuntime {
+  readonly docker: DockerClient;
+  private instance: string | undefined;
+  private readonly inFlight = new Map<number, Promise<void>>();
+
+  constructor(dockerHost: string, private readonly log: Logger) {
+    this.docker = new DockerClient({ host: dockerHost });
+  }
+
+  /** The installation id, from the database (made by migration 0002). */
+  async instanceId(em: EntityManager): Promise<string> {
+    if (this.instance) return this.instance;
+    const rows: { id: string }[] = await em.getConnection().execute('select id from platform_instance limit 1');
+    this.instance = rows[0].id;
+    return this.instance;
+  }
+
+  /** Runs `work` after the response; one app's background starts run one after another. */
+  schedule(appId: number, work: () => Promise<void>): void {
+    const previous = this.inFlight.get(appId) ?? Promise.resolve();
+    const next = previous
+      .then(work)
+      .catch((error: unknown) => this.log.error({ err: error, appId }, 'starting services failed'))
+      .finally(() => {
+        if (this.inFlight.get(appId) === next) this.inFlight.delete(appId);
+      });
+    this.inFlight.set(appId, next);
+  }
+
+  /** Waits for the app's background start, if one is running in this process. */
+  async settled(appId: number): Promise<void> {
+    await this.inFlight.get(appId);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.inFlight.values()]);
+    await this.docker.close();
+  }
+}

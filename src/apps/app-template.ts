@@ -1,0 +1,130 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { classifyRepoName, saveTemplateFile } from '../catalog/repo-source';
+import type { TemplateDefinition } from '../catalog/template-definition';
+import { serializeTemplateFile, validateTemplate } from '../catalog/template-file';
+import { TemplateRepo } from '../catalog/template-repo.entity';
+import { normalizeType } from '../catalog/template-types';
+import { toDefinition, type TemplateService } from '../catalog/template.service';
+import type { Template } from '../catalog/template.entity';
+import type { Config } from '../config';
+import { ValidationError } from '../errors';
+import type { App } from './app.entity';
+import { loadApp } from './app-launch';
+
+/** Fields a client may set on a template made from an app, or saved to a repo. */
+export interface TemplateMetadata {
+  name?: string | null;
+  description?: string | null;
+  keywords?: string | null;
+  /** A list, or one comma-separated string. */
+  authors?: unknown;
+  type?: string | null;
+  documentation?: string | null;
+}
+
+/** Templates from apps: preview (.pmx text), store, and save a stored one to a template repo. */
+export class AppTemplateService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly templates: TemplateService,
+    private readonly config: Pick<Config, 'dataDir' | 'gitTimeoutMs' | 'githubUrl' | 'githubToken'>,
+    private readonly repoCacheDir: string,
+  ) {}
+
+  /** The app as a template (reference/original-api.md §6.4), with the given fields applied. */
+  async definition(appId: number, meta: TemplateMetadata): Promise<TemplateDefinition> {
+    return withMetadata(appDefinition(await loadApp(this.em, appId)), meta);
+  }
+
+  async preview(appId: number, meta: TemplateMetadata): Promise<string> {
+    const definition = await this.definition(appId, meta);
+    validateTemplate(definition);
+    return serializeTemplateFile(definition);
+  }
+
+  async create(appId: number, meta: TemplateMetadata): Promise<Template> {
+    const definition = await this.definition(appId, meta);
+    validateTemplate(definition);
+    const template = this.templates.build(definition, null);
+    await this.em.flush();
+    return this.templates.get(template.id);
+  }
+
+  /**
+   * Writes `<name>.pmx` (name: the given one, else the template's) into the template repo named
+   * `repo`, which must be one of ours: committed and pushed for git repos. GitHub `owner/repo`
+   * names are pushed over HTTPS with GITHUB_TOKEN when one is configured.
+   */
+  async save(templateId: number, repoName: string, meta: TemplateMetadata & { fileName?: string | null }): Promise<{ path: string; commit?: string }> {
+    const template = await this.templates.get(templateId);
+    const given = repoName?.trim();
+    if (!given) throw new ValidationError("repo can't be blank", ['repo']);
+    const repo = await this.em.findOne(TemplateRepo, { name: given });
+    if (!repo) throw new ValidationError(`repo: "${given}" is not a template repo of this service (add it with POST /template_repos first)`, ['repo']);
+    const definition = withMetadata(toDefinition(template), meta);
+    validateTemplate(definition);
+    const options = {
+      cacheDir: this.repoCacheDir,
+      timeoutMs: this.config.gitTimeoutMs,
+      githubBaseUrl: this.config.githubUrl,
+      authorName: 'platform',
+      authorEmail: 'platform@localhost',
+    };
+    let target = repo.name;
+    const location = classifyRepoName(repo.name, options);
+    if (location.kind === 'github' && this.config.githubToken) {
+      const url = new URL(location.location);
+      url.username = 'x-access-token';
+      url.password = this.config.githubToken;
+      target = url.toString();
+    }
+    const fileName = meta.fileName?.trim() || meta.name?.trim() || template.name;
+    return saveTemplateFile(target, fileName, serializeTemplateFile(definition), { ...options, message: `Save template ${fileName}.pmx` });
+  }
+}
+
+/** One image per service: its image, category (the first), links and volumes_from by name. */
+export function appDefinition(app: App): TemplateDefinition {
+  const categories = new Map(app.categories.getItems().map((c) => [c.id, c.name]));
+  return {
+    name: app.name,
+    description: null,
+    keywords: null,
+    type: normalizeType(null),
+    documentation: app.documentation ?? null,
+    authors: [],
+    source: null,
+    images: app.services.getItems().map((service) => ({
+      name: service.name,
+      source: service.from,
+      description: service.description ?? null,
+      category: service.categories.map((c) => categories.get(c.category_id)).find((n) => n !== undefined) ?? null,
+      type: service.type ?? null,
+      command: service.command ?? null,
+      expose: service.expose,
+      ports: service.ports,
+      links: service.links.getItems().map((l) => ({ service: l.to.name, alias: l.alias })),
+      environment: service.environment,
+      volumes: service.volumes,
+      volumes_from: service.volumesFrom.getItems().map((v) => ({ service: v.exportedFrom.name })),
+      deployment: null,
+    })),
+  };
+}
+
+export function withMetadata(def: TemplateDefinition, meta: TemplateMetadata): TemplateDefinition {
+  const out = { ...def };
+  if (meta.name != null && meta.name.trim() !== '') out.name = meta.name.trim();
+  if (meta.description != null) out.description = meta.description;
+  if (meta.keywords != null) out.keywords = meta.keywords;
+  if (meta.type != null) out.type = normalizeType(meta.type);
+  if (meta.documentation != null) out.documentation = meta.documentation;
+  if (meta.authors != null) out.authors = authorsList(meta.authors);
+  return out;
+}
+
+function authorsList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String).map((a) => a.trim()).filter((a) => a !== '');
+  if (typeof value === 'string') return value.split(',').map((a) => a.trim()).filter((a) => a !== '');
+  throw new ValidationError('authors must be a list of names or one comma-separated string', ['authors']);
+}

@@ -1,0 +1,102 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { EnvDef, PortDef, VolumeDef } from '../catalog/template-definition';
+
+/** What went wrong at run time, as the spec's Error object. */
+export interface RunError {
+  code: number;
+  message: string;
+  fields: string;
+}
+
+/** A service's membership of one of its app's categories. */
+export interface ServiceCategoryRef {
+  category_id: number;
+  position: number | null;
+}
+
+/** A running composition: built from a template, a compose file or one image. */
+export const App = defineEntity({
+  name: 'App',
+  tableName: 'apps',
+  properties: {
+    id: p.integer().primary(),
+    name: p.string(),
+    from: p.string().fieldName('from_source').nullable(),
+    documentation: p.text().nullable(),
+    /** App-level run-time failures (the network, an unreachable engine); services keep their own. */
+    errors: p.json<{ message: string }[]>().$type<{ message: string }[]>(),
+    categories: () => p.oneToMany(AppCategory).mappedBy('app').orderBy({ position: 'asc', id: 'asc' }),
+    services: () => p.oneToMany(Service).mappedBy('app').orderBy({ position: 'asc', id: 'asc' }),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type App = InferEntity<typeof App>;
+
+export const AppCategory = defineEntity({
+  name: 'AppCategory',
+  tableName: 'app_categories',
+  properties: {
+    id: p.integer().primary(),
+    app: () => p.manyToOne(App).deleteRule('cascade'),
+    name: p.string(),
+    position: p.integer().default(0),
+  },
+});
+export type AppCategory = InferEntity<typeof AppCategory>;
+
+/** One container of an app. `name` is unique across apps: it is the container's name. */
+export const Service = defineEntity({
+  name: 'Service',
+  tableName: 'services',
+  properties: {
+    id: p.integer().primary(),
+    app: () => p.manyToOne(App).deleteRule('cascade'),
+    position: p.integer().default(0),
+    name: p.string().unique(),
+    /** The name at creation; never changes (the original's unit name). */
+    internalName: p.string(),
+    description: p.text().nullable(),
+    from: p.string().fieldName('from_image'),
+    type: p.string().nullable(),
+    command: p.text().nullable(),
+    ports: p.json<PortDef[]>().$type<PortDef[]>(),
+    expose: p.json<string[]>().$type<string[]>(),
+    environment: p.json<EnvDef[]>().$type<EnvDef[]>(),
+    volumes: p.json<VolumeDef[]>().$type<VolumeDef[]>(),
+    categories: p.json<ServiceCategoryRef[]>().$type<ServiceCategoryRef[]>(),
+    /** The image's `Config.ExposedPorts`, recorded when the container was last made. */
+    defaultExposedPorts: p.json<string[]>().$type<string[]>(),
+    /** The last run-time failure; null when the last start went well. */
+    lastError: p.json<RunError>().$type<RunError | null>().nullable(),
+    /** Set while its image is pulled and its container made (start-pre); cleared after. */
+    startingAt: p.datetime().nullable(),
+    links: () => p.oneToMany(ServiceLink).mappedBy('from').orderBy({ id: 'asc' }),
+    volumesFrom: () => p.oneToMany(SharedVolume).mappedBy('mountedOn').orderBy({ id: 'asc' }),
+  },
+});
+export type Service = InferEntity<typeof Service>;
+
+/** `from` reaches `to` by `alias` (a network-scoped link). */
+export const ServiceLink = defineEntity({
+  name: 'ServiceLink',
+  tableName: 'service_links',
+  properties: {
+    id: p.integer().primary(),
+    from: () => p.manyToOne(Service).fieldName('from_service_id').deleteRule('cascade'),
+    to: () => p.manyToOne(Service).fieldName('to_service_id').deleteRule('cascade'),
+    alias: p.string(),
+  },
+});
+export type ServiceLink = InferEntity<typeof ServiceLink>;
+
+/** `mountedOn` mounts the volumes of `exportedFrom` (--volumes-from). */
+export const SharedVolume = defineEntity({
+  name: 'SharedVolume',
+  tableName: 'shared_volumes',
+  properties: {
+    id: p.integer().primary(),
+    mountedOn: () => p.manyToOne(Service).fieldName('mounted_on_service_id').deleteRule('cascade'),
+    exportedFrom: () => p.manyToOne(Service).fieldName('exported_from_service_id').deleteRule('cascade'),
+  },
+});
+export type SharedVolume = InferEntity<typeof SharedVolume>;

@@ -1,0 +1,78 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RegistryService } from '../catalog/registry.service';
+import type { TemplateService } from '../catalog/template.service';
+import { App } from './app.entity';
+import { appSource, buildApp, type CreateAppInput } from './app-builder';
+import { launch, loadApp, type AppsDeps } from './app-launch';
+import { readJournal, type JournalEntry, type JournalQuery } from './journal';
+
+/** One entry of an App's `errors`. */
+export interface AppErrorEntry {
+  message: string;
+}
+
+/** Apps: create from a template, compose file or image; rebuild; delete; journal. */
+export class AppService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: AppsDeps,
+    private readonly templates: TemplateService,
+    private readonly registries: RegistryService,
+  ) {}
+
+  list(): Promise<App[]> {
+    return this.em.find(App, {}, { orderBy: { id: 'asc' }, populate: ['categories', 'services'] as never });
+  }
+
+  get(id: number): Promise<App> {
+    return loadApp(this.em, id);
+  }
+
+  /** Stores the app, then starts its services after the response, in dependency order. */
+  async create(input: CreateAppInput): Promise<App> {
+    const { definition, from } = await appSource(input, this.templates, this.registries);
+    const app = await this.em.transactional(async (em) => {
+      const built = await buildApp(em, definition, from);
+      await em.flush();
+      return built;
+    });
+    const loaded = await loadApp(this.em, app.id);
+    await launch(this.em, this.deps, loaded, loaded.services.getItems(), { background: true, failOnEngineError: false });
+    return loaded;
+  }
+
+  /** Recreates every service's container from the stored definition; the engine's failure is a 502. */
+  async rebuild(id: number): Promise<App> {
+    const app = await loadApp(this.em, id);
+    await launch(this.em, this.deps, app, app.services.getItems(), { background: false, failOnEngineError: true });
+    return app;
+  }
+
+  /** Removes the containers and the network, then the rows. The engine must answer (else 502, nothing removed). */
+  async delete(id: number): Promise<App> {
+    const app = await loadApp(this.em, id);
+    await this.deps.runtime.settled(id);
+    await this.deps.runnerFor(this.em).removeApp(id);
+    await this.em.remove(app).flush();
+    return app;
+  }
+
+  async journal(id: number, query: JournalQuery): Promise<JournalEntry[]> {
+    const app = await loadApp(this.em, id);
+    const runner = this.deps.runnerFor(this.em);
+    const names = new Map(app.services.getItems().map((s) => [String(s.id), s.name]));
+    return readJournal(this.deps.runtime.docker, await runner.labels(id), names, query);
+  }
+}
+
+/** The App's `errors`: its own, then each service's, prefixed with the service's name. */
+export function appErrors(app: App): AppErrorEntry[] {
+  const own = app.errors ?? [];
+  // An unreachable engine is said once, by the app, not again by every service.
+  const said = new Set(own.map((e) => e.message));
+  const services = app.services.isInitialized()
+    ? app.services.getItems().filter((s) => s.lastError && !said.has(s.lastError.message))
+      .map((s) => ({ message: `${s.name}: ${s.lastError!.message}` }))
+    : [];
+  return [...own, ...services];
+}

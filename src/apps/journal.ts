@@ -1,0 +1,78 @@
+import { readLogs } from '../engines/docker-logs';
+import type { ContainerInspect } from '../engines/docker-types';
+import type { DockerClient } from '../engines/docker-client';
+import { BadRequestError } from '../errors';
+import { LABEL_SERVICE } from './app-runner';
+
+/** One line a service's container wrote. */
+export interface JournalEntry {
+  /** ISO-8601 with milliseconds. */
+  timestamp: string;
+  service: string;
+  stream: string;
+  message: string;
+  /** The engine's own time of the line (nanoseconds); pass it back as `?cursor=` for the lines after it. */
+  cursor: string;
+}
+
+export interface JournalQuery {
+  /** ISO-8601 time: lines at or after it. */
+  since?: string | null;
+  /** A `cursor` of an earlier entry: lines strictly after it. */
+  cursor?: string | null;
+  limit?: number | null;
+}
+
+export const DEFAULT_LIMIT = 1000;
+const MAX_LIMIT = 10_000;
+
+/**
+ * Lines of the containers labelled `labels`, oldest first. Without since/cursor: the last
+ * `limit` lines (a tail); with them: the first `limit` lines after that point, so a client
+ * polls by passing the last entry's cursor. One list call, then one log read per container.
+ */
+export async function readJournal(
+  docker: DockerClient, labels: Record<string, string>, names: Map<string, string>, query: JournalQuery,
+): Promise<JournalEntry[]> {
+  const limit = Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
+  if (!Number.isInteger(limit) || limit < 1) throw new BadRequestError('limit must be a whole number, 1 or more', ['limit']);
+  const after = query.cursor ? nanos(query.cursor, 'cursor') : null;
+  const since = query.since ? nanos(query.since, 'since') : null;
+  const from = after ?? since;
+  const containers = await docker.listContainers({ all: true, labels });
+  const entries: (JournalEntry & { at: bigint })[] = [];
+  await Promise.all(containers.map(async (container) => {
+    const service = names.get(container.Labels[LABEL_SERVICE]) ?? container.Names[0]?.replace(/^\//, '') ?? container.Id;
+    // Only the Id and whether it has a TTY are read; ours never have one.
+    const lines = await readLogs(docker, { Id: container.Id, Config: { Tty: false } } as ContainerInspect, {
+      since: from === null ? undefined : engineSeconds(from),
+      tail: from === null ? limit : 'all',
+    });
+    for (const line of lines) {
+      if (!line.timestamp) continue;
+      const at = nanos(line.timestamp, 'timestamp');
+      if (after !== null && at <= after) continue;
+      entries.push({ at, timestamp: new Date(Number(at / 1_000_000n)).toISOString(), service, stream: line.stream, message: line.message, cursor: line.timestamp });
+    }
+  }).map((p) => p.catch((error: unknown) => {
+    // A container removed between the list and the read has no more lines to give.
+    if ((error as { httpStatus?: number }).httpStatus === 404) return;
+    throw error;
+  })));
+  entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  const chosen = from === null ? entries.slice(-limit) : entries.slice(0, limit);
+  return chosen.map(({ at: _at, ...entry }) => entry);
+}
+
+/** An RFC 3339 time (any fraction, up to nanoseconds) as nanoseconds since the epoch. */
+export function nanos(text: string, field: string): bigint {
+  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/.exec(text.trim());
+  const ms = match ? Date.parse(`${match[1]}${match[3]}`) : NaN;
+  if (!match || Number.isNaN(ms)) throw new BadRequestError(`${field} must be an ISO-8601 time such as 2024-01-02T03:04:05.678Z`, [field]);
+  return BigInt(ms) * 1_000_000n + BigInt((match[2] ?? '').padEnd(9, '0'));
+}
+
+/** Nanoseconds as the engine's `since`: seconds with a nine-digit fraction. */
+function engineSeconds(at: bigint): string {
+  return `${at / 1_000_000_000n}.${String(at % 1_000_000_000n).padStart(9, '0')}`;
+}

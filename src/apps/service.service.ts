@@ -1,0 +1,140 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { isEngineUnreachable } from '../engines/engine-errors';
+import { NotFoundError } from '../errors';
+import { Service, ServiceLink, SharedVolume, type App } from './app.entity';
+import { namesLike } from './app-builder';
+import { launch, loadApp, type AppsDeps } from './app-launch';
+import { LABEL_SERVICE } from './app-runner';
+import { readJournal, type JournalEntry, type JournalQuery } from './journal';
+import { applyServiceFields, checkServiceInput, type ServiceInput } from './service-input';
+import { serviceView, type Observation, type ServiceView } from './service-view';
+import { sanitizeName, uniqueName } from './names';
+
+/** An app's services: read with their live state, add, update, remove, journal. */
+export class ServiceService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: AppsDeps,
+  ) {}
+
+  /** Every service of the app; their states cost one engine call (a list by the app's label). */
+  async list(appId: number): Promise<ServiceView[]> {
+    const app = await loadApp(this.em, appId);
+    return this.views(app, app.services.getItems());
+  }
+
+  /** Views of services of one app, from one list call. */
+  async views(app: App, services: Service[]): Promise<ServiceView[]> {
+    const runner = this.deps.runnerFor(this.em);
+    let byService: Map<string, Observation> | Observation;
+    try {
+      const containers = await this.deps.runtime.docker.listContainers({ all: true, labels: await runner.labels(app.id) });
+      byService = new Map(containers.map((c) => [c.Labels[LABEL_SERVICE], { kind: 'summary', container: c } as Observation]));
+    } catch (error) {
+      if (!isEngineUnreachable(error)) throw error;
+      byService = { kind: 'unreachable', message: error.message };
+    }
+    return services.map((s) => serviceView(s, byService instanceof Map ? byService.get(String(s.id)) ?? { kind: 'none' } : byService));
+  }
+
+  /** One service, with the engine's full inspect data. */
+  async get(appId: number, id: number): Promise<ServiceView> {
+    const app = await loadApp(this.em, appId);
+    return this.viewOne(app, this.find(app, id));
+  }
+
+  private async viewOne(app: App, service: Service): Promise<ServiceView> {
+    const docker = this.deps.runtime.docker;
+    let observed: Observation;
+    try {
+      const [summary] = await docker.listContainers({ all: true, labels: await this.deps.runnerFor(this.em).labels(app.id, service.id) });
+      const inspect = summary ? await docker.inspectContainer(summary.Id) : null;
+      observed = inspect ? { kind: 'inspect', container: inspect } : { kind: 'none' };
+    } catch (error) {
+      if (!isEngineUnreachable(error)) throw error;
+      observed = { kind: 'unreachable', message: error.message };
+    }
+    return serviceView(service, observed);
+  }
+
+  /** Adds a service (NewService) and starts it after the response. */
+  async create(appId: number, input: ServiceInput): Promise<ServiceView> {
+    const app = await loadApp(this.em, appId);
+    const all = app.services.getItems();
+    const checked = await checkServiceInput(this.em, app, all, null, input);
+    const name = await this.uniqueServiceName(input.name!, null);
+    const service = this.em.create(Service, {
+      app, position: all.length, name, internalName: name, from: input.from!.trim(),
+      description: null, type: null, command: null, ports: [], expose: [], environment: [], volumes: [], categories: [],
+      defaultExposedPorts: [], lastError: null, startingAt: null,
+    });
+    applyServiceFields(service, input, checked);
+    for (const link of checked.links ?? []) service.links.add(this.em.create(ServiceLink, { from: service, to: link.to, alias: link.alias }));
+    for (const from of checked.volumesFrom ?? []) service.volumesFrom.add(this.em.create(SharedVolume, { mountedOn: service, exportedFrom: from }));
+    await this.em.flush();
+    await launch(this.em, this.deps, app, [service], { background: true, failOnEngineError: false });
+    return this.viewOne(app, service);
+  }
+
+  /**
+   * Applies the fields given (collections replace), then recreates the container unless
+   * `restart` is false. A rename also recreates the services that link to or mount from it,
+   * since their containers name it. An unreachable engine still saves: 204 with the failure in errors.
+   */
+  async update(appId: number, id: number, input: ServiceInput, restart: boolean): Promise<Service> {
+    const app = await loadApp(this.em, appId);
+    const service = this.find(app, id);
+    const all = app.services.getItems();
+    const checked = await checkServiceInput(this.em, app, all, service, input);
+    const oldName = service.name;
+    if (input.name != null && sanitizeName(input.name.trim()) !== service.name) service.name = await this.uniqueServiceName(input.name, service.name);
+    applyServiceFields(service, input, checked);
+    if (checked.links) {
+      for (const link of service.links.getItems()) this.em.remove(link);
+      service.links.removeAll();
+      for (const link of checked.links) service.links.add(this.em.create(ServiceLink, { from: service, to: link.to, alias: link.alias }));
+    }
+    if (checked.volumesFrom) {
+      for (const shared of service.volumesFrom.getItems()) this.em.remove(shared);
+      service.volumesFrom.removeAll();
+      for (const from of checked.volumesFrom) service.volumesFrom.add(this.em.create(SharedVolume, { mountedOn: service, exportedFrom: from }));
+    }
+    await this.em.flush();
+    if (!restart) return service;
+    const dependents = oldName === service.name ? [] : all.filter((s) =>
+      s.links.getItems().some((l) => l.to === service) || s.volumesFrom.getItems().some((v) => v.exportedFrom === service));
+    await launch(this.em, this.deps, app, [service, ...dependents], { background: false, failOnEngineError: false });
+    return service;
+  }
+
+  /** Removes the container, then the service (and links to or from it). The engine must answer. */
+  async delete(appId: number, id: number): Promise<ServiceView> {
+    const app = await loadApp(this.em, appId);
+    const service = this.find(app, id);
+    await this.deps.runtime.settled(appId);
+    await this.deps.runnerFor(this.em).removeServiceContainers(appId, id);
+    const view = serviceView(service, { kind: 'none' });
+    await this.em.remove(service).flush();
+    return view;
+  }
+
+  async journal(appId: number, id: number, query: JournalQuery): Promise<JournalEntry[]> {
+    const app = await loadApp(this.em, appId);
+    const service = this.find(app, id);
+    const labels = await this.deps.runnerFor(this.em).labels(appId, id);
+    return readJournal(this.deps.runtime.docker, labels, new Map([[String(id), service.name]]), query);
+  }
+
+  /** A service of another app is as unknown here as one that does not exist. */
+  private find(app: App, id: number): Service {
+    const service = app.services.getItems().find((s) => s.id === id);
+    if (!service) throw new NotFoundError(`service ${id} not found in app ${app.id}`, ['id']);
+    return service;
+  }
+
+  private async uniqueServiceName(raw: string, current: string | null): Promise<string> {
+    const base = sanitizeName(raw.trim());
+    const taken = (await namesLike(this.em, Service, base)).filter((n) => n !== current);
+    return uniqueName(base, taken);
+  }
+}
