@@ -17,6 +17,7 @@ export function createAdapter(config: AgentConfig, log: Logger): Adapter {
         dockerHost: config.dockerHost,
         publishMode: config.swarmPublishMode,
         endpointMode: config.swarmEndpointMode,
+        stopTimeoutSec: config.stopTimeoutSec,
         log,
       });
   }

@@ -11,6 +11,8 @@ export interface SwarmAdapterOptions {
   dockerHost: string;
   publishMode: 'ingress' | 'host';
   endpointMode: 'vip' | 'dnsrr';
+  /** Grace period of a task stopped by delete or redeploy before it is killed. */
+  stopTimeoutSec?: number;
   log: Logger;
   docker?: DockerClient;
 }
@@ -47,6 +49,7 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
         },
         Networks: [{ Target: network(key), Aliases: aliasesOf(template, image) }],
         RestartPolicy: { Condition: 'any' },
+        StopGracePeriod: (options.stopTimeoutSec ?? 10) * 1_000_000_000,
       },
       Mode: { Replicated: { Replicas: image.deployment?.count ?? 1 } },
       EndpointSpec: {
@@ -68,7 +71,8 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
         if ((error as { httpStatus?: number }).httpStatus !== 404) throw error;
       });
     }
-    // Tasks leave the overlay network a moment after their service is gone.
+    // Tasks leave the overlay network a moment after their service is gone; the cluster refuses
+    // to remove it until then. The node's local copy goes once the last task container stops.
     for (const net of await docker.listNetworks({ labels: { [LABEL_KEY]: key } })) {
       for (let attempt = 0; ; attempt++) {
         try {

@@ -16,6 +16,8 @@ export interface SwarmServiceSpec {
     };
     Networks?: { Target: string; Aliases?: string[] }[];
     RestartPolicy?: { Condition: 'none' | 'on-failure' | 'any' };
+    /** Nanoseconds. */
+    StopGracePeriod?: number;
   };
   Mode: { Replicated: { Replicas: number } };
   EndpointSpec?: {
