@@ -1,0 +1,82 @@
+import type { DeploymentTarget as TargetRow } from '../src/targets/deployment-target.entity';
+import { maskedAuthBlob } from '../src/targets/target.service';
+import { builder } from './builder';
+import { Deployment } from './deployment';
+
+const TargetMetadata = builder.objectRef<TargetRow>('DeploymentTargetMetadata').implement({
+  description: "The agent's versions, as read when the target was added or last refreshed",
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    agentVersion: t.string({ resolve: (r) => r.agentVersion ?? '' }),
+    adapterVersion: t.string({ resolve: (r) => r.adapterVersion ?? '' }),
+    adapterType: t.string({ resolve: (r) => r.adapterType ?? '' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.metadataAt ?? r.createdAt }),
+  }),
+});
+
+export const DeploymentTarget = builder.objectRef<TargetRow>('DeploymentTarget').implement({
+  description: 'A remote orchestrator with an agent',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    endpointUrl: t.exposeString('endpointUrl'),
+    authBlob: t.string({
+      description: "The agent's token with its password masked: the secret is never returned",
+      resolve: (r, _args, ctx) => maskedAuthBlob(ctx.services.targets.authBlob(r)),
+    }),
+    metadata: t.field({ type: TargetMetadata, nullable: true, resolve: (r) => (r.metadataAt ? r : null) }),
+    metadataError: t.string({
+      nullable: true,
+      description: 'Why the agent could not be asked for its metadata, when it could not',
+      resolve: (r) => r.metadataError ?? null,
+    }),
+    deployments: t.field({
+      type: [Deployment],
+      description: "The agent's deployments; one request per target, however many targets a query touches",
+      resolve: (r, _args, ctx) => ctx.services.deployments.list(r.id),
+    }),
+  }),
+});
+
+const CreateDeploymentTargetInput = builder.inputType('CreateDeploymentTargetInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    authBlob: t.string({ required: true, description: "The agent's token, as it printed it" }),
+  }),
+});
+const DeploymentTargetIdInput = builder.inputType('DeploymentTargetIdInput', { fields: (t) => ({ id: t.int({ required: true }) }) });
+
+builder.queryFields((t) => ({
+  deploymentTargets: t.field({
+    type: [DeploymentTarget],
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => ctx.services.targets.list(),
+  }),
+  deploymentTarget: t.field({
+    type: DeploymentTarget,
+    authScopes: { read: true },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.targets.get(id),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createDeploymentTarget: t.field({
+    type: DeploymentTarget,
+    authScopes: { deploy: true },
+    args: { input: t.arg({ type: CreateDeploymentTargetInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.targets.create(input),
+  }),
+  refreshDeploymentTargetMetadata: t.field({
+    type: DeploymentTarget,
+    authScopes: { deploy: true },
+    args: { input: t.arg({ type: DeploymentTargetIdInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.targets.refreshMetadata(input.id),
+  }),
+  deleteDeploymentTarget: t.field({
+    type: DeploymentTarget,
+    authScopes: { deploy: true },
+    args: { input: t.arg({ type: DeploymentTargetIdInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.targets.delete(input.id),
+  }),
+}));

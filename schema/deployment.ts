@@ -1,0 +1,127 @@
+import type { DeploymentView, OverrideImage } from '../src/targets/deployment.service';
+import { builder } from './builder';
+import { envDefs, EnvironmentVariableInput, PortInput, portDefs, volumeDefs, VolumeInput } from './container-parts';
+
+const ServiceState = builder.objectRef<{ id: string; actualState: string }>('DeploymentServiceState').implement({
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'The orchestrator id of the service' }),
+    actualState: t.exposeString('actualState', { description: 'pending, running, stopped, failed, not found, error; or an external adapter’s own word' }),
+  }),
+});
+
+const DeploymentStatus = builder.objectRef<{ services: { id: string; actualState: string }[] }>('DeploymentStatus').implement({
+  fields: (t) => ({ services: t.field({ type: [ServiceState], resolve: (s) => s.services }) }),
+});
+
+const ServiceName = builder.objectRef<string>('DeploymentServiceId').implement({
+  fields: (t) => ({ name: t.string({ resolve: (id) => id }) }),
+});
+
+export const Deployment = builder.objectRef<DeploymentView>('Deployment').implement({
+  description: 'A template deployed to a target, as its agent reports it',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.string({ nullable: true, resolve: (d) => d.name }),
+    template: t.int({ nullable: true, description: 'The id of the template deployed', resolve: (d) => d.template }),
+    serviceIds: t.field({
+      type: [ServiceName],
+      resolve: async (d, _args, ctx) => d.serviceIds ?? (await status(d, ctx)).services.map((s) => s.id),
+    }),
+    status: t.field({ type: DeploymentStatus, resolve: (d, _args, ctx) => status(d, ctx) }),
+  }),
+});
+
+async function status(d: DeploymentView, ctx: { services: { deployments: { get(t: number, id: number): Promise<DeploymentView> } } }) {
+  return d.status ?? (await ctx.services.deployments.get(d.targetId, d.id)).status!;
+}
+
+const ImageLinkInput = builder.inputType('ImageLinkInput', {
+  fields: (t) => ({ service: t.string({ required: true }), alias: t.string() }),
+});
+const VolumeFromInput = builder.inputType('VolumeFromInput', { fields: (t) => ({ service: t.string({ required: true }) }) });
+const DeploymentCountInput = builder.inputType('DeploymentCountInput', { fields: (t) => ({ count: t.int({ required: true }) }) });
+
+const OverrideImageInput = builder.inputType('OverrideImageInput', {
+  description: 'Overrides for one template image, matched by name',
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    description: t.string(),
+    command: t.string(),
+    expose: t.stringList(),
+    ports: t.field({ type: [PortInput] }),
+    links: t.field({ type: [ImageLinkInput] }),
+    environment: t.field({ type: [EnvironmentVariableInput] }),
+    volumes: t.field({ type: [VolumeInput] }),
+    volumesFrom: t.field({ type: [VolumeFromInput] }),
+    deployment: t.field({ type: DeploymentCountInput }),
+  }),
+});
+
+const DeploymentOverrideInput = builder.inputType('DeploymentOverrideInput', {
+  fields: (t) => ({ images: t.field({ type: [OverrideImageInput] }) }),
+});
+
+const CreateDeploymentInput = builder.inputType('CreateDeploymentInput', {
+  fields: (t) => ({
+    targetId: t.int({ required: true }),
+    templateId: t.int({ required: true }),
+    override: t.field({ type: DeploymentOverrideInput }),
+  }),
+});
+
+const DeploymentIdInput = builder.inputType('DeploymentIdInput', {
+  fields: (t) => ({ targetId: t.int({ required: true }), id: t.int({ required: true }) }),
+});
+
+const DeletedDeployment = builder.objectRef<{ targetId: number; id: number }>('DeletedDeployment').implement({
+  fields: (t) => ({ targetId: t.exposeInt('targetId'), id: t.exposeInt('id') }),
+});
+
+type OverrideInputShape = NonNullable<NonNullable<typeof CreateDeploymentInput.$inferInput['override']>['images']>[number];
+
+/** GraphQL input to the domain's override images (snake_case, only what was given). */
+function overrideImages(images: readonly OverrideInputShape[] | null | undefined): OverrideImage[] {
+  return (images ?? []).map((i) => ({
+    name: i.name,
+    description: i.description ?? undefined,
+    command: i.command ?? undefined,
+    expose: i.expose ?? undefined,
+    ports: i.ports ? portDefs(i.ports) : undefined,
+    links: i.links?.map((l) => ({ service: l.service, alias: l.alias ?? l.service })),
+    environment: i.environment ? envDefs(i.environment) : undefined,
+    volumes: i.volumes ? volumeDefs(i.volumes) : undefined,
+    volumes_from: i.volumesFrom?.map((v) => ({ service: v.service })),
+    deployment: i.deployment ? { count: i.deployment.count } : undefined,
+  }));
+}
+
+builder.queryFields((t) => ({
+  deployment: t.field({
+    type: Deployment,
+    authScopes: { read: true },
+    args: { targetId: t.arg.int({ required: true }), id: t.arg.int({ required: true }) },
+    resolve: (_root, { targetId, id }, ctx) => ctx.services.deployments.get(targetId, id),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createDeployment: t.field({
+    type: Deployment,
+    authScopes: { deploy: true },
+    args: { input: t.arg({ type: CreateDeploymentInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.deployments.create(input.targetId, input.templateId, overrideImages(input.override?.images)),
+  }),
+  redeployDeployment: t.field({
+    type: Deployment,
+    authScopes: { deploy: true },
+    args: { input: t.arg({ type: DeploymentIdInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.deployments.redeploy(input.targetId, input.id),
+  }),
+  deleteDeployment: t.field({
+    type: DeletedDeployment,
+    authScopes: { deploy: true },
+    args: { input: t.arg({ type: DeploymentIdInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.deployments.delete(input.targetId, input.id),
+  }),
+}));

@@ -1,0 +1,96 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { toDefinition, TemplateService } from '../catalog/template.service';
+import type { ImageDefinition, TemplateDefinition } from '../catalog/template-definition';
+import type { AgentClient, AgentDeployment, AgentDeploymentStatus } from './agent-client';
+import type { AgentLoaders } from './agent-loaders';
+import type { TargetService } from './target.service';
+
+/** Per-image overrides for a deployment: matched to template images by name on the agent. */
+export type OverrideImage = Partial<Omit<ImageDefinition, 'name'>> & { name: string };
+
+export interface DeploymentView {
+  targetId: number;
+  id: number;
+  name: string | null;
+  template: number | null;
+  serviceIds?: string[];
+  status?: AgentDeploymentStatus['status'];
+}
+
+/**
+ * Deployments live on the agents; this service proxies them. Reads go through the per-request
+ * loaders (one request per target and key); writes go straight to the target's agent.
+ */
+export class DeploymentService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly targets: TargetService,
+    private readonly agents: AgentClient,
+    private readonly loaders: AgentLoaders,
+  ) {}
+
+  async list(targetId: number): Promise<DeploymentView[]> {
+    await this.targets.get(targetId);
+    return (await this.loaders.deployments.load(String(targetId))).map((d) => listView(targetId, d));
+  }
+
+  async get(targetId: number, id: number): Promise<DeploymentView> {
+    await this.targets.get(targetId);
+    return statusView(targetId, await this.loaders.deployment.load([String(targetId), String(id)]));
+  }
+
+  /** Sends the template, in the descriptor form, with the overrides; answers with its status. */
+  async create(targetId: number, templateId: number, overrideImages: OverrideImage[]): Promise<DeploymentView> {
+    const target = this.targets.agentTarget(await this.targets.get(targetId));
+    const template = await new TemplateService(this.em).get(templateId);
+    const created = await this.agents.createDeployment(target, deploymentDescriptor(template.id, toDefinition(template), overrideImages));
+    return this.fresh(targetId, created);
+  }
+
+  async redeploy(targetId: number, id: number): Promise<DeploymentView> {
+    const target = this.targets.agentTarget(await this.targets.get(targetId));
+    return this.fresh(targetId, await this.agents.redeploy(target, id));
+  }
+
+  async delete(targetId: number, id: number): Promise<{ targetId: number; id: number }> {
+    const target = this.targets.agentTarget(await this.targets.get(targetId));
+    await this.agents.deleteDeployment(target, id);
+    return { targetId, id };
+  }
+
+  private async fresh(targetId: number, deployment: AgentDeployment): Promise<DeploymentView> {
+    const target = this.targets.agentTarget(await this.targets.get(targetId));
+    return statusView(targetId, await this.agents.getDeployment(target, deployment.id));
+  }
+}
+
+function listView(targetId: number, d: AgentDeployment): DeploymentView {
+  return { targetId, id: d.id, name: d.name, template: d.template, serviceIds: d.service_ids };
+}
+
+function statusView(targetId: number, d: AgentDeploymentStatus): DeploymentView {
+  return { targetId, id: d.id, name: d.name, template: null, status: d.status };
+}
+
+/** Interface B's DeploymentDescriptor: the template in its file form, plus the overrides. */
+export function deploymentDescriptor(templateId: number, def: TemplateDefinition, overrides: OverrideImage[]) {
+  return {
+    template: {
+      id: templateId,
+      name: def.name,
+      description: def.description ?? undefined,
+      keywords: def.keywords ?? undefined,
+      source: def.source ?? undefined,
+      type: def.type,
+      image_count: def.images.length,
+      documentation: def.documentation ?? undefined,
+      images: def.images.map((image) => compact({ ...image, category: image.category ?? undefined })),
+    },
+    override: { images: overrides.map((image) => compact(image)) },
+  };
+}
+
+/** Drops null and undefined members: the agent reads absence, not null, as "not given". */
+function compact<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+}

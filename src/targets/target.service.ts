@@ -1,0 +1,99 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SecretBox } from '../crypto/secret-box';
+import { DomainError, NotFoundError, ValidationError } from '../errors';
+import type { Logger } from '../logger';
+import type { AgentClient, AgentMetadata, AgentTarget } from './agent-client';
+import { decodeAuthBlob } from './auth-blob';
+import { DeploymentTarget } from './deployment-target.entity';
+
+export class TargetService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly secrets: SecretBox,
+    private readonly agents: AgentClient,
+    private readonly log: Logger,
+  ) {}
+
+  list(): Promise<DeploymentTarget[]> {
+    return this.em.find(DeploymentTarget, {}, { orderBy: { id: 'asc' } });
+  }
+
+  async get(id: number): Promise<DeploymentTarget> {
+    const target = await this.em.findOne(DeploymentTarget, { id });
+    if (!target) throw NotFoundError.of('deployment target', id);
+    return target;
+  }
+
+  /**
+   * Decodes the token (422 naming auth_blob when it is not one), then asks the agent for its
+   * metadata. An agent that cannot be reached still gets its target, with the failure kept in
+   * `metadataError`; the row is written once, after the agent answered or failed.
+   */
+  async create(input: { name?: string | null; authBlob?: string | null }): Promise<DeploymentTarget> {
+    const name = input.name?.trim();
+    if (!name) throw new ValidationError("name can't be blank", ['name']);
+    const blob = decodeAuthBlob(input.authBlob ?? '');
+    const target = this.em.create(DeploymentTarget, {
+      name,
+      endpointUrl: blob.endpointUrl,
+      sealedAuthBlob: this.secrets.seal((input.authBlob ?? '').replace(/\s+/g, '')),
+      agentVersion: null,
+      adapterVersion: null,
+      adapterType: null,
+      metadataAt: null,
+      metadataError: null,
+    });
+    // Not yet flushed: the agent is asked with a provisional key.
+    await this.applyMetadata(target, { id: `new:${blob.endpointUrl}`, name, authBlob: this.authBlob(target) });
+    await this.agents.forget(`new:${blob.endpointUrl}`);
+    await this.em.flush();
+    return target;
+  }
+
+  async refreshMetadata(id: number): Promise<DeploymentTarget> {
+    const target = await this.get(id);
+    await this.applyMetadata(target, this.agentTarget(target));
+    await this.em.flush();
+    return target;
+  }
+
+  async delete(id: number): Promise<DeploymentTarget> {
+    const target = await this.get(id);
+    await this.em.remove(target).flush();
+    await this.agents.forget(id);
+    return target;
+  }
+
+  /** What the agent client needs: the decrypted token. Never leaves the process. */
+  agentTarget(target: DeploymentTarget): AgentTarget {
+    return { id: target.id, name: target.name, authBlob: this.authBlob(target) };
+  }
+
+  authBlob(target: DeploymentTarget): string {
+    return this.secrets.open(target.sealedAuthBlob);
+  }
+
+  private async applyMetadata(target: DeploymentTarget, agent: AgentTarget): Promise<void> {
+    let metadata: AgentMetadata;
+    try {
+      metadata = await this.agents.metadata(agent);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      this.log.warn({ target: target.name }, `agent metadata failed: ${error.message}`);
+      target.metadataError = error.message;
+      return;
+    }
+    target.agentVersion = metadata.agent.version;
+    target.adapterVersion = metadata.adapter.version;
+    target.adapterType = metadata.adapter.type;
+    target.metadataAt = new Date();
+    target.metadataError = null;
+  }
+}
+
+/** The token as shown to clients: the password part masked (the rest identifies the agent). */
+export function maskedAuthBlob(authBlob: string): string {
+  const decoded = decodeAuthBlob(authBlob);
+  const text = [decoded.endpointUrl, decoded.username, '********', decoded.certificatePem].join('|');
+  return Buffer.from(text, 'utf8').toString('base64');
+}
