@@ -1,3 +1,4 @@
+import type { Adapter } from '../../src/agent/adapters/adapter';
 import { agentRequest, startAgent, startFakeAdapter, type RunningAgent } from './agent-harness';
 
 /** The agent's HTTP contract: auth, error bodies, sizes; the fake adapter stands for an external one. */
@@ -129,6 +130,29 @@ describe('agent HTTP contract', () => {
     const res = await agentRequest(agent, 'POST', '/deployments', { raw: JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) }) });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ code: 413, message: 'The request body is larger than 1048576 bytes.', fields: 'body' });
+  });
+});
+
+describe('agent error masking', () => {
+  test('an unexpected error is a 500 "Unexpected error." without details', async () => {
+    const broken: Adapter = {
+      type: 'http',
+      metadata: async () => {
+        throw new Error('internal detail that must not leak');
+      },
+      create: async () => [],
+      status: async () => [],
+      remove: async () => undefined,
+      close: async () => undefined,
+    };
+    const agent = await startAgent({ adapter: broken });
+    try {
+      const res = await agentRequest(agent, 'GET', '/metadata');
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ code: 500, message: 'Unexpected error.', fields: '' });
+    } finally {
+      await agent.close();
+    }
   });
 });
 
