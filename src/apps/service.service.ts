@@ -69,8 +69,8 @@ export class ServiceService {
       defaultExposedPorts: [], lastError: null, startingAt: null,
     });
     applyServiceFields(service, input, checked);
-    for (const link of checked.links ?? []) service.links.add(this.em.create(ServiceLink, { from: service, to: link.to, alias: link.alias }));
-    for (const from of checked.volumesFrom ?? []) service.volumesFrom.add(this.em.create(SharedVolume, { mountedOn: service, exportedFrom: from }));
+    for (const link of checked.links ?? []) this.em.create(ServiceLink, { from: service, to: link.to, alias: link.alias });
+    for (const from of checked.volumesFrom ?? []) this.em.create(SharedVolume, { mountedOn: service, exportedFrom: from });
     await this.em.flush();
     await launch(this.em, this.deps, app, [service], { background: true, failOnEngineError: false });
     return this.viewOne(app, service);
@@ -89,16 +89,13 @@ export class ServiceService {
     const oldName = service.name;
     if (input.name != null && sanitizeName(input.name.trim()) !== service.name) service.name = await this.uniqueServiceName(input.name, service.name);
     applyServiceFields(service, input, checked);
-    if (checked.links) {
-      for (const link of service.links.getItems()) this.em.remove(link);
-      service.links.removeAll();
-      for (const link of checked.links) service.links.add(this.em.create(ServiceLink, { from: service, to: link.to, alias: link.alias }));
-    }
-    if (checked.volumesFrom) {
-      for (const shared of service.volumesFrom.getItems()) this.em.remove(shared);
-      service.volumesFrom.removeAll();
-      for (const from of checked.volumesFrom) service.volumesFrom.add(this.em.create(SharedVolume, { mountedOn: service, exportedFrom: from }));
-    }
+    // Old links go in a flush of their own: the unit of work inserts before it deletes, and a
+    // kept (from, to) pair would clash with its own old row.
+    if (checked.links) for (const link of service.links.getItems()) this.em.remove(link);
+    if (checked.volumesFrom) for (const shared of service.volumesFrom.getItems()) this.em.remove(shared);
+    await this.em.flush();
+    for (const link of checked.links ?? []) this.em.create(ServiceLink, { from: service, to: link.to, alias: link.alias });
+    for (const from of checked.volumesFrom ?? []) this.em.create(SharedVolume, { mountedOn: service, exportedFrom: from });
     await this.em.flush();
     if (!restart) return service;
     const dependents = oldName === service.name ? [] : all.filter((s) =>
