@@ -1,0 +1,83 @@
+import { createServer, type ServerResponse } from 'node:http';
+import { Pool } from 'pg';
+
+/**
+ * The floor for scenario 1: node:http + pg, no framework, no GraphQL, no ORM. The same two
+ * queries the ORM makes (templates, then their images) and the same JSON as GET /templates and
+ * GET /templates/{id}. Run as its own process: DATABASE_URL, PORT; prints nothing.
+ */
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+
+type Row = Record<string, any>;
+
+const port = (p: Row) => ({
+  host_interface: p.host_interface ?? null,
+  host_port: p.host_port ?? null,
+  container_port: p.container_port,
+  proto: p.proto ?? null,
+});
+
+const image = (i: Row) => ({
+  id: i.id,
+  category: i.category,
+  name: i.name,
+  source: i.source,
+  description: i.description,
+  type: i.type,
+  expose: i.expose,
+  ports: i.ports.map(port),
+  links: i.links.map((l: Row) => ({ service: l.service, alias: l.alias })),
+  environment: i.environment.map((e: Row) => ({ variable: e.variable, value: e.value ?? '', required: e.required ?? null })),
+  volumes: i.volumes.map((v: Row) => ({ host_path: v.host_path ?? null, container_path: v.container_path })),
+  volumes_from: i.volumes_from.map((v: Row) => ({ service: v.service })),
+  command: i.command,
+});
+
+async function templates(id?: number): Promise<Row[]> {
+  const rows = id === undefined
+    ? (await pool.query('select * from templates order by id')).rows
+    : (await pool.query('select * from templates where id = $1', [id])).rows;
+  if (rows.length === 0) return [];
+  const images = (await pool.query('select * from template_images where template_id = any($1) order by template_id, position', [rows.map((r) => r.id)])).rows;
+  const byTemplate = new Map<number, Row[]>();
+  for (const i of images) byTemplate.set(i.template_id, [...(byTemplate.get(i.template_id) ?? []), i]);
+  return rows.map((t) => ({
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    keywords: t.keywords,
+    source: t.source,
+    type: t.type,
+    image_count: t.image_count,
+    created_at: t.created_at.toISOString(),
+    updated_at: t.updated_at.toISOString(),
+    documentation: t.documentation,
+    images: (byTemplate.get(t.id) ?? []).map(image),
+  }));
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+const server = createServer((req, res) => {
+  const path = (req.url ?? '/').split('?')[0];
+  const one = /^\/templates\/(\d+)$/.exec(path);
+  const work = path === '/healthz'
+    ? Promise.resolve(send(res, 200, { status: 'ok' }))
+    : path === '/templates'
+      ? templates().then((list) => send(res, 200, list))
+      : one
+        ? templates(Number(one[1])).then(([t]) => (t ? send(res, 200, t) : send(res, 404, { code: 404 })))
+        : Promise.resolve(send(res, 404, { code: 404 }));
+  work.catch((error: unknown) => send(res, 500, { code: 500, message: String(error) }));
+});
+server.keepAliveTimeout = 65_000;
+server.listen(Number(process.env.PORT), '127.0.0.1');
+process.on('SIGTERM', () => {
+  server.close();
+  server.closeAllConnections();
+  void pool.end().then(() => process.exit(0));
+});

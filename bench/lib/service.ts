@@ -1,0 +1,35 @@
+import { freePort } from '../../src/db/embedded';
+import { startTs, waitForHealthz, type Child } from './processes';
+
+export const BENCH_TOKEN = 'bench-admin-token-0123456789abcdef';
+
+export interface RunningService {
+  url: string;
+  child: Child;
+  /** ms from spawn to the first /healthz 200. */
+  startMs: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The service as `npm start` runs it (src/main.ts under tsx), in its own process. Without a
+ * databaseUrl it starts the embedded PostgreSQL of `dataDir`. Request logs are off (LOG_LEVEL
+ * warn) because the floor server writes none either.
+ */
+export async function startService(options: { dataDir: string; databaseUrl?: string; tsxCli?: boolean; logLevel?: string }): Promise<RunningService> {
+  const port = await freePort();
+  const env: Record<string, string | undefined> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: options.dataDir,
+    ADMIN_TOKEN: BENCH_TOKEN,
+    LOG_LEVEL: options.logLevel ?? 'warn',
+    NODE_ENV: 'production',
+    DATABASE_URL: options.databaseUrl,
+  };
+  const started = performance.now();
+  const child = startTs('src/main.ts', env, { tsxCli: options.tsxCli });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealthz(url, child);
+  return { url, child, startMs: performance.now() - started, stop: () => child.stop() };
+}

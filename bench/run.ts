@@ -1,0 +1,59 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startBenchPostgres, type BenchPostgres } from './lib/postgres';
+import { stopAll } from './lib/processes';
+import { printTable, writeResults } from './lib/report';
+import type { BenchOptions, ScenarioResult } from './lib/types';
+import { restVsGraphqlVsFloor } from './scenarios/rest-graphql-floor';
+
+/**
+ * npm run bench [-- --duration 8 --only 1,2]: every scenario of issue 5 with its baseline
+ * measured in the same run; a table on stdout and bench/results.json. Everything it starts
+ * (PostgreSQL, services, agents, containers) it stops, also on Ctrl-C.
+ */
+const args = process.argv.slice(2);
+const arg = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const options: BenchOptions = {
+  duration: Number(arg('duration') ?? 8),
+  connections: Number(arg('connections') ?? 10),
+  searchTemplates: Number(arg('search-templates') ?? 100_000),
+  agents: Number(arg('agents') ?? 50),
+  agentLatencyMs: 20,
+};
+const only = arg('only')?.split(',').map(Number);
+const wanted = (n: number) => !only || only.includes(n);
+const output = arg('output') ?? path.join(__dirname, 'results.json');
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(path.join(tmpdir(), 'platform-bench-'));
+  chmodSync(work, 0o711);
+  let pg: BenchPostgres | undefined;
+  const results: ScenarioResult[] = [];
+  const cleanup = async () => {
+    await stopAll();
+    await pg?.stop().catch(() => undefined);
+    rmSync(work, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  try {
+    pg = await startBenchPostgres();
+    if (wanted(1) || wanted(4)) {
+      const rest = await restVsGraphqlVsFloor(pg, path.join(work, 'rest'), options);
+      if (wanted(1)) results.push(...rest.results);
+    }
+  } finally {
+    await cleanup();
+  }
+  printTable(results);
+  writeResults(output, results);
+  process.stdout.write(`\nwrote ${path.relative(process.cwd(), output)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,92 @@
+import { deepStrictEqual } from 'node:assert';
+import { request } from 'undici';
+import { freePort } from '../../src/db/embedded';
+import { throughput, type Throughput } from '../lib/load';
+import { operationText } from '../lib/operations';
+import type { BenchPostgres } from '../lib/postgres';
+import { rssMb, startTs, waitForHealthz } from '../lib/processes';
+import { migrate, seedTemplates } from '../lib/seed';
+import { BENCH_TOKEN, startService } from '../lib/service';
+import { round, type BenchOptions, type ScenarioResult } from '../lib/types';
+
+export interface RestOutcome {
+  results: ScenarioResult[];
+  /** RSS (MB) of the service and of the floor server after the load: scenario 4 reports them. */
+  serviceRssMb: number;
+  floorRssMb: number;
+}
+
+/**
+ * Scenario 1: GET /templates (100 × 3 images) and GET /templates/{id} through the REST route,
+ * the same operation text through POST /graphql, and the node:http + pg floor. Each in its own
+ * process; autocannon runs here.
+ */
+export async function restVsGraphqlVsFloor(pg: BenchPostgres, dataDir: string, options: BenchOptions): Promise<RestOutcome> {
+  const url = await pg.createDatabase('bench_rest');
+  const orm = await migrate(url);
+  const ids = await seedTemplates(orm, 100, 3);
+  await orm.close(true);
+  const service = await startService({ dataDir, databaseUrl: url });
+  const floorPort = await freePort();
+  const floor = startTs('bench/lib/floor-server.ts', { DATABASE_URL: url, PORT: String(floorPort) });
+  const floorUrl = `http://127.0.0.1:${floorPort}`;
+  try {
+    await waitForHealthz(floorUrl, floor);
+    const auth = { authorization: `Bearer ${BENCH_TOKEN}` };
+    const gql = (operation: string, variables: Record<string, unknown>) => ({
+      url: `${service.url}/graphql`,
+      method: 'POST' as const,
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: operationText(operation), operationName: operation, variables }),
+    });
+    const id = ids[Math.floor(ids.length / 2)];
+    const cases = [
+      { label: 'GET /templates', rest: `${service.url}/templates`, graphql: gql('ListTemplates', {}), field: 'templates', floor: `${floorUrl}/templates` },
+      { label: 'GET /templates/{id}', rest: `${service.url}/templates/${id}`, graphql: gql('GetTemplate', { id }), field: 'template', floor: `${floorUrl}/templates/${id}` },
+    ];
+    const results: ScenarioResult[] = [];
+    for (const c of cases) {
+      await sameBody(c.rest, auth, c.graphql, c.field, c.floor);
+      const run = { duration: options.duration, connections: options.connections };
+      const rest = await throughput({ url: c.rest, headers: auth }, run);
+      const graphql = await throughput(c.graphql, run);
+      const floorRun = await throughput({ url: c.floor }, run);
+      results.push(
+        compare(`REST vs GraphQL-over-HTTP: ${c.label}`, rest, graphql, 2, 'REST req/s ≥ 2× GraphQL-over-HTTP req/s'),
+        compare(`REST vs floor (node:http + pg): ${c.label}`, rest, floorRun, 0.5, 'REST req/s ≥ 0.5× floor req/s'),
+      );
+    }
+    return { results, serviceRssMb: round(rssMb(service.child.pid)), floorRssMb: round(rssMb(floor.pid)) };
+  } finally {
+    await floor.stop();
+    await service.stop();
+  }
+}
+
+function compare(name: string, subject: Throughput, baseline: Throughput, minimum: number, target: string): ScenarioResult {
+  const ratio = round(subject.rps / baseline.rps, 2);
+  const clean = subject.errors === 0 && baseline.errors === 0;
+  return {
+    scenario: 1,
+    name,
+    figures: { rps: subject.rps, p50Ms: subject.p50, p99Ms: subject.p99, errors: subject.errors },
+    baseline: { rps: baseline.rps, p50Ms: baseline.p50, p99Ms: baseline.p99, errors: baseline.errors },
+    ratio,
+    target,
+    met: clean && ratio >= minimum,
+    ...(clean ? {} : { note: 'requests failed during the run' }),
+  };
+}
+
+/** The three answers must be the same JSON, or the comparison means nothing. */
+async function sameBody(restUrl: string, auth: Record<string, string>, graphql: { url: string; headers: Record<string, string>; body: string }, field: string, floorUrl: string): Promise<void> {
+  const json = async (res: Awaited<ReturnType<typeof request>>) => {
+    if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${await res.body.text()}`);
+    return res.body.json() as Promise<any>;
+  };
+  const rest = await json(await request(restUrl, { headers: auth }));
+  const viaGraphql = await json(await request(graphql.url, { method: 'POST', headers: graphql.headers, body: graphql.body }));
+  const floor = await json(await request(floorUrl));
+  deepStrictEqual(viaGraphql.data[field], rest, 'POST /graphql and the REST route answer different data');
+  deepStrictEqual(floor, rest, 'the floor server and the REST route answer different JSON');
+}
