@@ -32,7 +32,6 @@ export const routes = [
   { method: 'POST', path: '/apps/:id/template', operation: 'PreviewAppTemplate', status: 200 },
   { method: 'GET', path: '/apps/:app_id/services/:id', operation: 'GetService', status: 200 },
   { method: 'PUT', path: '/apps/:app_id/services/:id', operation: 'UpdateService', status: 204 },
-  { method: 'DELETE', path: '/apps/:app_id/services/:id', operation: 'DeleteService', status: 204 },
   { method: 'GET', path: '/apps/:app_id/services/:id/journal', operation: 'GetServiceJournal', status: 200 },
   { method: 'POST', path: '/templates', operation: 'CreateTemplate', status: 201 },
   { method: 'POST', path: '/templates/:id/save', operation: 'SaveTemplate', status: 204 },
