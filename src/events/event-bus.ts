@@ -42,6 +42,7 @@ export class EventBus {
   private readonly lockLost = new Set<() => void>();
   private closed = false;
   private connecting: Promise<void> | undefined;
+  private firstAttempt: Promise<void> | undefined;
   private readonly stopping = new AbortController();
   private readonly reconnectMs: number;
   private readonly maxReconnectMs: number;
@@ -53,9 +54,14 @@ export class EventBus {
     this.queueLimit = options.queueLimit ?? 1000;
   }
 
-  /** Connects once; on failure keeps retrying in the background (never rejects). */
+  /** Settles after the first attempt to connect; a failure keeps retrying in the background. */
   start(): Promise<void> {
-    return (this.connecting ??= this.connectLoop());
+    if (!this.connecting) {
+      let attempted!: () => void;
+      this.firstAttempt = new Promise<void>((resolve) => (attempted = resolve));
+      this.connecting = this.connectLoop(attempted);
+    }
+    return this.firstAttempt!;
   }
 
   get connected(): boolean {
@@ -138,7 +144,7 @@ export class EventBus {
     await client?.end().catch(() => undefined);
   }
 
-  private async connectLoop(): Promise<void> {
+  private async connectLoop(attempted: () => void): Promise<void> {
     let wait = this.reconnectMs;
     while (!this.closed) {
       try {
@@ -146,6 +152,8 @@ export class EventBus {
         return;
       } catch (error) {
         this.log.warn({ err: error, retryInMs: wait }, 'event bus: cannot connect to the database; retrying');
+      } finally {
+        attempted();
       }
       try {
         await sleep(wait, undefined, { signal: this.stopping.signal });

@@ -8,6 +8,7 @@ export class Subscriber<In, Out = In> implements AsyncIterableIterator<Out> {
   private readonly queue: In[] = [];
   private waiting: (() => void) | undefined;
   private ended = false;
+  private readonly cleanups: (() => void)[] = [];
   /** Events dropped because the client read too slowly (oldest first). */
   dropped = 0;
 
@@ -44,7 +45,14 @@ export class Subscriber<In, Out = In> implements AsyncIterableIterator<Out> {
     if (this.ended) return;
     this.ended = true;
     this.onEnd();
+    for (const cleanup of this.cleanups.splice(0)) cleanup();
     this.wake();
+  }
+
+  /** Runs `cleanup` when the subscription ends, however it ends (at once if it has). */
+  onDone(cleanup: () => void): void {
+    if (this.ended) cleanup();
+    else this.cleanups.push(cleanup);
   }
 
   async next(): Promise<IteratorResult<Out>> {

@@ -1,0 +1,132 @@
+import type { AgentDeploymentStatus } from '../targets/agent-client';
+import type { Logger } from '../logger';
+import { PayloadTooLargeError } from '../errors';
+import type { EventBus, LockKey } from './event-bus';
+
+export const DEPLOYMENT_STATUS_CHANNEL = 'deployment_status';
+
+export type DeploymentStatus = AgentDeploymentStatus['status'];
+
+/**
+ * What goes over NOTIFY for a deployment. `status` is absent (with `error` null) when it would not
+ * fit in a NOTIFY payload: subscribers then read it from the agent themselves.
+ */
+export interface DeploymentStatusEvent {
+  targetId: number;
+  id: number;
+  status?: DeploymentStatus | null;
+  /** Why the agent could not be read (unreachable, deployment gone); null when it was. */
+  error: string | null;
+  at: string;
+}
+
+/** Reads a deployment's status from its agent, bypassing any per-request cache. */
+export type DeploymentReader = (targetId: number, id: number) => Promise<DeploymentStatus>;
+
+interface Watch {
+  refs: number;
+  timer: NodeJS.Timeout | undefined;
+  /** The last status published, as JSON; undefined until this process polls. */
+  last: string | undefined;
+  stopped: boolean;
+  ticking: Promise<void> | undefined;
+}
+
+/**
+ * Polls the agents of deployments that someone subscribed to, and publishes `deployment_status`
+ * when a status changes. Ref-counted per process: the first subscription to a deployment starts
+ * its poller, the last one leaving stops it. Across replicas, only the one holding the
+ * deployment's advisory lock ([targetId, id]) asks the agent; the others with subscribers retry
+ * the lock each interval and take over when the holder stops watching or dies (publishing the
+ * status they read first; subscribers drop a repeat of what they last saw).
+ */
+export class DeploymentWatcher {
+  private readonly watches = new Map<string, Watch>();
+  private closed = false;
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly read: DeploymentReader,
+    private readonly log: Logger,
+    private readonly intervalMs = 2000,
+  ) {}
+
+  /** Starts (or joins) the poller of one deployment; call the returned function to leave. */
+  watch(targetId: number, id: number): () => void {
+    const key = `${targetId}:${id}`;
+    let watch = this.watches.get(key);
+    if (!watch) {
+      watch = { refs: 0, timer: undefined, last: undefined, stopped: false, ticking: undefined };
+      this.watches.set(key, watch);
+      const started = watch;
+      started.ticking = this.tick(started, targetId, id);
+    }
+    watch.refs++;
+    const joined = watch;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      if (--joined.refs === 0) void this.stop(key, joined, [targetId, id]);
+    };
+  }
+
+  /** Deployments this process is polling or waiting to poll (for tests). */
+  get watched(): string[] {
+    return [...this.watches.keys()];
+  }
+
+  isPolling(targetId: number, id: number): boolean {
+    return this.watches.has(`${targetId}:${id}`) && this.bus.holds([targetId, id]);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.watches.entries()].map(([key, watch]) => this.stop(key, watch, key.split(':').map(Number) as [number, number])));
+  }
+
+  private async stop(key: string, watch: Watch, lock: LockKey): Promise<void> {
+    watch.stopped = true;
+    clearTimeout(watch.timer);
+    if (this.watches.get(key) === watch) this.watches.delete(key);
+    await watch.ticking;
+    await this.bus.unlock(lock);
+  }
+
+  private async tick(watch: Watch, targetId: number, id: number): Promise<void> {
+    const lock: LockKey = [targetId, id];
+    try {
+      if (!this.bus.holds(lock)) {
+        watch.last = undefined;
+        await this.bus.tryLock(lock);
+      }
+      if (this.bus.holds(lock) && !watch.stopped) await this.poll(watch, targetId, id);
+    } catch (error) {
+      this.log.debug({ err: error, targetId, id }, 'deployment poller: tick failed');
+    }
+    if (watch.stopped || this.closed) return;
+    watch.timer = setTimeout(() => {
+      watch.ticking = this.tick(watch, targetId, id);
+    }, this.intervalMs);
+  }
+
+  private async poll(watch: Watch, targetId: number, id: number): Promise<void> {
+    let status: DeploymentStatus | null = null;
+    let error: string | null = null;
+    try {
+      status = await this.read(targetId, id);
+    } catch (failure) {
+      error = failure instanceof Error ? failure.message : String(failure);
+    }
+    const seen = JSON.stringify([status, error]);
+    if (seen === watch.last || watch.stopped) return;
+    const event: DeploymentStatusEvent = { targetId, id, status, error, at: new Date().toISOString() };
+    try {
+      await this.bus.publish(DEPLOYMENT_STATUS_CHANNEL, event);
+    } catch (failure) {
+      if (!(failure instanceof PayloadTooLargeError)) throw failure;
+      await this.bus.publish(DEPLOYMENT_STATUS_CHANNEL, { targetId, id, error: null, at: event.at });
+    }
+    watch.last = seen;
+  }
+}

@@ -1,0 +1,63 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { AppRuntime } from '../apps/app-runtime';
+import type { SecretBox } from '../crypto/secret-box';
+import type { Logger } from '../logger';
+import type { AgentClient } from '../targets/agent-client';
+import { TargetService } from '../targets/target.service';
+import { DeploymentWatcher, type DeploymentReader } from './deployment-watcher';
+import { EventBus } from './event-bus';
+import { ServiceStateFeed } from './service-state-feed';
+
+export interface EventsOptions {
+  /** How often a watched deployment's agent is asked (ms). */
+  deploymentPollMs?: number;
+  /** How often a replica without a producer's lock tries to take it over (ms). */
+  leaderRetryMs?: number;
+  /** First wait before the bus reconnects to the database (ms). */
+  reconnectMs?: number;
+}
+
+/** The process-wide event machinery: the bus and the two producers. */
+export interface Events {
+  bus: EventBus;
+  serviceStates: ServiceStateFeed;
+  deployments: DeploymentWatcher;
+  /** Reads a deployment's status from its agent now (no per-request cache). */
+  readDeployment: DeploymentReader;
+  close(): Promise<void>;
+}
+
+export interface EventsDeps {
+  clientUrl: string;
+  orm: MikroORM;
+  log: Logger;
+  secrets: SecretBox;
+  agents: AgentClient;
+  appRuntime: AppRuntime;
+}
+
+export async function createEvents(deps: EventsDeps, options: EventsOptions = {}): Promise<Events> {
+  const log = deps.log.child({ component: 'events' });
+  const bus = new EventBus(deps.clientUrl, log, { reconnectMs: options.reconnectMs });
+  await bus.start();
+  const fork = () => deps.orm.em.fork() as EntityManager;
+  const readDeployment: DeploymentReader = async (targetId, id) => {
+    const targets = new TargetService(fork(), deps.secrets, deps.agents, log);
+    const target = targets.agentTarget(await targets.get(targetId));
+    return (await deps.agents.getDeployment(target, id)).status;
+  };
+  const serviceStates = new ServiceStateFeed(bus, deps.appRuntime.docker, () => deps.appRuntime.instanceId(fork()), log, options.leaderRetryMs);
+  const deployments = new DeploymentWatcher(bus, readDeployment, log, options.deploymentPollMs);
+  return {
+    bus,
+    serviceStates,
+    deployments,
+    readDeployment,
+    async close() {
+      // Producers first (they release their locks on the bus connection), then the bus, which
+      // completes every subscriber's stream.
+      await Promise.all([serviceStates.close(), deployments.close()]);
+      await bus.close();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { DEPLOYMENT_STATUS_CHANNEL, type DeploymentStatusEvent } from './deployment-watcher';
+import type { Events } from './events';
+import { SERVICE_STATE_CHANNEL, type ServiceStateEvent } from './service-state-feed';
+
+/**
+ * The GraphQL subscriptions' side of the events: a bus subscriber per subscription, filtered to
+ * what was asked for, and de-duplicated, so a client sees a state only when it differs from the
+ * last one it got (the engine sends `die` and `stop` for one exit; a poller taking over from
+ * another replica publishes the status it reads first).
+ */
+export class SubscriptionService {
+  constructor(
+    private readonly events: Events,
+    /** Throws NotFoundError for an unknown app. */
+    private readonly checkApp: (appId: number) => Promise<unknown>,
+  ) {}
+
+  async serviceStates(filter: { appId?: number | null; serviceId?: number | null }): Promise<AsyncIterableIterator<ServiceStateEvent>> {
+    if (filter.appId != null) await this.checkApp(filter.appId);
+    this.events.serviceStates.ensureStarted();
+    const last = new Map<number, string>();
+    return this.events.bus.subscribe<ServiceStateEvent>(SERVICE_STATE_CHANNEL, (event) => {
+      if (filter.appId != null && event.appId !== filter.appId) return undefined;
+      if (filter.serviceId != null && event.serviceId !== filter.serviceId) return undefined;
+      const state = JSON.stringify([event.loadState, event.activeState, event.subState]);
+      if (last.get(event.serviceId) === state) return undefined;
+      last.set(event.serviceId, state);
+      return event;
+    });
+  }
+
+  /**
+   * The deployment's status now (read from its agent: an unknown target or deployment fails the
+   * subscription here), then each change. Joins this process's poller of the deployment.
+   */
+  async deploymentStatus(targetId: number, id: number): Promise<AsyncIterableIterator<DeploymentStatusEvent>> {
+    let last: string | undefined;
+    const subscriber = await this.events.bus.subscribe<DeploymentStatusEvent>(DEPLOYMENT_STATUS_CHANNEL, async (event) => {
+      if (event.targetId !== targetId || event.id !== id) return undefined;
+      // Too large for NOTIFY: the poller sent only "it changed".
+      const full = event.status === undefined && event.error === null ? { ...event, status: await this.events.readDeployment(targetId, id) } : event;
+      const seen = JSON.stringify([full.status, full.error]);
+      if (seen === last) return undefined;
+      last = seen;
+      return full;
+    });
+    subscriber.onDone(this.events.deployments.watch(targetId, id));
+    try {
+      const status = await this.events.readDeployment(targetId, id);
+      subscriber.unshift({ targetId, id, status, error: null, at: new Date().toISOString() });
+    } catch (error) {
+      await subscriber.return();
+      throw error;
+    }
+    return subscriber;
+  }
+}
