@@ -24,6 +24,8 @@ export const builder = new SchemaBuilder<{
       deploy: ctx.identity.scopes.has('deploy'),
       admin: ctx.identity.scopes.has('admin'),
     }),
+    // Subscriptions are refused when they start, not on every event they would deliver.
+    authorizeOnSubscribe: true,
     unauthorizedError: (_parent, _ctx, info) =>
       new ForbiddenError(`this token may not use ${info.parentType.name}.${info.fieldName}`),
   },
@@ -31,6 +33,7 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});
 
 // ISO-8601 UTC with milliseconds and Z, as the original's clients parse.
 builder.addScalarType(

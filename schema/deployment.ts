@@ -9,7 +9,7 @@ const ServiceState = builder.objectRef<{ id: string; actualState: string }>('Dep
   }),
 });
 
-const DeploymentStatus = builder.objectRef<{ services: { id: string; actualState: string }[] }>('DeploymentStatus').implement({
+export const DeploymentStatus = builder.objectRef<{ services: { id: string; actualState: string }[] }>('DeploymentStatus').implement({
   fields: (t) => ({ services: t.field({ type: [ServiceState], resolve: (s) => s.services }) }),
 });
 

@@ -8,6 +8,7 @@ import './metadata';
 import './registry';
 import './search';
 import './service';
+import './subscription';
 import './template';
 import './template-repo';
 import './token';

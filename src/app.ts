@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { routes } from '../rest/routes';
@@ -10,10 +11,12 @@ import type { Config } from './config';
 import type { AppDeps } from './context';
 import { SecretBox } from './crypto/secret-box';
 import { entities } from './db/entities';
+import { createEvents, type Events, type EventsOptions } from './events/events';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
 import { migrations } from './db/migrations/index';
 import { openOrm } from './db/orm';
 import { createGraphQL } from './http/graphql';
+import { attachGraphQLWs } from './http/graphql-ws';
 import { createHandler, type Handler } from './http/server';
 import { createLogger, type Logger } from './logger';
 import { VERSION } from './version';
@@ -22,6 +25,13 @@ export interface App {
   handler: Handler;
   orm: MikroORM;
   deps: AppDeps;
+  /** Serves GraphQL subscriptions over WebSocket (graphql-ws) on the server's upgrades to /graphql. */
+  attach(server: Server): void;
+  /**
+   * Ends every subscription (SSE streams complete, WebSocket clients get 1001), so that a
+   * server.close() waiting for its connections can finish. close() does it too.
+   */
+  closeStreams(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,6 +39,8 @@ export interface AppOptions {
   log?: Logger;
   /** Where the first start's admin token is announced; stdout by default. */
   announce?: (line: string) => void;
+  /** Poll and retry intervals of the subscription producers (tests shorten them). */
+  events?: EventsOptions;
 }
 
 /** Builds the service: database, migrations, schema, handler. Never listens (see main.ts). */
@@ -42,20 +54,33 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     clientUrl = embedded.url;
   }
   let orm: MikroORM | undefined;
+  let events: Events | undefined;
   const agents = new AgentClient();
   const appRuntime = new AppRuntime(config.dockerHost, log);
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });
-    const deps: AppDeps = { config, orm, log, secrets: SecretBox.fromConfig(config.secretKey, config.dataDir), version: VERSION, appRuntime, agents };
+    const secrets = SecretBox.fromConfig(config.secretKey, config.dataDir);
+    events = await createEvents({ clientUrl, orm, log, secrets, agents, appRuntime }, options.events);
+    const deps: AppDeps = { config, orm, log, secrets, version: VERSION, appRuntime, agents, events };
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const schema = getSchema();
-    const handler = createHandler(deps, schema, createGraphQL(schema, deps), routes);
+    const yoga = createGraphQL(schema, deps);
+    const handler = createHandler(deps, schema, yoga, routes);
     const opened = orm;
+    const openedEvents = events;
+    const sockets: { close(): Promise<void> }[] = [];
+    const closeStreams = async () => {
+      await Promise.all(sockets.splice(0).map((s) => s.close()));
+      await openedEvents.close();
+    };
     return {
       handler,
       orm: opened,
       deps,
+      attach: (server) => void sockets.push(attachGraphQLWs(server, yoga, deps)),
+      closeStreams,
       async close() {
+        await closeStreams();
         await agents.close();
         await appRuntime.close();
         await opened.close(true);
@@ -63,6 +88,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       },
     };
   } catch (error) {
+    await events?.close();
     await agents.close();
     await appRuntime.close();
     await orm?.close(true);

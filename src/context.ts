@@ -19,6 +19,8 @@ import { DeploymentService } from './targets/deployment.service';
 import { TargetService } from './targets/target.service';
 import type { Config } from './config';
 import type { SecretBox } from './crypto/secret-box';
+import type { Events } from './events/events';
+import { SubscriptionService } from './events/subscription.service';
 import type { Logger } from './logger';
 
 /** What lives as long as the process: shared by every request. */
@@ -32,6 +34,8 @@ export interface AppDeps {
   agents: AgentClient;
   /** The apps domain's engine client and background starts. */
   appRuntime: AppRuntime;
+  /** LISTEN/NOTIFY bus and its producers, for GraphQL subscriptions (src/events). */
+  events: Events;
 }
 
 /** One request's context, for GraphQL over HTTP and for REST routes alike. */
@@ -79,6 +83,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   const apps = lazy(() => new AppService(em, appsDeps, templates(), registries()));
   const appServices = lazy(() => new ServiceService(em, appsDeps));
   const appTemplates = lazy(() => new AppTemplateService(em, templates(), config, path.join(config.dataDir, 'repos')));
+  const subscriptions = lazy(() => new SubscriptionService(deps.events, (appId) => apps().get(appId)));
   return {
     get registries() { return registries(); },
     get templates() { return templates(); },
@@ -92,6 +97,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
     get apps() { return apps(); },
     get appServices() { return appServices(); },
     get appTemplates() { return appTemplates(); },
+    get subscriptions() { return subscriptions(); },
   };
 }
 

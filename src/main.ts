@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   const app = await createApp(config, { log });
   const server = createServer(app.handler);
   server.keepAliveTimeout = 65_000;
+  app.attach(server);
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -30,8 +31,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Subscriptions never end on their own: end them, so the server's close can complete.
+    await app.closeStreams();
+    await closed;
     await app.close();
     process.exit(0);
   };

@@ -54,10 +54,13 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
 
   return (req, res) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
+    // On 'close', not 'finish': a subscription stream the client left never finishes, and is
+    // logged once, with how long it lasted and `aborted`.
+    res.once('close', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const aborted = res.writableFinished ? {} : { aborted: true };
       // The path only: query strings may carry search terms, never log them with headers.
-      deps.log.info({ method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode, durationMs: Math.round(durationMs * 10) / 10 }, 'request');
+      deps.log.info({ method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode, durationMs: Math.round(durationMs * 10) / 10, ...aborted }, 'request');
     });
     handle(req, res).catch((error: unknown) => {
       const { status, body } = describeError(error, deps.log);
@@ -74,7 +77,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 async function authenticate(deps: AppDeps, req: IncomingMessage): Promise<Identity> {
-  const header = req.headers.authorization ?? '';
+  return identify(deps, req.headers.authorization);
+}
+
+/** The caller behind an `Authorization: Bearer` value (HTTP header, or graphql-ws connectionParams). */
+export async function identify(deps: AppDeps, authorization: string | undefined): Promise<Identity> {
+  const header = authorization ?? '';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new UnauthenticatedError('a bearer token is required (Authorization: Bearer <token>)');
   const em = deps.orm.em.fork();
@@ -114,7 +122,15 @@ async function forward(yoga: Yoga, req: IncomingMessage, res: ServerResponse, ur
   response.headers.forEach((value, key) => (outHeaders[key] = value));
   res.writeHead(response.status, outHeaders);
   if (!response.body) return void res.end();
-  // Streamed chunk by chunk: subscriptions over SSE never end on their own.
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+  // Streamed chunk by chunk: subscriptions over SSE never end on their own. A client that goes
+  // away cancels the stream, which ends the subscription behind it (and its LISTEN, its poller).
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  res.once('close', cancel);
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) res.write(chunk.value);
+  } finally {
+    res.off('close', cancel);
+  }
   res.end();
 }

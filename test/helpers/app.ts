@@ -44,6 +44,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env });
   const app = await createApp(config, { log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), announce: () => undefined });
   const server: Server = createServer(app.handler);
+  app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -73,7 +74,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     request,
     graphql: (query, variables = {}, token) => request('POST', '/graphql', { body: { query, variables }, token }),
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.closeStreams();
+      await closed;
       await app.close();
       await db.drop();
       await rm(dataDir, { recursive: true, force: true });

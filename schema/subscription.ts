@@ -1,0 +1,46 @@
+import type { DeploymentStatusEvent as DeploymentStatusRow } from '../src/events/deployment-watcher';
+import type { ServiceStateEvent as ServiceStateRow } from '../src/events/service-state-feed';
+import { builder } from './builder';
+import { DeploymentStatus } from './deployment';
+
+export const ServiceStateEvent = builder.objectRef<ServiceStateRow>('ServiceStateEvent').implement({
+  description: "A service's container changed state on the engine (systemd's words, as on Service)",
+  fields: (t) => ({
+    appId: t.exposeInt('appId'),
+    serviceId: t.exposeInt('serviceId'),
+    loadState: t.string({ nullable: true, resolve: (e) => e.loadState }),
+    activeState: t.string({ nullable: true, resolve: (e) => e.activeState }),
+    subState: t.string({ nullable: true, resolve: (e) => e.subState }),
+    at: t.field({ type: 'DateTime', description: 'When the engine reported it', resolve: (e) => new Date(e.at) }),
+  }),
+});
+
+export const DeploymentStatusEvent = builder.objectRef<DeploymentStatusRow>('DeploymentStatusEvent').implement({
+  description: "A deployment's status as its agent reports it: first the current one, then each change",
+  fields: (t) => ({
+    targetId: t.exposeInt('targetId'),
+    id: t.exposeInt('id'),
+    status: t.field({ type: DeploymentStatus, nullable: true, description: 'null when the agent could not be read (see error)', resolve: (e) => e.status ?? null }),
+    error: t.string({ nullable: true, description: 'Why the agent could not be read (unreachable, deployment removed)', resolve: (e) => e.error }),
+    at: t.field({ type: 'DateTime', description: 'When the agent was read', resolve: (e) => new Date(e.at) }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  serviceStateChanged: t.field({
+    type: ServiceStateEvent,
+    authScopes: { read: true },
+    description: "State changes of services' containers, from the engine's event stream; every service, or one app's, or one service",
+    args: { appId: t.arg.int(), serviceId: t.arg.int() },
+    subscribe: (_root, args, ctx) => ctx.services.subscriptions.serviceStates(args),
+    resolve: (event) => event,
+  }),
+  deploymentStatusChanged: t.field({
+    type: DeploymentStatusEvent,
+    authScopes: { read: true },
+    description: "A deployment's status: the current one, then each change seen by polling its agent",
+    args: { targetId: t.arg.int({ required: true }), id: t.arg.int({ required: true }) },
+    subscribe: (_root, { targetId, id }, ctx) => ctx.services.subscriptions.deploymentStatus(targetId, id),
+    resolve: (event) => event,
+  }),
+}));

@@ -1,0 +1,86 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { CloseCode } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { WebSocketServer } from 'ws';
+import type { Identity } from '../auth/token.service';
+import type { AppDeps } from '../context';
+import { UnauthenticatedError } from '../errors';
+import { MAX_BODY_BYTES } from './body';
+import type { Yoga } from './graphql';
+import { identify } from './server';
+
+type Enveloped = ReturnType<Yoga['getEnveloped']>;
+
+/**
+ * GraphQL over WebSocket (the graphql-transport-ws protocol of `graphql-ws`) on upgrades to
+ * /graphql of `server`. Browsers cannot set headers on a WebSocket, so the token comes in the
+ * connection_init payload as `{"authorization": "Bearer <token>"}` (an Authorization header on
+ * the upgrade is read too). No valid token closes the socket with 4401, a token without the read
+ * scope with 4403. Operations run through yoga's envelop, so masking and validation rules are the
+ * same as over HTTP.
+ */
+export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { close(): Promise<void> } {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/graphql') {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  };
+  server.on('upgrade', onUpgrade);
+
+  const disposable = useServer<Record<string, unknown>, { identity: Identity }>(
+    {
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const given = params.authorization ?? params.Authorization ?? ctx.extra.request.headers.authorization;
+        let identity: Identity;
+        try {
+          identity = await identify(deps, typeof given === 'string' ? given : undefined);
+        } catch (error) {
+          if (!(error instanceof UnauthenticatedError)) throw error;
+          ctx.extra.socket.close(CloseCode.Unauthorized, error.message);
+          return false;
+        }
+        if (!identity.scopes.has('read')) {
+          ctx.extra.socket.close(CloseCode.Forbidden, 'this token may not read');
+          return false;
+        }
+        ctx.extra.identity = identity;
+        return true;
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const enveloped = yoga.getEnveloped({ identity: ctx.extra.identity!, params: payload } as never);
+        let document;
+        try {
+          document = enveloped.parse(payload.query);
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
+        }
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length > 0) return errors;
+        return {
+          schema: enveloped.schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: { enveloped },
+        } satisfies ExecutionArgs;
+      },
+      execute: (args) => (args.rootValue as { enveloped: Enveloped }).enveloped.execute(args),
+      subscribe: (args) => (args.rootValue as { enveloped: Enveloped }).enveloped.subscribe(args),
+    },
+    wss,
+  );
+
+  return {
+    async close() {
+      server.off('upgrade', onUpgrade);
+      await disposable.dispose();
+    },
+  };
+}
