@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { QueryLimits } from './graphql/limits';
 
 /**
  * The only reader of process.env for the main service. Parsed once; every problem is reported
@@ -15,6 +16,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DOCKER_HOST: z.string().regex(/^(unix|tcp):\/\//, 'must be unix:///path or tcp://host:port').optional(),
   GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).default('true'),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(12),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().positive().default(5000),
+  GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(20000),
   REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   GIT_TIMEOUT_MS: z.coerce.number().int().positive().default(60000),
   GITHUB_URL: z.string().url().default('https://github.com'),
@@ -33,6 +38,7 @@ export interface Config {
   introspection: boolean;
   registryTimeoutMs: number;
   gitTimeoutMs: number;
+  graphqlLimits: QueryLimits;
   githubUrl: string;
   githubToken?: string;
 }
@@ -65,3 +71,4 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     githubToken: e.GITHUB_TOKEN,
   };
 }
+    graphqlLimits: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxTokens: e.GRAPHQL_MAX_TOKENS, maxCost: e.GRAPHQL_MAX_COST },

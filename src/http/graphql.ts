@@ -1,7 +1,9 @@
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import type { Identity } from '../auth/token.service';
 import { createContext, type AppDeps, type Context } from '../context';
+import { limitRules } from '../graphql/limits';
 import { maskGraphQLError } from './errors';
 
 export interface ServerContext {
@@ -12,7 +14,13 @@ export type Yoga = YogaServerInstance<ServerContext, Context>;
 
 /** GraphQL over HTTP at /graphql, and GraphiQL for browsers. */
 export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
-  const plugins: Plugin[] = [];
+  const limits = deps.config.graphqlLimits;
+  const plugins: Plugin[] = [
+    {
+      onParse: ({ parseFn, setParseFn }) => setParseFn((source, options) => parseFn(source, { ...options, maxTokens: limits.maxTokens })),
+      onValidate: ({ addValidationRule }) => limitRules(limits).forEach((rule) => addValidationRule(rule)),
+    },
+  ];
   if (!deps.config.introspection) {
     plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });
   }
@@ -25,6 +33,8 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
       title: 'platform GraphQL',
       headers: JSON.stringify({ Authorization: 'Bearer <your token>' }),
     },
+    // GraphiQL's assets are served from this package, not a CDN: it works offline.
+    renderGraphiQL,
     landingPage: false,
     logging: false,
     plugins,
