@@ -98,6 +98,11 @@ export class EventBus {
     return subscriber;
   }
 
+  /** Settles once this process LISTENs on `channel` (at once when it has no subscriber). */
+  async whenListening(channel: string): Promise<void> {
+    await this.channels.get(channel)?.listening;
+  }
+
   /** Local subscribers of `channel` (for tests and metrics). */
   subscriberCount(channel: string): number {
     return this.channels.get(channel)?.subscribers.size ?? 0;

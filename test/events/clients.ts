@@ -1,0 +1,153 @@
+import { createClient, type Client } from 'graphql-ws';
+import { request } from 'undici';
+import WebSocket from 'ws';
+import { ADMIN_TOKEN } from '../helpers/app';
+
+const TIMEOUT_MS = 20_000;
+
+/** Something that yields GraphQL results one by one, with a deadline on each. */
+export interface ResultStream {
+  next(timeoutMs?: number): Promise<any>;
+  close(): Promise<void>;
+}
+
+/** A queue fed by a push source; `next()` waits for the next item (or fails after a deadline). */
+class Inbox {
+  private readonly items: any[] = [];
+  private waiter: ((item: any) => void) | undefined;
+  private failure: Error | undefined;
+
+  push(item: any): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    if (waiter) waiter(item);
+    else this.items.push(item);
+  }
+
+  fail(error: Error): void {
+    this.failure = error;
+    this.push(undefined);
+  }
+
+  async next(timeoutMs = TIMEOUT_MS): Promise<any> {
+    if (this.items.length > 0) return this.items.shift();
+    if (this.failure) throw this.failure;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const item = await Promise.race([
+        new Promise<any>((resolve) => (this.waiter = resolve)),
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error(`no event within ${timeoutMs} ms`)), timeoutMs);
+        }),
+      ]);
+      if (item === undefined && this.failure) throw this.failure;
+      return item;
+    } finally {
+      clearTimeout(timer);
+      this.waiter = undefined;
+    }
+  }
+}
+
+/**
+ * A subscription over server-sent events (POST /graphql, Accept: text/event-stream), read the way
+ * a browser's EventSource would: `event: next` frames with JSON data. Resolves once the response
+ * headers are in, which the server sends after the subscription's LISTEN is in place.
+ */
+export async function sseSubscribe(
+  url: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token: string | null = ADMIN_TOKEN,
+): Promise<ResultStream & { status: number; body?: unknown }> {
+  const abort = new AbortController();
+  const response = await request(`${url}/graphql`, {
+    method: 'POST',
+    headers: { accept: 'text/event-stream', 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+    signal: abort.signal,
+  });
+  if (response.statusCode !== 200) {
+    return { status: response.statusCode, body: await response.body.json(), next: async () => undefined, close: async () => undefined };
+  }
+  const inbox = new Inbox();
+  void (async () => {
+    let buffer = '';
+    try {
+      for await (const chunk of response.body) {
+        buffer += (chunk as Buffer).toString('utf8');
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const lines = frame.split('\n');
+          const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim();
+          const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          if (event === 'next') inbox.push(JSON.parse(data));
+          if (event === 'complete') inbox.fail(new Error('the stream completed'));
+        }
+      }
+      inbox.fail(new Error('the stream ended'));
+    } catch (error) {
+      inbox.fail(error as Error);
+    }
+  })();
+  return {
+    status: 200,
+    next: (timeoutMs) => inbox.next(timeoutMs),
+    async close() {
+      abort.abort();
+    },
+  };
+}
+
+/** A graphql-ws client (graphql-transport-ws over the `ws` package), token in connectionParams. */
+export function wsClient(url: string, token: string | null = ADMIN_TOKEN): Client {
+  return createClient({
+    url: `${url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+/** One subscription on a graphql-ws client, pushed into a queue. */
+export function wsSubscribe(client: Client, query: string, variables: Record<string, unknown> = {}): ResultStream {
+  const inbox = new Inbox();
+  const unsubscribe = client.subscribe(
+    { query, variables },
+    {
+      next: (value) => inbox.push(value),
+      error: (error) => inbox.fail(error instanceof Error ? error : new Error(JSON.stringify(error))),
+      complete: () => inbox.fail(new Error('the subscription completed')),
+    },
+  );
+  return { next: (timeoutMs) => inbox.next(timeoutMs), close: async () => unsubscribe() };
+}
+
+/** Opens a raw graphql-transport-ws socket, sends connection_init, and reports how it closed. */
+export function wsConnectionOutcome(url: string, payload: Record<string, unknown> | undefined, headers: Record<string, string> = {}): Promise<{ code: number; reason: string; acked: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers });
+    let acked = false;
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', ...(payload ? { payload } : {}) })));
+    socket.on('message', (data) => {
+      if (JSON.parse(String(data)).type === 'connection_ack') {
+        acked = true;
+        socket.close(1000, 'done');
+      }
+    });
+    socket.on('close', (code, reason) => resolve({ code, reason: String(reason), acked }));
+    socket.on('error', reject);
+  });
+}
+
+/** Polls `check` until it is true (or fails after `timeoutMs`). */
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
