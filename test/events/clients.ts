@@ -67,7 +67,7 @@ export async function sseSubscribe(
     body: JSON.stringify({ query, variables }),
     signal: abort.signal,
   });
-  if (response.statusCode !== 200) {
+  if (!String(response.headers['content-type']).startsWith('text/event-stream')) {
     return { status: response.statusCode, body: await response.body.json(), next: async () => undefined, close: async () => undefined };
   }
   const inbox = new Inbox();
@@ -93,7 +93,7 @@ export async function sseSubscribe(
     }
   })();
   return {
-    status: 200,
+    status: response.statusCode,
     next: (timeoutMs) => inbox.next(timeoutMs),
     async close() {
       abort.abort();
