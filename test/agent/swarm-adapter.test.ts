@@ -1,5 +1,6 @@
 import { swarmApi } from '../../src/agent/adapters/swarm-api';
 import { describeDocker, testDockerClient, testDockerHost, TEST_IMAGE } from '../helpers/docker';
+import { useSwarm } from '../helpers/swarm';
 import { agentRequest, startAgent, type RunningAgent } from './agent-harness';
 
 const LABEL_KEY = 'platform.agent.key';
@@ -11,16 +12,12 @@ const LABEL_KEY = 'platform.agent.key';
 describeDocker('agent with the swarm adapter', () => {
   let agent: RunningAgent;
   const docker = testDockerClient();
-  let initialised = false;
-  let hadGatewayBridge = true;
+  let releaseSwarm: (() => Promise<void>) | undefined;
   const keys = new Set<string>();
 
   beforeAll(async () => {
-    if (!(await swarmApi.inspect(docker))) {
-      hadGatewayBridge = (await docker.inspectNetwork('docker_gwbridge')) !== null;
-      await swarmApi.init(docker, '127.0.0.1');
-      initialised = true;
-    }
+    // Shared with the other files that use the swarm: left only when the last one is done.
+    releaseSwarm = await useSwarm(docker);
     agent = await startAgent({
       env: {
         AGENT_ADAPTER: 'swarm',
@@ -39,11 +36,7 @@ describeDocker('agent with the swarm adapter', () => {
         await swarmApi.removeService(docker, service.ID).catch(() => undefined);
       }
     }
-    if (initialised) {
-      await swarmApi.leave(docker).catch(() => undefined);
-      // swarm init made the gateway bridge; leave does not remove it.
-      if (!hadGatewayBridge) await docker.removeNetwork('docker_gwbridge').catch(() => undefined);
-    }
+    await releaseSwarm?.();
     await docker.close();
   }, 60_000);
 
