@@ -68,13 +68,13 @@ builder.queryFields((t) => ({
   templates: t.field({
     type: [Template],
     authScopes: { read: true },
-    resolve: async (_root, _args, ctx) => (await ctx.services.templates.list()).map(templateView),
+    resolve: (_root, _args, ctx) => ctx.services.templates.listViews(),
   }),
   template: t.field({
     type: Template,
     authScopes: { read: true },
     args: { id: t.arg.int({ required: true }) },
-    resolve: async (_root, { id }, ctx) => templateView(await ctx.services.templates.get(id)),
+    resolve: (_root, { id }, ctx) => ctx.services.templates.getView(id),
   }),
   templateTypes: t.field({
     type: [TemplateTypeEntry],

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors';
 import type { TemplateDefinition } from './template-definition';
+import { templateViews } from './template-read';
 import type { TemplateRepo } from './template-repo.entity';
+import type { TemplateView } from './template-view';
 import { Template, TemplateImage } from './template.entity';
 
 export interface KeywordCount {
@@ -20,6 +22,17 @@ export class TemplateService {
     const template = await this.em.findOne(Template, { id }, { populate: ['images'] });
     if (!template) throw NotFoundError.of('template', id);
     return template;
+  }
+
+  /** For reading only: views straight from rows, without managed entities (see template-read.ts). */
+  listViews(): Promise<TemplateView[]> {
+    return templateViews(this.em);
+  }
+
+  async getView(id: number): Promise<TemplateView> {
+    const [view] = await templateViews(this.em, [id]);
+    if (!view) throw NotFoundError.of('template', id);
+    return view;
   }
 
   async delete(id: number): Promise<Template> {
