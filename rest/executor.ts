@@ -13,10 +13,13 @@ import {
   typeFromAST,
   validate,
   type DocumentNode,
+  type ExecutionResult,
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import { getVariableValues } from 'graphql/execution/values';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Context } from '../src/context';
 import { BadRequestError, DomainError } from '../src/errors';
 import type { RestRoute } from './route';
@@ -37,6 +40,8 @@ interface Prepared {
   operation: OperationDefinitionNode;
   variables: { name: string; type: GraphQLInputType }[];
   resultPath: string[];
+  /** A query compiled once to JavaScript (graphql-jit); mutations run through graphql-js. */
+  compiled: CompiledQuery | null;
 }
 
 const OPERATIONS_DIR = path.join(__dirname, 'operations');
@@ -63,26 +68,38 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
   for (const route of routes) {
     const operation = operations.get(route.operation);
     if (!operation) throw new Error(`route ${route.method} ${route.path} names a missing operation ${route.operation}`);
+    // Each operation executes alone, with only the fragments it needs.
+    const own: DocumentNode = { kind: document.kind, definitions: document.definitions.filter((d) => d.kind === 'FragmentDefinition' || d === operation) };
     const rootField = operation.selectionSet.selections[0];
     const rootName = rootField.kind === 'Field' ? (rootField.alias ?? rootField.name).value : '';
     prepared.set(route, {
       route,
-      // Each operation executes alone, with only the fragments it needs.
-      document: { kind: document.kind, definitions: document.definitions.filter((d) => d.kind === 'FragmentDefinition' || d === operation) },
+      document: own,
       operation,
       variables: (operation.variableDefinitions ?? []).map((v) => ({
         name: v.variable.name.value,
         type: typeFromAST(schema, v.type as never) as GraphQLInputType,
       })),
       resultPath: route.result ? route.result.split('.') : [rootName],
+      compiled: operation.operation === 'query' ? compile(schema, own, route.operation) : null,
     });
   }
   return prepared;
 }
 
+/**
+ * graphql-js walks the operation's AST on every request; for a list of 100 templates with their
+ * images that walk was most of the route's CPU (bench/RESULTS.md, scenario 1). A query the
+ * compiler cannot take falls back to graphql-js.
+ */
+function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string): CompiledQuery | null {
+  const compiled = compileQuery(schema, document, operationName);
+  return isCompiledQuery(compiled) ? compiled : null;
+}
+
 export async function runRoute(schema: GraphQLSchema, prepared: Prepared, request: RestRequest, context: Context): Promise<RestOutcome> {
   const variables = buildVariables(prepared, request);
-  const result = await execute({
+  const result = prepared.compiled ? await runCompiled(schema, prepared, variables, context) : await execute({
     schema,
     document: prepared.document,
     operationName: prepared.route.operation,
@@ -94,6 +111,13 @@ export async function runRoute(schema: GraphQLSchema, prepared: Prepared, reques
   let body: unknown = result.data;
   for (const key of prepared.resultPath) body = (body as Record<string, unknown> | null)?.[key];
   return { ok: true, status: prepared.route.status, body };
+}
+
+/** Variables are coerced by graphql-js first, so bad input gets the same errors on both paths. */
+async function runCompiled(schema: GraphQLSchema, prepared: Prepared, variables: Record<string, unknown>, context: Context): Promise<ExecutionResult> {
+  const coerced = getVariableValues(schema, prepared.operation.variableDefinitions ?? [], variables);
+  if (coerced.errors) return { errors: coerced.errors };
+  return prepared.compiled!.query(undefined, context, variables) as ExecutionResult | Promise<ExecutionResult>;
 }
 
 function buildVariables(prepared: Prepared, request: RestRequest): Record<string, unknown> {
