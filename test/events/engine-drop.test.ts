@@ -58,8 +58,9 @@ describeDocker('service states when the engine goes away', () => {
   test('no engine: nothing followed, the subscription stays open; the engine up, then dropped, then up: followed again, events flow', async () => {
     const [replica] = cluster.replicas;
     const feed = replica.app.deps.events.serviceStates;
-    stream = await sseSubscribe(replica.url, 'subscription { serviceStateChanged { appId subState } }');
-    expect(stream.status).toBe(200);
+    const opened = await sseSubscribe(replica.url, 'subscription { serviceStateChanged { appId subState } }');
+    stream = opened;
+    expect(opened.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(feed.following).toBe(false);
 
@@ -78,7 +79,7 @@ describeDocker('service states when the engine goes away', () => {
     const appId = ((await created.json()) as { id: number }).id;
     const states: string[] = [];
     while (states.at(-1) !== 'exited') {
-      const event = (await stream.next(30_000)).data.serviceStateChanged;
+      const event = (await opened.next(30_000)).data.serviceStateChanged;
       if (event.appId === appId) states.push(event.subState);
     }
     expect(states).toContain('running');
