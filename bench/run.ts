@@ -5,6 +5,7 @@ import { startBenchPostgres, type BenchPostgres } from './lib/postgres';
 import { stopAll } from './lib/processes';
 import { printTable, writeResults } from './lib/report';
 import type { BenchOptions, ScenarioResult } from './lib/types';
+import { agentFanout } from './scenarios/agent-fanout';
 import { restVsGraphqlVsFloor } from './scenarios/rest-graphql-floor';
 
 /**
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
       const rest = await restVsGraphqlVsFloor(pg, path.join(work, 'rest'), options);
       if (wanted(1)) results.push(...rest.results);
     }
+    if (wanted(2)) results.push(await agentFanout(pg, path.join(work, 'fanout'), options));
   } finally {
     await cleanup();
   }

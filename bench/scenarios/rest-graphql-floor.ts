@@ -87,6 +87,7 @@ async function sameBody(restUrl: string, auth: Record<string, string>, graphql: 
   const rest = await json(await request(restUrl, { headers: auth }));
   const viaGraphql = await json(await request(graphql.url, { method: 'POST', headers: graphql.headers, body: graphql.body }));
   const floor = await json(await request(floorUrl));
+  if (!viaGraphql.data) throw new Error(`POST /graphql failed: ${JSON.stringify(viaGraphql.errors)}`);
   deepStrictEqual(viaGraphql.data[field], rest, 'POST /graphql and the REST route answer different data');
   deepStrictEqual(floor, rest, 'the floor server and the REST route answer different JSON');
 }

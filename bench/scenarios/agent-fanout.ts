@@ -1,0 +1,103 @@
+import { Pool, request } from 'undici';
+import type { AgentsStarted, Counts } from '../lib/agents-child';
+import { ipcClient } from '../lib/ipc';
+import { median } from '../lib/load';
+import type { BenchPostgres } from '../lib/postgres';
+import { startTs } from '../lib/processes';
+import { BENCH_TOKEN, startService } from '../lib/service';
+import { round, type BenchOptions, type ScenarioResult } from '../lib/types';
+
+const QUERY = '{ deploymentTargets { id deployments { id status { services { id actualState } } } } }';
+const RUNS = 10;
+
+/**
+ * Scenario 2: N agents (HTTPS, Basic auth, fixed added latency, one 2-service deployment each)
+ * registered as targets of one service; one GraphQL query for every target's deployments with
+ * their status. Counted at the agents; timed here against one direct request to one agent.
+ */
+export async function agentFanout(pg: BenchPostgres, dataDir: string, options: BenchOptions): Promise<ScenarioResult> {
+  const databaseUrls: string[] = [];
+  for (let i = 0; i < options.agents; i++) databaseUrls.push(await pg.createDatabase(`bench_agent_${i}`));
+  const agents = startTs('bench/lib/agents-child.ts', {}, { ipc: true });
+  const call = ipcClient(agents);
+  const service = await startService({ dataDir, databaseUrl: await pg.createDatabase('bench_fanout') }).catch(async (error) => {
+    await agents.stop();
+    throw error;
+  });
+  try {
+    const { tokens } = await call<AgentsStarted>('start', { databaseUrls, latencyMs: options.agentLatencyMs });
+    await call('deploy');
+    const auth = { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' };
+    for (const [i, token] of tokens.entries()) {
+      const res = await request(`${service.url}/deployment_targets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: `agent-${i}`, auth_blob: token }) });
+      if (res.statusCode !== 200) throw new Error(`POST /deployment_targets: HTTP ${res.statusCode} ${await res.body.text()}`);
+      await res.body.dump();
+    }
+    const oneAgentMs = await oneAgentLatency(tokens[0]);
+
+    const query = async (): Promise<number> => {
+      const started = performance.now();
+      const res = await request(`${service.url}/graphql`, { method: 'POST', headers: auth, body: JSON.stringify({ query: QUERY }) });
+      const body = (await res.body.json()) as any;
+      const elapsed = performance.now() - started;
+      const targets = body.data?.deploymentTargets ?? [];
+      const running = targets.filter((t: any) => t.deployments.length === 1 && t.deployments[0].status.services.every((s: any) => s.actualState === 'running'));
+      if (running.length !== tokens.length) throw new Error(`fan-out query: ${JSON.stringify(body).slice(0, 500)}`);
+      return elapsed;
+    };
+    await call('reset');
+    const coldMs = await query();
+    const once = await call<Counts>('counts');
+    await call('reset');
+    const warm: number[] = [];
+    for (let i = 0; i < RUNS; i++) warm.push(await query());
+    const repeated = await call<Counts>('counts');
+
+    const lists = once.map((c) => c['GET /deployments'] ?? 0);
+    const statuses = once.map((c) => c['GET /deployments/{id}'] ?? 0);
+    const total = once.reduce((sum, c) => sum + Object.values(c).reduce((a, b) => a + b, 0), 0);
+    const exact = lists.every((n) => n === 1) && repeated.every((c) => c['GET /deployments'] === RUNS);
+    const wallMs = round(median(warm));
+    const ratio = round(wallMs / oneAgentMs, 2);
+    return {
+      scenario: 2,
+      name: `Agent fan-out: ${tokens.length} targets, deployments with status, one GraphQL query`,
+      figures: {
+        targets: tokens.length,
+        agentRequests: total,
+        listRequestsPerTarget: Math.max(...lists),
+        statusRequestsPerDeployment: Math.max(...statuses),
+        wallMsMedian: wallMs,
+        wallMsCold: round(coldMs),
+      },
+      baseline: { oneAgentMs, addedLatencyMs: options.agentLatencyMs },
+      ratio,
+      target: 'exactly 1 list request per target, and wall time ≤ 3× one agent’s latency',
+      met: exact && ratio <= 3,
+      note: `median of ${RUNS} warm queries (agent connections open); the cold first query also opens ${tokens.length} TLS connections`,
+    };
+  } finally {
+    await call('stop').catch(() => undefined);
+    await agents.stop();
+    await service.stop();
+  }
+}
+
+/** Median of 20 direct GET /deployments to one agent: TLS kept alive, Basic auth, its latency. */
+async function oneAgentLatency(token: string): Promise<number> {
+  const [url, username, password, certPem] = Buffer.from(token, 'base64').toString('utf8').split('|');
+  const pool = new Pool(url, { connect: { ca: certPem }, connections: 1 });
+  const headers = { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` };
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < 25; i++) {
+      const started = performance.now();
+      const res = await pool.request({ method: 'GET', path: '/deployments', headers });
+      await res.body.dump();
+      if (i >= 5) samples.push(performance.now() - started);
+    }
+  } finally {
+    await pool.close();
+  }
+  return round(median(samples), 2);
+}
