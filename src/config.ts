@@ -24,6 +24,8 @@ const schema = z.object({
   GIT_TIMEOUT_MS: z.coerce.number().int().positive().default(60000),
   GITHUB_URL: z.string().url().default('https://github.com'),
   GITHUB_TOKEN: z.string().optional(),
+  AGENT_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
+  AGENT_DEPLOY_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
 });
 
 export interface Config {
@@ -36,11 +38,15 @@ export interface Config {
   logLevel: string;
   dockerHost: string;
   introspection: boolean;
+  graphqlLimits: QueryLimits;
   registryTimeoutMs: number;
   gitTimeoutMs: number;
-  graphqlLimits: QueryLimits;
   githubUrl: string;
   githubToken?: string;
+  /** Connect, headers and body deadline of a call to an agent. */
+  agentTimeoutMs: number;
+  /** Headers and body deadline of a deploy or redeploy: the agent may be pulling images. */
+  agentDeployTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -65,10 +71,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     dockerHost: e.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
     introspection: e.GRAPHQL_INTROSPECTION === 'true',
+    graphqlLimits: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxTokens: e.GRAPHQL_MAX_TOKENS, maxCost: e.GRAPHQL_MAX_COST },
     registryTimeoutMs: e.REGISTRY_TIMEOUT_MS,
     gitTimeoutMs: e.GIT_TIMEOUT_MS,
     githubUrl: e.GITHUB_URL,
     githubToken: e.GITHUB_TOKEN,
+    agentTimeoutMs: e.AGENT_TIMEOUT_MS,
+    agentDeployTimeoutMs: e.AGENT_DEPLOY_TIMEOUT_MS,
   };
 }
-    graphqlLimits: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxTokens: e.GRAPHQL_MAX_TOKENS, maxCost: e.GRAPHQL_MAX_COST },
