@@ -55,7 +55,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }
   let orm: MikroORM | undefined;
   let events: Events | undefined;
-  const agents = new AgentClient();
+  const agents = new AgentClient({
+    connectTimeoutMs: config.agentTimeoutMs,
+    headersTimeoutMs: config.agentTimeoutMs,
+    bodyTimeoutMs: config.agentTimeoutMs,
+    deployTimeoutMs: config.agentDeployTimeoutMs,
+  });
   const appRuntime = new AppRuntime(config.dockerHost, log);
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });

@@ -22,6 +22,11 @@ export interface AgentClientOptions {
   connectTimeoutMs?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
+  /**
+   * Headers and body deadline of createDeployment and redeploy, which wait for the orchestrator
+   * (an image pull on the agent can take minutes).
+   */
+  deployTimeoutMs?: number;
   /** Connections per target. */
   connections?: number;
 }
@@ -78,6 +83,7 @@ export class AgentClient {
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       headersTimeoutMs: options.headersTimeoutMs ?? 10_000,
       bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+      deployTimeoutMs: options.deployTimeoutMs ?? 120_000,
       connections: options.connections ?? 8,
     };
   }
@@ -95,7 +101,7 @@ export class AgentClient {
   }
 
   createDeployment(target: AgentTarget, descriptor: unknown): Promise<AgentDeployment> {
-    return this.call(target, 'POST', '/deployments', descriptor, deploymentSchema);
+    return this.call(target, 'POST', '/deployments', descriptor, deploymentSchema, this.options.deployTimeoutMs);
   }
 
   async deleteDeployment(target: AgentTarget, id: number | string): Promise<void> {
@@ -103,7 +109,7 @@ export class AgentClient {
   }
 
   redeploy(target: AgentTarget, id: number | string): Promise<AgentDeployment> {
-    return this.call(target, 'POST', `/deployments/${encodeURIComponent(String(id))}/redeploy`, undefined, deploymentSchema);
+    return this.call(target, 'POST', `/deployments/${encodeURIComponent(String(id))}/redeploy`, undefined, deploymentSchema, this.options.deployTimeoutMs);
   }
 
   /** Forgets a target's pool (its token changed or it was deleted). */
@@ -143,6 +149,8 @@ export class AgentClient {
     path: string,
     body: unknown,
     schema: z.ZodType<T> | null,
+    /** Headers and body deadline of this call; the pool's otherwise. */
+    timeoutMs?: number,
   ): Promise<T> {
     const who = `deployment target "${target.name}"`;
     const { pool, blob } = this.poolFor(target);
@@ -159,11 +167,15 @@ export class AgentClient {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
+        ...(timeoutMs === undefined ? {} : { headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
       });
       status = response.statusCode;
       text = await response.body.text();
     } catch (error) {
-      throw transportError(error, who, blob.endpointUrl, this.options);
+      throw transportError(error, who, blob.endpointUrl, {
+        connectTimeoutMs: this.options.connectTimeoutMs,
+        answerTimeoutMs: timeoutMs ?? this.options.headersTimeoutMs,
+      });
     }
     if (status >= 200 && status < 300) {
       if (schema === null) return undefined as T;
@@ -207,13 +219,18 @@ function statusError(status: number, text: string, who: string, method: string, 
   return new UpstreamError(`The agent of ${who} answered ${method} ${path} with HTTP ${status}${said}`);
 }
 
-function transportError(error: unknown, who: string, url: string, options: Required<AgentClientOptions>): DomainError {
+function transportError(
+  error: unknown,
+  who: string,
+  url: string,
+  options: { connectTimeoutMs: number; answerTimeoutMs: number },
+): DomainError {
   if (error instanceof DomainError) return error;
   if (error instanceof undiciErrors.ConnectTimeoutError) {
     return new UpstreamTimeoutError(`The agent of ${who} at ${url} did not accept a connection within ${options.connectTimeoutMs} ms.`);
   }
   if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
-    return new UpstreamTimeoutError(`The agent of ${who} at ${url} did not answer within ${options.headersTimeoutMs} ms.`);
+    return new UpstreamTimeoutError(`The agent of ${who} at ${url} did not answer within ${options.answerTimeoutMs} ms.`);
   }
   const code = errorCode(error);
   if (code && (TLS_CODES.has(code) || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS'))) {
