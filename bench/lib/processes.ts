@@ -24,11 +24,14 @@ export function startTs(script: string, env: Record<string, string | undefined>,
   // undefined unsets: the embedded-database start must not inherit the harness's DATABASE_URL.
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete fullEnv[key];
   const file = path.resolve(ROOT, script);
+  // BENCH_PROFILE=<dir>: every child writes a V8 CPU profile there on exit (node --cpu-prof).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
+  const execArgv = [...profile, '--import', 'tsx'];
   const child = options.ipc
-    ? fork(file, [], { cwd: ROOT, env: fullEnv, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+    ? fork(file, [], { cwd: ROOT, env: fullEnv, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
     : options.tsxCli
       ? spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [file], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] })
-      : spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+      : spawn(process.execPath, [...execArgv, file], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   live.add(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   void exited.then(() => live.delete(child));
