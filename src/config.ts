@@ -19,7 +19,7 @@ const schema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(12),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().positive().default(5000),
-  GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(20000),
+  GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(50000),
   REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   GIT_TIMEOUT_MS: z.coerce.number().int().positive().default(60000),
   GITHUB_URL: z.string().url().default('https://github.com'),

@@ -24,10 +24,10 @@ export interface QueryLimits {
   maxCost: number;
 }
 
-export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 12, maxAliases: 30, maxTokens: 5000, maxCost: 20000 };
+export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 12, maxAliases: 30, maxTokens: 5000, maxCost: 50000 };
 
 /** A list field's assumed size when no `first`/`limit` argument says otherwise. */
-const DEFAULT_LIST_SIZE = 20;
+const DEFAULT_LIST_SIZE = 10;
 
 /**
  * Validation rules that refuse operations too deep, too aliased or too costly, before any

@@ -2,7 +2,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_ALIASES: '3', GRAPHQL_MAX_TOKENS: '200', GRAPHQL_MAX_COST: '10000' });
+  t = await startTestApp({ GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_ALIASES: '3', GRAPHQL_MAX_TOKENS: '200', GRAPHQL_MAX_COST: '2000' });
 });
 afterAll(() => t.close());
 
@@ -34,9 +34,9 @@ describe('query limits', () => {
   });
 
   test('too costly: lists multiply', async () => {
-    // templateRepos (1) + templates (20) + images (20 × 20) + name, source (2 × 20 × 20 × 20)
+    // templateRepos (1) + templates (10) + images (10 × 10) + name, source (2 × 10 × 10 × 10)
     const res = await t.graphql('{ templateRepos { templates { images { name source } } } }');
-    expect(res.body.errors).toEqual([expect.objectContaining({ message: 'query cost 16421 exceeds the limit of 10000' })]);
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: 'query cost 2111 exceeds the limit of 2000' })]);
   });
 
   test('too many tokens', async () => {
