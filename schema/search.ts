@@ -1,5 +1,5 @@
 import { hitImageSource, type RegistrySearchError, type SearchHit } from '../src/catalog/search.service';
-import { templateView, type TemplateView } from '../src/catalog/template-view';
+import type { TemplateView } from '../src/catalog/template-view';
 import { builder } from './builder';
 import { TemplateFields } from './template';
 
@@ -49,7 +49,7 @@ builder.queryFields((t) => ({
 void RegistryImageTemplate;
 
 function hitView(hit: SearchHit): TemplateView {
-  if (hit.template) return templateView(hit.template);
+  if (hit.template) return hit.template;
   const registry = hit.registry!;
   const image = hit.image!;
   const source = hitImageSource(registry, image);

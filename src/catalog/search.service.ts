@@ -4,14 +4,15 @@ import type { Logger } from '../logger';
 import { imageReference, searchRegistry, type RegistryImage } from './registry-client';
 import type { Registry } from './registry.entity';
 import type { RegistryService } from './registry.service';
-import { Template } from './template.entity';
+import { templateViews } from './template-read';
+import type { TemplateView } from './template-view';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
 export const MAX_SEARCH_LIMIT = 1000;
 
 /** One search result: a stored template, or a single-image template made from a registry image. */
 export interface SearchHit {
-  template: Template | null;
+  template: TemplateView | null;
   registry: Registry | null;
   image: RegistryImage | null;
 }
@@ -55,15 +56,15 @@ export class SearchService {
     };
   }
 
-  private async searchTemplates(terms: string[], limit: number): Promise<Template[]> {
+  private async searchTemplates(terms: string[], limit: number): Promise<TemplateView[]> {
     // One ILIKE pair per term, ORed: each is served by the trigram indexes (bitmap OR).
     const patterns = terms.map((term) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     const where = patterns.map(() => `name ilike ? or keywords ilike ?`).join(' or ');
     const rows: { id: number }[] = await this.em
       .getConnection()
       .execute(`select id from templates where ${where} order by id limit ${limit}`, patterns.flatMap((p) => [p, p]));
-    if (rows.length === 0) return [];
-    return this.em.find(Template, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' }, populate: ['images'] });
+    // Views straight from rows: hydrating 100 hits as entities was most of a common term's p95.
+    return templateViews(this.em, rows.map((r) => r.id));
   }
 
   private async searchRegistries(terms: string[], limit: number) {
