@@ -7,6 +7,7 @@ import { printTable, writeResults } from './lib/report';
 import type { BenchOptions, ScenarioResult } from './lib/types';
 import { agentFanout } from './scenarios/agent-fanout';
 import { restVsGraphqlVsFloor } from './scenarios/rest-graphql-floor';
+import { searchAtScale } from './scenarios/search';
 
 /**
  * npm run bench [-- --duration 8 --only 1,2]: every scenario of issue 5 with its baseline
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
       if (wanted(1)) results.push(...rest.results);
     }
     if (wanted(2)) results.push(await agentFanout(pg, path.join(work, 'fanout'), options));
+    if (wanted(3)) results.push(...(await searchAtScale(pg, path.join(work, 'search'), options)));
   } finally {
     await cleanup();
   }
