@@ -30,9 +30,10 @@ export function createDockerAdapter(options: {
     const names: string[] = [];
     try {
       await docker.createNetwork(network(key), labels);
-      for (const [i, image] of template.images.entries()) {
-        for (let n = 1; n <= (image.deployment?.count ?? 1); n++) {
-          const name = `${network(key)}-${safeName(image.name)}-${n}`;
+      const specs = template.images.flatMap((image, i) =>
+        Array.from({ length: image.deployment?.count ?? 1 }, (_, k) => {
+          const name = `${network(key)}-${safeName(image.name)}-${k + 1}`;
+          const volumesFrom = (image.volumes_from ?? []).map((from) => `${network(key)}-${safeName(from.service)}-1`);
           const spec = containerSpec({
             name,
             image: refs[i],
@@ -41,16 +42,29 @@ export function createDockerAdapter(options: {
             ports: image.ports ?? [],
             expose: image.expose ?? [],
             volumes: image.volumes ?? [],
-            volumesFrom: (image.volumes_from ?? []).map((from) => `${network(key)}-${safeName(from.service)}-1`),
+            volumesFrom,
             links: [],
             labels: { ...labels, [LABEL_SERVICE]: image.name },
             network: { name: network(key), aliases: aliasesOf(template, image) },
             restart: 'unless-stopped',
           });
-          await docker.createContainer(name, spec);
-          names.push(name);
-        }
+          return { name, spec, after: volumesFrom.length > 0 };
+        }),
+      );
+      // The engine takes creates in parallel (one by one was 1.9x `docker run` x5 in parallel,
+      // bench scenario 5). Containers that take volumes from another come after, in template order.
+      const created = await Promise.allSettled(specs.filter((s) => !s.after).map(async ({ name, spec }) => {
+        await docker.createContainer(name, spec);
+        names.push(name);
+      }));
+      const failed = created.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+      for (const { name, spec } of specs.filter((s) => s.after)) {
+        await docker.createContainer(name, spec);
+        names.push(name);
       }
+      // Service ids in template order, whatever order the creates finished in.
+      names.sort((a, b) => specs.findIndex((s) => s.name === a) - specs.findIndex((s) => s.name === b));
       return names;
     } catch (error) {
       await removeGeneration(key, names);
@@ -59,7 +73,7 @@ export function createDockerAdapter(options: {
   }
 
   async function startAll(names: string[]): Promise<void> {
-    for (const name of names) await docker.startContainer(name);
+    await Promise.all(names.map((name) => docker.startContainer(name)));
   }
 
   /** Containers (named, and any other carrying the key) and the network; already gone is fine. */
