@@ -6,6 +6,7 @@ import { stopAll } from './lib/processes';
 import { printTable, writeResults } from './lib/report';
 import type { BenchOptions, ScenarioResult } from './lib/types';
 import { agentFanout } from './scenarios/agent-fanout';
+import { deployVsCli } from './scenarios/deploy';
 import { restVsGraphqlVsFloor } from './scenarios/rest-graphql-floor';
 import { searchAtScale } from './scenarios/search';
 import { startupAndMemory } from './scenarios/startup-memory';
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     if (wanted(2)) results.push(await agentFanout(pg, path.join(work, 'fanout'), options));
     if (wanted(3)) results.push(...(await searchAtScale(pg, path.join(work, 'search'), options)));
     if (wanted(4)) results.push(...(await startupAndMemory(path.join(work, 'startup'), rest)));
+    if (wanted(5)) results.push(await deployVsCli(pg));
   } finally {
     await cleanup();
   }

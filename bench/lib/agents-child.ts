@@ -15,7 +15,7 @@ import { createLogger } from '../../src/logger';
  * and counts every request by method and path shape. The orchestrator is an in-memory adapter:
  * what is measured is the fan-out, not an orchestrator. Driven over IPC by bench/scenarios.
  */
-export interface AgentsStart { databaseUrls: string[]; latencyMs: number }
+export interface AgentsStart { databaseUrls: string[]; latencyMs: number; /** The real docker adapter instead of memory (scenario 5). */ docker?: boolean }
 export interface AgentsStarted { tokens: string[] }
 export type Counts = Record<string, number>[];
 
@@ -31,16 +31,17 @@ const memoryAdapter = (): Adapter => ({
 const running: { app: AgentApp; listening: Listening; dir: string }[] = [];
 let counts: Counts = [];
 
-async function start({ databaseUrls, latencyMs }: AgentsStart): Promise<AgentsStarted> {
+async function start({ databaseUrls, latencyMs, docker }: AgentsStart): Promise<AgentsStarted> {
   for (const [i, databaseUrl] of databaseUrls.entries()) {
     const dir = mkdtempSync(path.join(tmpdir(), 'bench-agent-'));
-    const config = parseAgentConfig({ AGENT_PORT: '0', AGENT_DATA_DIR: dir, DATABASE_URL: databaseUrl, AGENT_ADAPTER: 'http', ADAPTER_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'silent' });
-    const app = await createAgentApp(config, { adapter: memoryAdapter(), log: createLogger('silent') });
+    const config = parseAgentConfig({ AGENT_PORT: '0', AGENT_DATA_DIR: dir, DATABASE_URL: databaseUrl, AGENT_ADAPTER: docker ? 'docker' : 'http', ADAPTER_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'silent' });
+    const app = await createAgentApp(config, { adapter: docker ? undefined : memoryAdapter(), log: createLogger('silent') });
     counts[i] = {};
     const delayed = (req: Parameters<AgentApp['handler']>[0], res: Parameters<AgentApp['handler']>[1]) => {
       const shape = `${req.method} ${(req.url ?? '').replace(/\/\d+/g, '/{id}')}`;
       counts[i][shape] = (counts[i][shape] ?? 0) + 1;
-      setTimeout(() => app.handler(req, res), latencyMs);
+      if (latencyMs > 0) setTimeout(() => app.handler(req, res), latencyMs);
+      else app.handler(req, res);
     };
     const listening = await listenHttps(delayed, app.credentials, '127.0.0.1', 0);
     running.push({ app, listening, dir });
