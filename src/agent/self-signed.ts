@@ -17,7 +17,9 @@ export function createSelfSigned(commonName: string, altNames: string[], days: n
   const ecdsaWithSha256 = seq(oid('1.2.840.10045.4.3.2'));
   const name = seq(set(seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from(commonName, 'utf8')))));
   const serial = randomBytes(16);
-  serial[0] &= 0x7f;
+  // Positive, and never a leading zero byte: DER integers are minimal, and a serial starting
+  // 0x00 0x0? fails to load ("illegal padding"), about one certificate in 256.
+  serial[0] = (serial[0] & 0x7f) | 0x40;
   const notBefore = new Date(Date.now() - 5 * 60_000);
   const notAfter = new Date(Date.now() + days * 86_400_000);
   const unique = [...new Set(altNames)];
