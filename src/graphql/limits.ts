@@ -79,7 +79,7 @@ function measure(
       stats.cost += multiplier;
       const fieldType = parent?.getFields?.()[selection.name.value]?.type;
       if (selection.selectionSet) {
-        const inner = fieldType ? listMultiplier(fieldType, selection) : 1;
+        const inner = fieldType ? listMultiplier(fieldType, selection, parent) : 1;
         const named = fieldType ? (getNamedType(fieldType) as Composite) : undefined;
         measure(selection.selectionSet, named, depth + 1, multiplier * inner, stats, fragments, seen);
       }
@@ -95,12 +95,14 @@ function measure(
   }
 }
 
-function listMultiplier(type: GraphQLOutputType, field: FieldNode): number {
+function listMultiplier(type: GraphQLOutputType, field: FieldNode, parent: Composite | undefined): number {
+  // A connection's `edges` and `nodes` are its page, already counted by its `first`/`last`.
+  if ((parent as { name?: string } | undefined)?.name?.endsWith('Connection')) return 1;
   const inner = isNonNullType(type) ? type.ofType : type;
   const named = getNamedType(type).name;
   // A Relay connection is a list too: its size is its `first`.
   if (!isListType(inner) && !named.endsWith('Connection')) return 1;
-  const arg = field.arguments?.find((a) => a.name.value === 'first' || a.name.value === 'limit');
+  const arg = field.arguments?.find((a) => ['first', 'last', 'limit'].includes(a.name.value));
   if (arg?.value.kind === Kind.INT) return Math.max(1, Number(arg.value.value));
   return DEFAULT_LIST_SIZE;
 }
