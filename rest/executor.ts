@@ -7,12 +7,14 @@ import {
   isInputObjectType,
   isListType,
   isNonNullType,
+  isUnionType,
   parse,
   specifiedRules,
   NoUnusedFragmentsRule,
   typeFromAST,
   validate,
   type DocumentNode,
+  type FieldNode,
   type ExecutionResult,
   type GraphQLInputType,
   type GraphQLSchema,
@@ -21,7 +23,7 @@ import {
 import { getVariableValues } from 'graphql/execution/values';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Context } from '../src/context';
-import { BadRequestError, DomainError } from '../src/errors';
+import { BadRequestError, DomainError, errorFromCode } from '../src/errors';
 import type { RestRoute } from './route';
 
 export interface RestRequest {
@@ -40,6 +42,8 @@ interface Prepared {
   operation: OperationDefinitionNode;
   variables: { name: string; type: GraphQLInputType }[];
   resultPath: string[];
+  /** The names of the root field's typed error results (a mutation's), else null. */
+  typedErrors: Set<string> | null;
   /** A query compiled once to JavaScript (graphql-jit); mutations run through graphql-js. */
   compiled: CompiledQuery | null;
 }
@@ -81,6 +85,7 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
         type: typeFromAST(schema, v.type as never) as GraphQLInputType,
       })),
       resultPath: route.result ? route.result.split('.') : [rootName],
+      typedErrors: typedErrorsOf(schema, operation, document, route.operation),
       compiled: operation.operation === 'query' ? compile(schema, own, route.operation) : null,
     });
   }
@@ -107,6 +112,8 @@ export async function runRoute(schema: GraphQLSchema, prepared: Prepared, reques
     contextValue: context,
   });
   if (result.errors?.length) return { ok: false, error: toDomainError(result.errors[0]) };
+  const typed = prepared.typedErrors && typedError((result.data as Record<string, unknown> | null)?.[prepared.resultPath[0]], prepared.typedErrors);
+  if (typed) return { ok: false, error: typed };
   if (prepared.route.status === 204) return { ok: true, status: 204, body: undefined };
   let body: unknown = result.data;
   for (const key of prepared.resultPath) body = (body as Record<string, unknown> | null)?.[key];
@@ -184,6 +191,32 @@ function toDomainError(error: GraphQLError): unknown {
     return new BadRequestError(message, field && field !== 'input' ? [snake(field)] : []);
   }
   return error.originalError ?? error;
+}
+
+/**
+ * A mutation answers a failure the caller can fix with a typed result (`... on Error`); REST
+ * answers it as before: the catalogue entry's status and `{code, message, fields}`. An
+ * operation that could get one must select them (`...ErrorBody`), or the start stops.
+ */
+function typedErrorsOf(schema: GraphQLSchema, operation: OperationDefinitionNode, document: DocumentNode, name: string): Set<string> | null {
+  const root = operation.selectionSet.selections[0] as FieldNode;
+  const rootType = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  const type = getNamedType(rootType?.getFields()[root.name.value]?.type);
+  if (!isUnionType(type)) return null;
+  const errors = type.getTypes().filter((t) => t.getInterfaces().some((i) => i.name === 'Error'));
+  if (errors.length === 0) return null;
+  const selectsErrors = root.selectionSet?.selections.some((s) =>
+    (s.kind === 'InlineFragment' && s.typeCondition?.name.value === 'Error')
+    || (s.kind === 'FragmentSpread' && document.definitions.some((d) =>
+      d.kind === 'FragmentDefinition' && d.name.value === s.name.value && d.typeCondition.name.value === 'Error')));
+  if (!selectsErrors) throw new Error(`operation ${name} must select its typed errors (...ErrorBody)`);
+  return new Set(errors.map((t) => t.name));
+}
+
+function typedError(value: unknown, errorTypes: Set<string>): DomainError | undefined {
+  const result = value as { __typename?: string; code?: string; message?: string; fields?: string[] } | null | undefined;
+  if (!result?.__typename || !errorTypes.has(result.__typename)) return undefined;
+  return errorFromCode(result.code ?? '', result.message ?? '', result.fields ?? []);
 }
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());

@@ -36,6 +36,7 @@ const SavedTemplate = builder.objectRef<{ path: string; commit?: string }>('Save
 builder.mutationFields((t) => ({
   previewAppTemplate: t.field({
     type: TemplatePreview,
+    errors: {},
     authScopes: { read: true },
     description: 'The app as a .pmx template, not stored',
     args: { appId: t.arg.int({ required: true }), input: t.arg({ type: AppTemplateInput }) },
@@ -43,6 +44,7 @@ builder.mutationFields((t) => ({
   }),
   createTemplate: t.field({
     type: Template,
+    errors: {},
     authScopes: { write: true },
     description: "Stores a template made from an app's services",
     args: { input: t.arg({ type: CreateTemplateInput, required: true }) },
@@ -50,6 +52,7 @@ builder.mutationFields((t) => ({
   }),
   saveTemplate: t.field({
     type: SavedTemplate,
+    errors: {},
     authScopes: { write: true },
     description: 'Writes the template as <name>.pmx into a template repo: commit and push',
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: SaveTemplateInput, required: true }) },

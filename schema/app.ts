@@ -1,7 +1,7 @@
 import type { App as AppRow, AppCategory } from '../src/apps/app.entity';
-import { appErrors } from '../src/apps/app.service';
 import type { JournalEntry as JournalEntryShape } from '../src/apps/journal';
 import { builder } from './builder';
+import { keysetConnection } from './connection';
 
 export const Category = builder.objectRef<AppCategory>('Category').implement({
   description: "One of an app's categories; services belong to categories at a position",
@@ -18,7 +18,7 @@ export const App = builder.objectRef<AppRow>('App').implement({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
     from: t.string({ nullable: true, resolve: (a) => a.from ?? null }),
-    errors: t.field({ type: [AppError], description: "The app's own run-time failures, then each failing service's", resolve: (a) => appErrors(a) }),
+    errors: t.field({ type: [AppError], description: "The app's own run-time failures, then each failing service's", resolve: (a, _args, ctx) => ctx.services.apps.errors(a) }),
     documentation: t.string({ nullable: true, resolve: (a) => a.documentation ?? null }),
     categories: t.field({ type: [Category], resolve: async (a) => (await a.categories.load()).getItems() }),
   }),
@@ -53,6 +53,16 @@ builder.queryFields((t) => ({
     authScopes: { read: true },
     resolve: (_root, _args, ctx) => ctx.services.apps.list(),
   }),
+  appsConnection: t.connection(
+    {
+      type: App,
+      authScopes: { read: true },
+      description: 'The apps, a page at a time, by id (`apps` lists them all)',
+      resolve: (_root, args, ctx) => keysetConnection(args, (w) => ctx.services.apps.page(w), () => ctx.services.apps.count()),
+    },
+    { name: 'AppConnection' },
+    { name: 'AppEdge' },
+  ),
   app: t.field({
     type: App,
     authScopes: { read: true },
@@ -71,12 +81,14 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createApp: t.field({
     type: App,
+    errors: {},
     authScopes: { write: true },
     args: { input: t.arg({ type: CreateAppInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.apps.create(input),
   }),
   rebuildApp: t.field({
     type: App,
+    errors: {},
     authScopes: { write: true },
     description: "Recreates every service's container from the stored definition",
     args: { input: t.arg({ type: AppIdInput, required: true }) },
@@ -84,6 +96,7 @@ builder.mutationFields((t) => ({
   }),
   deleteApp: t.field({
     type: App,
+    errors: {},
     authScopes: { write: true },
     args: { input: t.arg({ type: AppIdInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.apps.delete(input.id),

@@ -1,22 +1,49 @@
 import SchemaBuilder from '@pothos/core';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import type { Context } from '../src/context';
-import { ForbiddenError } from '../src/errors';
+import {
+  BadRequestError, ConflictError, ForbiddenError, NotFoundError, UpstreamError, UpstreamTimeoutError, ValidationError,
+} from '../src/errors';
+
+/**
+ * The failures a caller can fix, returned by every mutation as typed results (schema/errors.ts).
+ * ForbiddenError stays a thrown error: scope checks run before the resolver, as for queries.
+ */
+export const USER_ERRORS = [ValidationError, NotFoundError, ConflictError, BadRequestError, UpstreamError, UpstreamTimeoutError];
 
 /** The Pothos builder and its plugins. It defines no types: each schema/<type>.ts does. */
 export const builder = new SchemaBuilder<{
   Context: Context;
   AuthScopes: { read: boolean; write: boolean; deploy: boolean; admin: boolean };
   DefaultFieldNullability: false;
+  /** `totalCount` runs its count query only when selected. */
+  Connection: { totalCount: () => Promise<number> };
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
     PortValue: { Input: number | string; Output: number | string };
   };
 }>({
-  plugins: [ScopeAuthPlugin],
+  // Scope checks first, so no other plugin's wrapper runs for a caller without the scope.
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
+  errors: {
+    defaultTypes: USER_ERRORS,
+    // createRegistry returns `Registry | ValidationError | …` itself, not a wrapper with `data`.
+    directResult: true,
+    defaultUnionOptions: { name: ({ fieldName }) => `${fieldName[0].toUpperCase()}${fieldName.slice(1)}Result` },
+  },
+  relay: {
+    // Ids stay the Ints of interface A: no global ids, no Node interface or node(id) queries.
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+    nodesOnConnection: true,
+    cursorType: 'String',
+  },
   scopeAuth: {
     authScopes: (ctx) => ({
       read: ctx.identity.scopes.has('read'),

@@ -1,6 +1,7 @@
 import type { DeploymentTarget as TargetRow } from '../src/targets/deployment-target.entity';
 import { maskedAuthBlob } from '../src/targets/target.service';
 import { builder } from './builder';
+import { keysetConnection } from './connection';
 import { Deployment } from './deployment';
 
 const TargetMetadata = builder.objectRef<TargetRow>('DeploymentTargetMetadata').implement({
@@ -52,6 +53,16 @@ builder.queryFields((t) => ({
     authScopes: { read: true },
     resolve: (_root, _args, ctx) => ctx.services.targets.list(),
   }),
+  deploymentTargetsConnection: t.connection(
+    {
+      type: DeploymentTarget,
+      authScopes: { read: true },
+      description: 'The deployment targets, a page at a time, by id (`deploymentTargets` lists them all)',
+      resolve: (_root, args, ctx) => keysetConnection(args, (w) => ctx.services.targets.page(w), () => ctx.services.targets.count()),
+    },
+    { name: 'DeploymentTargetConnection' },
+    { name: 'DeploymentTargetEdge' },
+  ),
   deploymentTarget: t.field({
     type: DeploymentTarget,
     authScopes: { read: true },
@@ -63,18 +74,21 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createDeploymentTarget: t.field({
     type: DeploymentTarget,
+    errors: {},
     authScopes: { deploy: true },
     args: { input: t.arg({ type: CreateDeploymentTargetInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.targets.create(input),
   }),
   refreshDeploymentTargetMetadata: t.field({
     type: DeploymentTarget,
+    errors: {},
     authScopes: { deploy: true },
     args: { input: t.arg({ type: DeploymentTargetIdInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.targets.refreshMetadata(input.id),
   }),
   deleteDeploymentTarget: t.field({
     type: DeploymentTarget,
+    errors: {},
     authScopes: { deploy: true },
     args: { input: t.arg({ type: DeploymentTargetIdInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.targets.delete(input.id),

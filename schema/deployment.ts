@@ -107,6 +107,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createDeployment: t.field({
     type: Deployment,
+    errors: {},
     authScopes: { deploy: true },
     args: { input: t.arg({ type: CreateDeploymentInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
@@ -114,12 +115,14 @@ builder.mutationFields((t) => ({
   }),
   redeployDeployment: t.field({
     type: Deployment,
+    errors: {},
     authScopes: { deploy: true },
     args: { input: t.arg({ type: DeploymentIdInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.deployments.redeploy(input.targetId, input.id),
   }),
   deleteDeployment: t.field({
     type: DeletedDeployment,
+    errors: {},
     authScopes: { deploy: true },
     args: { input: t.arg({ type: DeploymentIdInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.deployments.delete(input.targetId, input.id),

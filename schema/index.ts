@@ -2,6 +2,8 @@ import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder';
 import './deployment';
 import './deployment-target';
+import './errors';
+import './connection';
 import './app';
 import './app-template';
 import './metadata';

@@ -1,5 +1,6 @@
 import type { Registry as RegistryRow } from '../src/catalog/registry.entity';
 import { builder } from './builder';
+import { keysetConnection } from './connection';
 
 export const Registry = builder.objectRef<RegistryRow>('Registry').implement({
   description: 'A container image registry, searched alongside the templates when enabled. Credentials are write-only.',
@@ -43,6 +44,16 @@ builder.queryFields((t) => ({
     authScopes: { read: true },
     resolve: (_root, _args, ctx) => ctx.services.registries.list(),
   }),
+  registriesConnection: t.connection(
+    {
+      type: Registry,
+      authScopes: { read: true },
+      description: 'The registries, a page at a time, by id (`registries` lists them all)',
+      resolve: (_root, args, ctx) => keysetConnection(args, (w) => ctx.services.registries.page(w), () => ctx.services.registries.count()),
+    },
+    { name: 'RegistryConnection' },
+    { name: 'RegistryEdge' },
+  ),
   registry: t.field({
     type: Registry,
     authScopes: { read: true },
@@ -54,18 +65,21 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createRegistry: t.field({
     type: Registry,
+    errors: {},
     authScopes: { write: true },
     args: { input: t.arg({ type: CreateRegistryInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.registries.create(input),
   }),
   updateRegistry: t.field({
     type: Registry,
+    errors: {},
     authScopes: { write: true },
     args: { input: t.arg({ type: UpdateRegistryInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.registries.update(input.id, input),
   }),
   deleteRegistry: t.field({
     type: Registry,
+    errors: {},
     authScopes: { write: true },
     args: { input: t.arg({ type: DeleteRegistryInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.registries.delete(input.id),

@@ -1,6 +1,6 @@
 import type { App as AppRow } from '../src/apps/app.entity';
 import { serviceCategories, type ServiceView } from '../src/apps/service-view';
-import { Category, JournalEntry } from './app';
+import { App, Category, JournalEntry } from './app';
 import { builder } from './builder';
 import {
   EnvironmentVariable, EnvironmentVariableInput, Port, PortInput, Volume, VolumeFrom, VolumeInput, envDefs, portDefs, volumeDefs,
@@ -52,6 +52,17 @@ export const Service = builder.objectRef<ServiceView>('Service').implement({
     volumesFrom: t.field({ type: [VolumeFrom], resolve: (v) => v.service.volumesFrom.getItems().map((s) => ({ service: s.exportedFrom.name })) }),
   }),
 });
+
+// On App, but here beside the Service type it lists.
+builder.objectField(App, 'services', (t) =>
+  t.loadableGroup({
+    type: Service,
+    description: "The app's services with their live states; for a list of apps, one query and one engine call in all",
+    load: (appIds: number[], ctx) => ctx.services.appServices.ofApps(appIds),
+    group: (view) => view.service.app.id,
+    resolve: (app) => app.id,
+  }),
+);
 
 const ServiceLinkInput = builder.inputType('ServiceLinkInput', {
   description: 'A link to another service of the same app, by id (`id` or `service_id`) or by name (`service`)',
@@ -138,12 +149,14 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createService: t.field({
     type: Service,
+    errors: {},
     authScopes: { write: true },
     args: { appId: t.arg.int({ required: true }), input: t.arg({ type: NewServiceInput, required: true }) },
     resolve: (_root, { appId, input }, ctx) => ctx.services.appServices.create(appId, serviceInput(input)),
   }),
   updateService: t.field({
     type: Service,
+    errors: {},
     authScopes: { write: true },
     args: { appId: t.arg.int({ required: true }), id: t.arg.int({ required: true }), input: t.arg({ type: UpdateServiceInput, required: true }) },
     resolve: async (_root, { appId, id, input }, ctx) => {
@@ -153,6 +166,7 @@ builder.mutationFields((t) => ({
   }),
   deleteService: t.field({
     type: Service,
+    errors: {},
     authScopes: { write: true },
     args: { appId: t.arg.int({ required: true }), id: t.arg.int({ required: true }) },
     resolve: (_root, { appId, id }, ctx) => ctx.services.appServices.delete(appId, id),

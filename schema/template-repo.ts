@@ -1,7 +1,6 @@
 import type { RepoLoadError, TemplateRepo as TemplateRepoRow } from '../src/catalog/template-repo.entity';
-import { Template as TemplateEntity } from '../src/catalog/template.entity';
-import { templateView } from '../src/catalog/template-view';
 import { builder } from './builder';
+import { keysetConnection } from './connection';
 import { Template } from './template';
 
 const LoadError = builder.objectRef<RepoLoadError>('TemplateLoadError').implement({
@@ -17,10 +16,12 @@ export const TemplateRepo = builder.objectRef<TemplateRepoRow>('TemplateRepo').i
     templateCount: t.exposeInt('templateCount'),
     updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.updatedAt }),
     loadErrors: t.field({ type: [LoadError], resolve: (r) => r.loadErrors }),
-    templates: t.field({
-      type: [Template],
-      resolve: async (r, _args, ctx) =>
-        (await ctx.em.find(TemplateEntity, { repo: r.id }, { orderBy: { id: 'asc' }, populate: ['images'] })).map(templateView),
+    templates: t.loadableGroup({
+      type: Template,
+      description: "The repo's templates with their images; for a list of repos, one batch of queries in all",
+      load: (repoIds: number[], ctx) => ctx.services.templates.ofRepos(repoIds),
+      group: (view) => view.repoId!,
+      resolve: (r) => r.id,
     }),
   }),
 });
@@ -36,6 +37,16 @@ builder.queryFields((t) => ({
     authScopes: { read: true },
     resolve: (_root, _args, ctx) => ctx.services.repos.list(),
   }),
+  templateReposConnection: t.connection(
+    {
+      type: TemplateRepo,
+      authScopes: { read: true },
+      description: 'The template repos, a page at a time, by id (`templateRepos` lists them all)',
+      resolve: (_root, args, ctx) => keysetConnection(args, (w) => ctx.services.repos.page(w), () => ctx.services.repos.count()),
+    },
+    { name: 'TemplateRepoConnection' },
+    { name: 'TemplateRepoEdge' },
+  ),
   templateRepo: t.field({
     type: TemplateRepo,
     authScopes: { read: true },
@@ -47,18 +58,21 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createTemplateRepo: t.field({
     type: TemplateRepo,
+    errors: {},
     authScopes: { write: true },
     args: { input: t.arg({ type: CreateTemplateRepoInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.repos.create(input.name),
   }),
   reloadTemplateRepo: t.field({
     type: TemplateRepo,
+    errors: {},
     authScopes: { write: true },
     args: { input: t.arg({ type: TemplateRepoIdInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.repos.reload(input.id),
   }),
   deleteTemplateRepo: t.field({
     type: TemplateRepo,
+    errors: {},
     authScopes: { write: true },
     args: { input: t.arg({ type: TemplateRepoIdInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.repos.delete(input.id),

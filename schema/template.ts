@@ -1,6 +1,7 @@
 import { TEMPLATE_TYPES } from '../src/catalog/template-types';
 import { templateView, type ImageView, type TemplateView } from '../src/catalog/template-view';
 import { builder } from './builder';
+import { keysetConnection } from './connection';
 import { EnvironmentVariable, ImageLink, Port, Volume, VolumeFrom } from './container-parts';
 
 export const Image = builder.objectRef<ImageView>('Image').implement({
@@ -70,6 +71,16 @@ builder.queryFields((t) => ({
     authScopes: { read: true },
     resolve: (_root, _args, ctx) => ctx.services.templates.listViews(),
   }),
+  templatesConnection: t.connection(
+    {
+      type: Template,
+      authScopes: { read: true },
+      description: 'The templates with their images, a page at a time, by id (`templates` lists them all)',
+      resolve: (_root, args, ctx) => keysetConnection(args, (w) => ctx.services.templates.pageViews(w), () => ctx.services.templates.count()),
+    },
+    { name: 'TemplateConnection' },
+    { name: 'TemplateEdge' },
+  ),
   template: t.field({
     type: Template,
     authScopes: { read: true },
@@ -91,6 +102,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   deleteTemplate: t.field({
     type: Template,
+    errors: {},
     authScopes: { write: true },
     args: { input: t.arg({ type: DeleteTemplateInput, required: true }) },
     resolve: async (_root, { input }, ctx) => templateView(await ctx.services.templates.delete(input.id)),

@@ -1,6 +1,7 @@
 import { SCOPES, type ApiToken as ApiTokenRow } from '../src/auth/api-token.entity';
 import type { IssuedToken } from '../src/auth/token.service';
 import { builder } from './builder';
+import { keysetConnection } from './connection';
 
 export const Scope = builder.enumType('Scope', {
   description: 'read < write < deploy < admin: each scope includes the ones before it',
@@ -45,17 +46,29 @@ builder.queryFields((t) => ({
     authScopes: { admin: true },
     resolve: (_root, _args, ctx) => ctx.services.tokens.list(),
   }),
+  apiTokensConnection: t.connection(
+    {
+      type: ApiToken,
+      authScopes: { admin: true },
+      description: 'The API tokens, a page at a time, by id (`apiTokens` lists them all)',
+      resolve: (_root, args, ctx) => keysetConnection(args, (w) => ctx.services.tokens.page(w), () => ctx.services.tokens.count()),
+    },
+    { name: 'ApiTokenConnection' },
+    { name: 'ApiTokenEdge' },
+  ),
 }));
 
 builder.mutationFields((t) => ({
   createApiToken: t.field({
     type: IssuedApiToken,
+    errors: {},
     authScopes: { admin: true },
     args: { input: t.arg({ type: CreateApiTokenInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.tokens.issue(input),
   }),
   revokeApiToken: t.field({
     type: ApiToken,
+    errors: {},
     authScopes: { admin: true },
     args: { input: t.arg({ type: RevokeApiTokenInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.tokens.revoke(input.id),

@@ -86,6 +86,17 @@ export class UnavailableError extends DomainError {
   readonly httpStatus = 503;
 }
 
+const BY_CODE = new Map<string, new (message: string, fields?: string[]) => DomainError>(
+  [BadRequestError, UnauthenticatedError, ForbiddenError, NotFoundError, MethodNotAllowedError, ConflictError,
+    PayloadTooLargeError, ValidationError, UpstreamError, UpstreamTimeoutError, UnavailableError].map((E) => [new E('').code, E]),
+);
+
+/** The catalogue entry for a stable code (a typed GraphQL error result read back by REST). */
+export function errorFromCode(code: string, message: string, fields: readonly string[] = []): DomainError | undefined {
+  const ErrorClass = BY_CODE.get(code);
+  return ErrorClass ? new ErrorClass(message, [...fields]) : undefined;
+}
+
 /** The body both interfaces send for an error: `{code, message, fields}`. */
 export interface ErrorBody {
   code: number;

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RegistryService } from '../catalog/registry.service';
 import type { TemplateService } from '../catalog/template.service';
+import { findPage, type KeysetPage } from '../db/keyset';
 import { App } from './app.entity';
 import { appSource, buildApp, type CreateAppInput } from './app-builder';
 import { launch, loadApp, type AppsDeps } from './app-launch';
@@ -22,6 +23,15 @@ export class AppService {
 
   list(): Promise<App[]> {
     return this.em.find(App, {}, { orderBy: { id: 'asc' }, populate: ['categories', 'services'] as never });
+  }
+
+  /** A page of apps; their categories and services are loaded by the fields that need them, batched. */
+  page(window: KeysetPage): Promise<App[]> {
+    return findPage(this.em, App, window);
+  }
+
+  count(): Promise<number> {
+    return this.em.count(App);
   }
 
   get(id: number): Promise<App> {
@@ -55,6 +65,12 @@ export class AppService {
     await this.deps.runnerFor(this.em).removeApp(id);
     await this.em.remove(app).flush();
     return app;
+  }
+
+  /** The app's errors with its services' (loaded if need be: batched across the apps of a list). */
+  async errors(app: App): Promise<AppErrorEntry[]> {
+    if (!app.services.isInitialized()) await app.services.load();
+    return appErrors(app);
   }
 
   async journal(id: number, query: JournalQuery): Promise<JournalEntry[]> {

@@ -4,7 +4,7 @@ import { NotFoundError } from '../errors';
 import { Service, ServiceLink, SharedVolume, type App } from './app.entity';
 import { namesLike } from './app-builder';
 import { launch, loadApp, type AppsDeps } from './app-launch';
-import { LABEL_SERVICE } from './app-runner';
+import { LABEL_INSTANCE, LABEL_SERVICE } from './app-runner';
 import { readJournal, type JournalEntry, type JournalQuery } from './journal';
 import { applyServiceFields, checkServiceInput, type ServiceInput } from './service-input';
 import { serviceView, type Observation, type ServiceView } from './service-view';
@@ -23,17 +23,34 @@ export class ServiceService {
     return this.views(app, app.services.getItems());
   }
 
-  /** Views of services of one app, from one list call. */
-  async views(app: App, services: Service[]): Promise<ServiceView[]> {
-    const runner = this.deps.runnerFor(this.em);
-    let byService: Map<string, Observation> | Observation;
+  /**
+   * The services of several apps (a list of apps with their services, batched per request): one
+   * query for the rows with what the Service type reads, one engine call for every app's states.
+   */
+  async ofApps(appIds: readonly number[]): Promise<ServiceView[]> {
+    const services = await this.em.find(Service, { app: { $in: [...appIds] } }, {
+      orderBy: { position: 'asc', id: 'asc' },
+      populate: ['app', 'app.categories', 'links.to', 'volumesFrom.exportedFrom'] as never,
+    });
+    if (services.length === 0) return [];
+    const observed = await this.observe({ [LABEL_INSTANCE]: await this.deps.runtime.instanceId(this.em) });
+    return services.map((s) => serviceView(s, observed instanceof Map ? observed.get(String(s.id)) ?? { kind: 'none' } : observed));
+  }
+
+  /** The containers with these labels by service id, from one list call; or why the engine could not say. */
+  private async observe(labels: Record<string, string>): Promise<Map<string, Observation> | Observation> {
     try {
-      const containers = await this.deps.runtime.docker.listContainers({ all: true, labels: await runner.labels(app.id) });
-      byService = new Map(containers.map((c) => [c.Labels[LABEL_SERVICE], { kind: 'summary', container: c } as Observation]));
+      const containers = await this.deps.runtime.docker.listContainers({ all: true, labels });
+      return new Map(containers.map((c) => [c.Labels[LABEL_SERVICE], { kind: 'summary', container: c } as Observation]));
     } catch (error) {
       if (!isEngineUnreachable(error)) throw error;
-      byService = { kind: 'unreachable', message: error.message };
+      return { kind: 'unreachable', message: error.message };
     }
+  }
+
+  /** Views of services of one app, from one list call. */
+  async views(app: App, services: Service[]): Promise<ServiceView[]> {
+    const byService = await this.observe(await this.deps.runnerFor(this.em).labels(app.id));
     return services.map((s) => serviceView(s, byService instanceof Map ? byService.get(String(s.id)) ?? { kind: 'none' } : byService));
   }
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findPage, type KeysetPage } from '../db/keyset';
 import { NotFoundError, ValidationError } from '../errors';
 import { ApiToken, SCOPES, type Scope } from './api-token.entity';
 
@@ -68,6 +69,14 @@ export class TokenService {
 
   async list(): Promise<ApiToken[]> {
     return this.em.find(ApiToken, {}, { orderBy: { id: 'asc' } });
+  }
+
+  page(window: KeysetPage): Promise<ApiToken[]> {
+    return findPage(this.em, ApiToken, window);
+  }
+
+  count(): Promise<number> {
+    return this.em.count(ApiToken);
   }
 
   async revoke(id: number): Promise<ApiToken> {

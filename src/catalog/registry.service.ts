@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box';
+import { findPage, type KeysetPage } from '../db/keyset';
 import { NotFoundError, ValidationError } from '../errors';
 import { Registry } from './registry.entity';
 
@@ -23,6 +24,14 @@ export class RegistryService {
 
   list(): Promise<Registry[]> {
     return this.em.find(Registry, {}, { orderBy: { id: 'asc' } });
+  }
+
+  page(window: KeysetPage): Promise<Registry[]> {
+    return findPage(this.em, Registry, window);
+  }
+
+  count(): Promise<number> {
+    return this.em.count(Registry);
   }
 
   listEnabled(): Promise<Registry[]> {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findPage, type KeysetPage } from '../db/keyset';
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
 import { classifyRepoName, loadTemplates, readRepo } from './repo-source';
@@ -21,6 +22,14 @@ export class TemplateRepoService {
 
   list(): Promise<TemplateRepo[]> {
     return this.em.find(TemplateRepo, {}, { orderBy: { id: 'asc' } });
+  }
+
+  page(window: KeysetPage): Promise<TemplateRepo[]> {
+    return findPage(this.em, TemplateRepo, window);
+  }
+
+  count(): Promise<number> {
+    return this.em.count(TemplateRepo);
   }
 
   async get(id: number): Promise<TemplateRepo> {

@@ -17,6 +17,8 @@ export interface TemplateView {
   updatedAt: Date | null;
   documentation: string | null;
   images: ImageView[];
+  /** The repo a stored template was loaded from, when read per repo. */
+  repoId?: number | null;
   registryId?: number;
   registryName?: string;
   tags?: string[];

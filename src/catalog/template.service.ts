@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findPage, type KeysetPage } from '../db/keyset';
 import { NotFoundError } from '../errors';
 import type { TemplateDefinition } from './template-definition';
 import { templateViews } from './template-read';
 import type { TemplateRepo } from './template-repo.entity';
-import type { TemplateView } from './template-view';
+import { templateView, type TemplateView } from './template-view';
 import { Template, TemplateImage } from './template.entity';
 
 export interface KeywordCount {
@@ -16,6 +17,21 @@ export class TemplateService {
 
   list(): Promise<Template[]> {
     return this.em.find(Template, {}, { orderBy: { id: 'asc' }, populate: ['images'] });
+  }
+
+  /** A page of templates with their images: the page's query, then its images' (populate). */
+  async pageViews(window: KeysetPage): Promise<TemplateView[]> {
+    return (await findPage(this.em, Template, window, { populate: ['images'] })).map(templateView);
+  }
+
+  count(): Promise<number> {
+    return this.em.count(Template);
+  }
+
+  /** The templates of several repos at once, for a list of repos with their templates (batched). */
+  async ofRepos(repoIds: readonly number[]): Promise<TemplateView[]> {
+    const templates = await this.em.find(Template, { repo: { $in: [...repoIds] } }, { orderBy: { id: 'asc' }, populate: ['images'] });
+    return templates.map((t) => ({ ...templateView(t), repoId: t.repo?.id ?? null }));
   }
 
   async get(id: number): Promise<Template> {

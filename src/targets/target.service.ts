@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box';
+import { findPage, type KeysetPage } from '../db/keyset';
 import { DomainError, NotFoundError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
 import type { AgentClient, AgentMetadata, AgentTarget } from './agent-client';
@@ -16,6 +17,14 @@ export class TargetService {
 
   list(): Promise<DeploymentTarget[]> {
     return this.em.find(DeploymentTarget, {}, { orderBy: { id: 'asc' } });
+  }
+
+  page(window: KeysetPage): Promise<DeploymentTarget[]> {
+    return findPage(this.em, DeploymentTarget, window);
+  }
+
+  count(): Promise<number> {
+    return this.em.count(DeploymentTarget);
   }
 
   async get(id: number): Promise<DeploymentTarget> {

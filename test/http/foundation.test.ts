@@ -33,7 +33,7 @@ describe('health and auth', () => {
 
   test('a read token cannot write: 403 on REST and in GraphQL', async () => {
     const issued = await t.graphql(
-      'mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { id token scopes } }',
+      'mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { ... on IssuedApiToken { id token scopes } } }',
       { input: { name: 'reader', scopes: ['read'] } },
     );
     expect(issued.body.data.createApiToken).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^plt_/), scopes: ['read'] });
@@ -44,21 +44,21 @@ describe('health and auth', () => {
     expect(denied.status).toBe(403);
     expect(denied.body).toEqual({ code: 403, message: 'this token may not use Mutation.createRegistry', fields: '' });
 
-    const gql = await t.graphql('mutation { createRegistry(input: {name: "r", endpointUrl: "http://r"}) { id } }', {}, token);
+    const gql = await t.graphql('mutation { createRegistry(input: {name: "r", endpointUrl: "http://r"}) { ... on Registry { id } } }', {}, token);
     expect(gql.body.errors[0].extensions).toEqual({ code: 'FORBIDDEN', status: 403, fields: [] });
   });
 
   test('a revoked token stops working', async () => {
-    const issued = await t.graphql('mutation { createApiToken(input: {name: "temp", scopes: [write]}) { id token } }');
+    const issued = await t.graphql('mutation { createApiToken(input: {name: "temp", scopes: [write]}) { ... on IssuedApiToken { id token } } }');
     const { id, token } = issued.body.data.createApiToken;
     expect((await t.request('GET', '/templates', { token })).status).toBe(200);
-    const revoked = await t.graphql(`mutation { revokeApiToken(input: {id: ${id}}) { id revokedAt } }`);
+    const revoked = await t.graphql(`mutation { revokeApiToken(input: {id: ${id}}) { ... on ApiToken { id revokedAt } } }`);
     expect(revoked.body.data.revokeApiToken).toEqual({ id, revokedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
     expect((await t.request('GET', '/templates', { token })).status).toBe(401);
   });
 
   test('tokens are stored hashed, never in the clear', async () => {
-    const issued = await t.graphql('mutation { createApiToken(input: {name: "hashed", scopes: [read]}) { token } }');
+    const issued = await t.graphql('mutation { createApiToken(input: {name: "hashed", scopes: [read]}) { ... on IssuedApiToken { token } } }');
     const token = issued.body.data.createApiToken.token as string;
     const rows: { digest: string }[] = await t.app.orm.em.getConnection().execute('select digest from api_tokens');
     expect(rows.some((r: { digest: string }) => r.digest.includes(token))).toBe(false);

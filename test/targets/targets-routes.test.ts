@@ -134,7 +134,7 @@ describe('deployment targets and deployments through interface A', () => {
   });
 
   test('refreshing metadata asks the agent again', async () => {
-    const res = await t.graphql(`mutation { refreshDeploymentTargetMetadata(input: {id: ${targetId}}) { metadata { adapterType createdAt } metadataError } }`);
+    const res = await t.graphql(`mutation { refreshDeploymentTargetMetadata(input: {id: ${targetId}}) { ... on DeploymentTarget { metadata { adapterType createdAt } metadataError } } }`);
     expect(res.body.data.refreshDeploymentTargetMetadata).toEqual({ metadata: { adapterType: 'Kubernetes', createdAt: ISO }, metadataError: null });
   });
 

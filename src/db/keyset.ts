@@ -1,0 +1,34 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityName, FilterQuery, FindOptions } from '@mikro-orm/core';
+
+/**
+ * One page of a list ordered by id, as Relay's cursor arguments ask for it: ids after `after`
+ * and before `before`, `limit` rows (one more than the page, to tell whether there is a next),
+ * descending when `inverted` (`last` without `first`). Keyset, not offset: a row added or
+ * removed while a client pages does not shift the pages after it.
+ */
+export interface KeysetPage {
+  after?: number;
+  before?: number;
+  limit: number;
+  inverted: boolean;
+}
+
+export function keysetWhere(page: KeysetPage): { id?: { $gt?: number; $lt?: number } } {
+  const id: { $gt?: number; $lt?: number } = {};
+  if (page.after !== undefined) id.$gt = page.after;
+  if (page.before !== undefined) id.$lt = page.before;
+  return Object.keys(id).length ? { id } : {};
+}
+
+/** The page's rows in the SQL query's order (ascending ids, or descending when inverted). */
+export function findPage<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  page: KeysetPage,
+  options: { populate?: readonly string[] } = {},
+): Promise<T[]> {
+  const find: FindOptions<T> = { orderBy: { id: page.inverted ? 'desc' : 'asc' } as never, limit: page.limit };
+  if (options.populate) find.populate = options.populate as never;
+  return em.find(entity, keysetWhere(page) as FilterQuery<T>, find) as Promise<T[]>;
+}
