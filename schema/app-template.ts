@@ -11,12 +11,15 @@ const TemplateMetadataFields = (t: Parameters<Parameters<typeof builder.inputTyp
   documentation: t.string(),
 });
 
-const AppTemplateInput = builder.inputType('AppTemplateInput', { fields: (t) => TemplateMetadataFields(t) });
+const AppTemplateInput = builder.inputType('AppTemplateInput', {
+  fields: (t) => ({ appId: t.int({ required: true }), ...TemplateMetadataFields(t) }),
+});
 const CreateTemplateInput = builder.inputType('CreateTemplateInput', {
   fields: (t) => ({ appId: t.int({ required: true }), ...TemplateMetadataFields(t) }),
 });
 const SaveTemplateInput = builder.inputType('SaveTemplateInput', {
   fields: (t) => ({
+    id: t.int({ required: true, description: 'The template to save' }),
     repo: t.string({ required: true, description: 'The name of one of our template repos' }),
     fileName: t.string({ description: 'Default: name, else the template name' }),
     ...TemplateMetadataFields(t),
@@ -39,8 +42,8 @@ builder.mutationFields((t) => ({
     errors: {},
     authScopes: { read: true },
     description: 'The app as a .pmx template, not stored',
-    args: { appId: t.arg.int({ required: true }), input: t.arg({ type: AppTemplateInput }) },
-    resolve: async (_root, { appId, input }, ctx) => ({ template: await ctx.services.appTemplates.preview(appId, input ?? {}) }),
+    args: { input: t.arg({ type: AppTemplateInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => ({ template: await ctx.services.appTemplates.preview(input.appId, input) }),
   }),
   createTemplate: t.field({
     type: Template,
@@ -55,7 +58,7 @@ builder.mutationFields((t) => ({
     errors: {},
     authScopes: { write: true },
     description: 'Writes the template as <name>.pmx into a template repo: commit and push',
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: SaveTemplateInput, required: true }) },
-    resolve: (_root, { id, input }, ctx) => ctx.services.appTemplates.save(id, input.repo, input),
+    args: { input: t.arg({ type: SaveTemplateInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.appTemplates.save(input.id, input.repo, input),
   }),
 }));

@@ -90,13 +90,21 @@ const serviceFields = (t: Parameters<Parameters<typeof builder.inputType>[1]['fi
   categories: t.field({ type: [ServiceCategoryInput] }),
 });
 
-const NewServiceInput = builder.inputType('NewServiceInput', { fields: (t) => serviceFields(t, true) });
+const NewServiceInput = builder.inputType('NewServiceInput', {
+  fields: (t) => ({ appId: t.int({ required: true, description: 'The app to add it to' }), ...serviceFields(t, true) }),
+});
 const UpdateServiceInput = builder.inputType('UpdateServiceInput', {
   description: 'The fields to change; every list given replaces the stored one',
   fields: (t) => ({
+    appId: t.int({ required: true }),
+    id: t.int({ required: true }),
     ...serviceFields(t, false),
     restart: t.field({ type: 'JSON', description: 'false (or "false") saves without recreating the container' }),
   }),
+});
+
+const ServiceIdInput = builder.inputType('ServiceIdInput', {
+  fields: (t) => ({ appId: t.int({ required: true }), id: t.int({ required: true }) }),
 });
 
 type ServiceFieldsInput = {
@@ -151,24 +159,24 @@ builder.mutationFields((t) => ({
     type: Service,
     errors: {},
     authScopes: { write: true },
-    args: { appId: t.arg.int({ required: true }), input: t.arg({ type: NewServiceInput, required: true }) },
-    resolve: (_root, { appId, input }, ctx) => ctx.services.appServices.create(appId, serviceInput(input)),
+    args: { input: t.arg({ type: NewServiceInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.appServices.create(input.appId, serviceInput(input)),
   }),
   updateService: t.field({
     type: Service,
     errors: {},
     authScopes: { write: true },
-    args: { appId: t.arg.int({ required: true }), id: t.arg.int({ required: true }), input: t.arg({ type: UpdateServiceInput, required: true }) },
-    resolve: async (_root, { appId, id, input }, ctx) => {
-      await ctx.services.appServices.update(appId, id, serviceInput(input), input.restart !== false && input.restart !== 'false');
-      return ctx.services.appServices.get(appId, id);
+    args: { input: t.arg({ type: UpdateServiceInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      await ctx.services.appServices.update(input.appId, input.id, serviceInput(input), input.restart !== false && input.restart !== 'false');
+      return ctx.services.appServices.get(input.appId, input.id);
     },
   }),
   deleteService: t.field({
     type: Service,
     errors: {},
     authScopes: { write: true },
-    args: { appId: t.arg.int({ required: true }), id: t.arg.int({ required: true }) },
-    resolve: (_root, { appId, id }, ctx) => ctx.services.appServices.delete(appId, id),
+    args: { input: t.arg({ type: ServiceIdInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.appServices.delete(input.appId, input.id),
   }),
 }));
