@@ -1,4 +1,3 @@
-import type { App as AppRow } from '../src/apps/app.entity';
 import { serviceCategories, type ServiceView } from '../src/apps/service-view';
 import { App, Category, JournalEntry } from './app';
 import { builder } from './builder';
@@ -17,11 +16,6 @@ export const ServiceLink = builder.objectRef<{ id: number; service: string; alia
     service: t.exposeString('service', { description: 'Name of the linked service' }),
     alias: t.exposeString('alias'),
   }),
-});
-
-const AppRef = builder.objectRef<AppRow>('ServiceApp').implement({
-  description: 'The app a service belongs to',
-  fields: (t) => ({ id: t.exposeInt('id'), name: t.exposeString('name') }),
 });
 
 export const Service = builder.objectRef<ServiceView>('Service').implement({
@@ -43,7 +37,7 @@ export const Service = builder.objectRef<ServiceView>('Service').implement({
     type: t.string({ nullable: true, resolve: (v) => v.service.type ?? null }),
     errors: t.field({ type: ServiceError, nullable: true, resolve: (v) => v.errors }),
     containerStatus: t.field({ type: 'JSON', description: "The engine's data on the container; {} when there is none", resolve: (v) => v.containerStatus }),
-    app: t.field({ type: AppRef, resolve: (v) => v.service.app }),
+    app: t.field({ type: App, description: 'The app it belongs to', resolve: (v) => v.service.app }),
     categories: t.field({ type: [Category], resolve: (v) => serviceCategories(v.service) }),
     links: t.field({
       type: [ServiceLink],
