@@ -149,3 +149,30 @@ export async function agentRequest(
     req.end();
   });
 }
+
+/** A real agent whose HTTPS server records every request it serves (method and path). */
+export async function startCountingAgent(adapterUrl: string) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'agent-count-'));
+  const database = await createTestDatabase('agent');
+  const port = await freePort();
+  const config = parseAgentConfig({
+    AGENT_PORT: String(port), AGENT_DATA_DIR: dataDir, DATABASE_URL: database.url,
+    AGENT_ADAPTER: 'http', ADAPTER_URL: adapterUrl, LOG_LEVEL: 'silent',
+  });
+  const app = await createAgentApp(config, { log: createLogger('silent') });
+  const requests: string[] = [];
+  const listening = await listenHttps((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    app.handler(req, res);
+  }, app.credentials, '127.0.0.1', port);
+  return {
+    token: app.credentials.token,
+    requests,
+    async close() {
+      await listening.close();
+      await app.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

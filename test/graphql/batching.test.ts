@@ -3,14 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { createAgentApp } from '../../src/agent/app';
-import { parseAgentConfig } from '../../src/agent/config';
-import { listenHttps } from '../../src/agent/server';
 import { App, AppCategory, Service, ServiceLink, SharedVolume } from '../../src/apps/app.entity';
-import { freePort } from '../../src/db/embedded';
-import { createLogger } from '../../src/logger';
-import { startFakeAdapter } from '../agent/agent-harness';
-import { createTestDatabase } from '../helpers/db';
+import { startCountingAgent, startFakeAdapter } from '../agent/agent-harness';
 import { makeGitRepo, pmx } from '../helpers/git';
 import { startTestApp, type TestApp } from '../helpers/app';
 
@@ -219,29 +213,3 @@ async function startCountingEngine() {
   };
 }
 
-/** A real agent whose HTTPS server records every request it serves (method and path). */
-async function startCountingAgent(adapterUrl: string) {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'agent-count-'));
-  const database = await createTestDatabase('agent');
-  const port = await freePort();
-  const config = parseAgentConfig({
-    AGENT_PORT: String(port), AGENT_DATA_DIR: dataDir, DATABASE_URL: database.url,
-    AGENT_ADAPTER: 'http', ADAPTER_URL: adapterUrl, LOG_LEVEL: 'silent',
-  });
-  const app = await createAgentApp(config, { log: createLogger('silent') });
-  const requests: string[] = [];
-  const listening = await listenHttps((req, res) => {
-    requests.push(`${req.method} ${req.url}`);
-    app.handler(req, res);
-  }, app.credentials, '127.0.0.1', port);
-  return {
-    token: app.credentials.token,
-    requests,
-    async close() {
-      await listening.close();
-      await app.close();
-      await database.drop();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}

@@ -1,16 +1,7 @@
 import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createAgentApp } from '../../src/agent/app';
-import { parseAgentConfig } from '../../src/agent/config';
-import { listenHttps } from '../../src/agent/server';
-import { freePort } from '../../src/db/embedded';
-import { createLogger } from '../../src/logger';
-import { createTestDatabase } from '../helpers/db';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { makeGitRepo, pmx } from '../helpers/git';
-import { startAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-harness';
+import { startAgent, startCountingAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-harness';
 
 const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
@@ -177,29 +168,3 @@ describe('deployment targets and deployments through interface A', () => {
   });
 });
 
-/** A real agent whose HTTPS server records every request it serves (method and path). */
-async function startCountingAgent(adapterUrl: string) {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'agent-count-'));
-  const database = await createTestDatabase('agent');
-  const port = await freePort();
-  const config = parseAgentConfig({
-    AGENT_PORT: String(port), AGENT_DATA_DIR: dataDir, DATABASE_URL: database.url,
-    AGENT_ADAPTER: 'http', ADAPTER_URL: adapterUrl, LOG_LEVEL: 'silent',
-  });
-  const app = await createAgentApp(config, { log: createLogger('silent') });
-  const requests: string[] = [];
-  const listening = await listenHttps((req, res) => {
-    requests.push(`${req.method} ${req.url}`);
-    app.handler(req, res);
-  }, app.credentials, '127.0.0.1', port);
-  return {
-    token: app.credentials.token,
-    requests,
-    async close() {
-      await listening.close();
-      await app.close();
-      await database.drop();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
