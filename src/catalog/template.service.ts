@@ -4,7 +4,7 @@ import { NotFoundError } from '../errors';
 import type { TemplateDefinition } from './template-definition';
 import { templateViews } from './template-read';
 import type { TemplateRepo } from './template-repo.entity';
-import { templateView, type TemplateView } from './template-view';
+import { imageView, templateView, type TemplateView } from './template-view';
 import { Template, TemplateImage } from './template.entity';
 
 export interface KeywordCount {
@@ -122,20 +122,10 @@ export function toDefinition(template: Template): TemplateDefinition {
     documentation: template.documentation ?? null,
     authors: template.authors,
     source: template.source ?? null,
-    images: template.images.getItems().map((image) => ({
-      name: image.name,
-      source: image.source,
-      description: image.description ?? null,
-      category: image.category ?? null,
-      type: image.type ?? null,
-      command: image.command ?? null,
-      expose: image.expose,
-      ports: image.ports,
-      links: image.links,
-      environment: image.environment,
-      volumes: image.volumes,
-      volumes_from: image.volumesFrom,
-      deployment: image.deployment ?? null,
-    })),
+    // The view of an image is its definition plus its id.
+    images: template.images.getItems().map((image) => {
+      const { id: _id, ...definition } = imageView(image);
+      return definition;
+    }),
   };
 }
