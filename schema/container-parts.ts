@@ -1,13 +1,17 @@
 import type { EnvDef, LinkDef, PortDef, VolumeDef, VolumesFromDef } from '../src/catalog/template-definition';
+import type { EnvView, PortView, VolumeView } from '../src/catalog/template-view';
 import { builder } from './builder';
 
-/** Port, link, environment and volume shapes shared by template images and app services. */
-export const Port = builder.objectRef<PortDef>('Port').implement({
+/**
+ * Port, link, environment and volume shapes shared by template images and app services; they
+ * read the camelCase views of src/catalog/template-view.ts (portView, envView, volumeView).
+ */
+export const Port = builder.objectRef<PortView>('Port').implement({
   fields: (t) => ({
-    hostInterface: t.string({ nullable: true, resolve: (p) => p.host_interface ?? null }),
-    hostPort: t.field({ type: 'PortValue', nullable: true, resolve: (p) => p.host_port ?? null }),
-    containerPort: t.field({ type: 'PortValue', resolve: (p) => p.container_port }),
-    proto: t.string({ nullable: true, resolve: (p) => p.proto ?? null }),
+    hostInterface: t.exposeString('hostInterface', { nullable: true }),
+    hostPort: t.expose('hostPort', { type: 'PortValue', nullable: true }),
+    containerPort: t.expose('containerPort', { type: 'PortValue' }),
+    proto: t.exposeString('proto', { nullable: true }),
   }),
 });
 
@@ -16,18 +20,18 @@ export const ImageLink = builder.objectRef<LinkDef>('ImageLink').implement({
   fields: (t) => ({ service: t.exposeString('service'), alias: t.exposeString('alias') }),
 });
 
-export const EnvironmentVariable = builder.objectRef<EnvDef>('EnvironmentVariable').implement({
+export const EnvironmentVariable = builder.objectRef<EnvView>('EnvironmentVariable').implement({
   fields: (t) => ({
     variable: t.exposeString('variable'),
-    value: t.string({ resolve: (e) => e.value ?? '' }),
-    required: t.boolean({ nullable: true, resolve: (e) => e.required ?? null }),
+    value: t.exposeString('value'),
+    required: t.exposeBoolean('required', { nullable: true }),
   }),
 });
 
-export const Volume = builder.objectRef<VolumeDef>('Volume').implement({
+export const Volume = builder.objectRef<VolumeView>('Volume').implement({
   fields: (t) => ({
-    hostPath: t.string({ nullable: true, resolve: (v) => v.host_path ?? null }),
-    containerPath: t.exposeString('container_path'),
+    hostPath: t.exposeString('hostPath', { nullable: true }),
+    containerPath: t.exposeString('containerPath'),
   }),
 });
 

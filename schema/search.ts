@@ -68,7 +68,7 @@ function hitView(hit: SearchHit): TemplateView {
       {
         id: null, name: image.name.split('/').pop() ?? image.name, source, description: image.description,
         category: null, type: null, command: null, expose: [], ports: [], links: [], environment: [],
-        volumes: [], volumes_from: [], deployment: null,
+        volumes: [], volumesFrom: [], deployment: null,
       },
     ],
     registryId: registry.id,

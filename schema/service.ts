@@ -1,4 +1,5 @@
 import { serviceCategories, type ServiceView } from '../src/apps/service-view';
+import { envView, portView, volumeView } from '../src/catalog/template-view';
 import { App, Category, JournalEntry } from './app';
 import { builder } from './builder';
 import {
@@ -25,11 +26,11 @@ export const Service = builder.objectRef<ServiceView>('Service').implement({
     name: t.string({ resolve: (v) => v.service.name }),
     description: t.string({ nullable: true, resolve: (v) => v.service.description ?? null }),
     from: t.string({ resolve: (v) => v.service.from }),
-    ports: t.field({ type: [Port], resolve: (v) => v.service.ports }),
+    ports: t.field({ type: [Port], resolve: (v) => v.service.ports.map(portView) }),
     expose: t.stringList({ resolve: (v) => v.service.expose }),
     defaultExposedPorts: t.stringList({ resolve: (v) => v.service.defaultExposedPorts }),
-    environment: t.field({ type: [EnvironmentVariable], resolve: (v) => v.service.environment }),
-    volumes: t.field({ type: [Volume], resolve: (v) => v.service.volumes }),
+    environment: t.field({ type: [EnvironmentVariable], resolve: (v) => v.service.environment.map(envView) }),
+    volumes: t.field({ type: [Volume], resolve: (v) => v.service.volumes.map(volumeView) }),
     command: t.string({ nullable: true, resolve: (v) => v.service.command ?? null }),
     loadState: t.string({ nullable: true, resolve: (v) => v.state.load_state }),
     activeState: t.string({ nullable: true, resolve: (v) => v.state.active_state }),

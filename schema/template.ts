@@ -6,20 +6,21 @@ import { EnvironmentVariable, ImageLink, Port, Volume, VolumeFrom } from './cont
 
 export const Image = builder.objectRef<ImageView>('Image').implement({
   description: 'One image of a template: becomes one service of an app',
+  // Exposed, not resolved: see ImageView.
   fields: (t) => ({
-    id: t.int({ nullable: true, resolve: (i) => i.id }),
-    category: t.string({ nullable: true, resolve: (i) => i.category }),
+    id: t.exposeInt('id', { nullable: true }),
+    category: t.exposeString('category', { nullable: true }),
     name: t.exposeString('name'),
     source: t.exposeString('source'),
-    description: t.string({ nullable: true, resolve: (i) => i.description }),
-    type: t.string({ nullable: true, resolve: (i) => i.type }),
+    description: t.exposeString('description', { nullable: true }),
+    type: t.exposeString('type', { nullable: true }),
     expose: t.exposeStringList('expose'),
-    ports: t.field({ type: [Port], resolve: (i) => i.ports }),
-    links: t.field({ type: [ImageLink], resolve: (i) => i.links }),
-    environment: t.field({ type: [EnvironmentVariable], resolve: (i) => i.environment }),
-    volumes: t.field({ type: [Volume], resolve: (i) => i.volumes }),
-    volumesFrom: t.field({ type: [VolumeFrom], resolve: (i) => i.volumes_from }),
-    command: t.string({ nullable: true, resolve: (i) => i.command }),
+    ports: t.expose('ports', { type: [Port] }),
+    links: t.expose('links', { type: [ImageLink] }),
+    environment: t.expose('environment', { type: [EnvironmentVariable] }),
+    volumes: t.expose('volumes', { type: [Volume] }),
+    volumesFrom: t.expose('volumesFrom', { type: [VolumeFrom] }),
+    command: t.exposeString('command', { nullable: true }),
     deploymentCount: t.int({ nullable: true, resolve: (i) => i.deployment?.count ?? null }),
   }),
 });
@@ -27,17 +28,17 @@ export const Image = builder.objectRef<ImageView>('Image').implement({
 /** The fields every template-shaped result has, stored or made from a registry image. */
 export const TemplateFields = builder.interfaceRef<TemplateView>('TemplateFields').implement({
   fields: (t) => ({
-    id: t.int({ nullable: true, description: 'null for a registry image', resolve: (v) => v.id }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: (v) => v.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (v) => v.updatedAt }),
+    id: t.exposeInt('id', { nullable: true, description: 'null for a registry image' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', nullable: true }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true }),
     name: t.exposeString('name'),
-    description: t.string({ nullable: true, resolve: (v) => v.description }),
-    keywords: t.string({ nullable: true, resolve: (v) => v.keywords }),
-    source: t.string({ nullable: true, resolve: (v) => v.source }),
+    description: t.exposeString('description', { nullable: true }),
+    keywords: t.exposeString('keywords', { nullable: true }),
+    source: t.exposeString('source', { nullable: true }),
     type: t.exposeString('type'),
     imageCount: t.exposeInt('imageCount'),
-    documentation: t.string({ nullable: true, resolve: (v) => v.documentation }),
-    images: t.field({ type: [Image], resolve: (v) => v.images }),
+    documentation: t.exposeString('documentation', { nullable: true }),
+    images: t.expose('images', { type: [Image] }),
   }),
 });
 

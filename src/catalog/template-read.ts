@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ImageView, TemplateView } from './template-view';
+import type { ImageDefinition } from './template-definition';
+import { imageDefinitionView, type ImageView, type TemplateView } from './template-view';
 
 /**
  * The read path for GET /templates, GET /templates/{id} and the `templates`/`template` queries:
@@ -43,20 +44,5 @@ const IMAGE_COLUMNS =
   'id, template_id, name, source, description, category, type, command, expose, ports, links, environment, volumes, volumes_from, deployment';
 
 function imageRow(row: Record<string, any>): ImageView {
-  return {
-    id: row.id,
-    name: row.name,
-    source: row.source,
-    description: row.description,
-    category: row.category,
-    type: row.type,
-    command: row.command,
-    expose: row.expose,
-    ports: row.ports,
-    links: row.links,
-    environment: row.environment,
-    volumes: row.volumes,
-    volumes_from: row.volumes_from,
-    deployment: row.deployment,
-  };
+  return imageDefinitionView(row as ImageDefinition, row.id);
 }

@@ -4,7 +4,7 @@ import { NotFoundError } from '../errors';
 import type { TemplateDefinition } from './template-definition';
 import { templateViews } from './template-read';
 import type { TemplateRepo } from './template-repo.entity';
-import { imageView, templateView, type TemplateView } from './template-view';
+import { imageDefinition, templateView, type TemplateView } from './template-view';
 import { Template, TemplateImage } from './template.entity';
 
 export interface KeywordCount {
@@ -122,10 +122,6 @@ export function toDefinition(template: Template): TemplateDefinition {
     documentation: template.documentation ?? null,
     authors: template.authors,
     source: template.source ?? null,
-    // The view of an image is its definition plus its id.
-    images: template.images.getItems().map((image) => {
-      const { id: _id, ...definition } = imageView(image);
-      return definition;
-    }),
+    images: template.images.getItems().map(imageDefinition),
   };
 }
