@@ -1,5 +1,4 @@
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type GraphiQLOptions, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import type { Identity } from '../auth/token.service';
 import { createContext, type AppDeps, type Context } from '../context';
@@ -33,10 +32,20 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
       title: 'platform GraphQL',
       headers: JSON.stringify({ Authorization: 'Bearer <your token>' }),
     },
-    // GraphiQL's assets are served from this package, not a CDN: it works offline.
     renderGraphiQL,
     landingPage: false,
     logging: false,
     plugins,
   });
+}
+
+/**
+ * GraphiQL's assets are served from @graphql-yoga/render-graphiql, not a CDN, so it works
+ * offline. The package is a 9 MB script held as one string, and tsx's module lexer keeps a
+ * WebAssembly memory the size of the largest file it read: loaded at start it cost ~75 MB of
+ * RSS (bench/RESULTS.md, scenario 4). It loads on the first GraphiQL page instead.
+ */
+async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
+  const { renderGraphiQL: render } = await import('@graphql-yoga/render-graphiql');
+  return render(options);
 }
