@@ -16,22 +16,33 @@ export interface Child {
 }
 
 /**
- * A TypeScript program in its own node process (node --import tsx, one process, so its pid is
- * the one whose RSS we read). The load generator never shares an event loop with a server.
+ * What `npm start` runs: package.json's start script is `node <flags> <script>`, and the bench
+ * starts the service with the same flags (heap limit, tsx's CommonJS hook), so it measures what
+ * users run. Read here rather than copied, so the two cannot drift apart.
  */
-export function startTs(script: string, env: Record<string, string | undefined>, options: { ipc?: boolean; tsxCli?: boolean } = {}): Child {
+export function npmStart(): { nodeArgs: string[]; script: string } {
+  const start: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const words = start.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.length < 2) throw new Error(`package.json start is not "node <flags> <script>": ${start}`);
+  return { nodeArgs: words.slice(1, -1), script: words[words.length - 1] };
+}
+
+/**
+ * A TypeScript program in its own node process (node --import tsx unless `nodeArgs` says
+ * otherwise; one process, so its pid is the one whose RSS we read). The load generator never
+ * shares an event loop with a server.
+ */
+export function startTs(script: string, env: Record<string, string | undefined>, options: { ipc?: boolean; nodeArgs?: string[] } = {}): Child {
   const fullEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   // undefined unsets: the embedded-database start must not inherit the harness's DATABASE_URL.
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete fullEnv[key];
   const file = path.resolve(ROOT, script);
   // BENCH_PROFILE=<dir>: every child writes a V8 CPU profile there on exit (node --cpu-prof).
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
-  const execArgv = [...profile, '--import', 'tsx'];
+  const execArgv = [...profile, ...(options.nodeArgs ?? ['--import', 'tsx'])];
   const child = options.ipc
     ? fork(file, [], { cwd: ROOT, env: fullEnv, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
-    : options.tsxCli
-      ? spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [file], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] })
-      : spawn(process.execPath, [...execArgv, file], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+    : spawn(process.execPath, [...execArgv, file], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   live.add(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   void exited.then(() => live.delete(child));

@@ -1,5 +1,5 @@
 import { freePort } from '../../src/db/embedded';
-import { startTs, waitForHealthz, type Child } from './processes';
+import { npmStart, startTs, waitForHealthz, type Child } from './processes';
 
 export const BENCH_TOKEN = 'bench-admin-token-0123456789abcdef';
 
@@ -12,11 +12,11 @@ export interface RunningService {
 }
 
 /**
- * The service as `npm start` runs it (src/main.ts under tsx), in its own process. Without a
+ * The service as `npm start` runs it (node with its flags, src/main.ts under tsx), in its own process. Without a
  * databaseUrl it starts the embedded PostgreSQL of `dataDir`. Request logs are off (LOG_LEVEL
  * warn) because the floor server writes none either.
  */
-export async function startService(options: { dataDir: string; databaseUrl?: string; tsxCli?: boolean; logLevel?: string }): Promise<RunningService> {
+export async function startService(options: { dataDir: string; databaseUrl?: string; logLevel?: string }): Promise<RunningService> {
   const port = await freePort();
   const env: Record<string, string | undefined> = {
     PORT: String(port),
@@ -31,7 +31,8 @@ export async function startService(options: { dataDir: string; databaseUrl?: str
     DATABASE_URL: options.databaseUrl,
   };
   const started = performance.now();
-  const child = startTs('src/main.ts', env, { tsxCli: options.tsxCli });
+  const { nodeArgs, script } = npmStart();
+  const child = startTs(script, env, { nodeArgs });
   const url = `http://127.0.0.1:${port}`;
   await waitForHealthz(url, child);
   return { url, child, startMs: performance.now() - started, stop: () => child.stop() };

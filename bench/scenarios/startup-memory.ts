@@ -1,23 +1,23 @@
 import { freePort } from '../../src/db/embedded';
 import { median } from '../lib/load';
-import { startTs, waitForHealthz } from '../lib/processes';
+import { npmStart, startTs, waitForHealthz } from '../lib/processes';
 import { startService } from '../lib/service';
 import { round, type ScenarioResult } from '../lib/types';
 
 const STARTS = 3;
 
 /**
- * Scenario 4. Start-up: `tsx src/main.ts` (what npm start runs) with its embedded PostgreSQL on
- * a data dir initialised by an earlier start, from spawn to the first /healthz 200; median of 3,
- * against node + tsx serving /healthz alone. Memory: the service's RSS after scenario 1's load,
+ * Scenario 4. Start-up: what npm start runs (`node … --require tsx/cjs src/main.ts`) with its
+ * embedded PostgreSQL on a data dir initialised by an earlier start, from spawn to the first
+ * /healthz 200; median of 3, against the same node command serving /healthz alone. Memory: the service's RSS after scenario 1's load,
  * against the floor server's.
  */
 export async function startupAndMemory(dataDir: string, rss: { serviceRssMb: number; floorRssMb: number } | undefined): Promise<ScenarioResult[]> {
-  const first = await startService({ dataDir, tsxCli: true });
+  const first = await startService({ dataDir });
   await first.stop();
   const service: number[] = [];
   for (let i = 0; i < STARTS; i++) {
-    const started = await startService({ dataDir, tsxCli: true });
+    const started = await startService({ dataDir });
     service.push(started.startMs);
     await started.stop();
   }
@@ -25,7 +25,7 @@ export async function startupAndMemory(dataDir: string, rss: { serviceRssMb: num
   for (let i = 0; i < STARTS; i++) {
     const port = await freePort();
     const began = performance.now();
-    const hello = startTs('bench/lib/hello-server.ts', { PORT: String(port) }, { tsxCli: true });
+    const hello = startTs('bench/lib/hello-server.ts', { PORT: String(port) }, { nodeArgs: npmStart().nodeArgs });
     await waitForHealthz(`http://127.0.0.1:${port}`, hello);
     bare.push(performance.now() - began);
     await hello.stop();
@@ -35,7 +35,7 @@ export async function startupAndMemory(dataDir: string, rss: { serviceRssMb: num
   const results: ScenarioResult[] = [
     {
       scenario: 4,
-      name: 'Start-up: tsx src/main.ts to /healthz 200, existing embedded data dir',
+      name: 'Start-up: npm start\'s command to /healthz 200, existing embedded data dir',
       figures: { startMsMedian: startMs, startMsAll: service.map((ms) => round(ms, 0)).join(' / ') },
       baseline: { nodeTsxHealthzMs: bareMs },
       ratio: round(startMs / bareMs, 2),
