@@ -75,7 +75,7 @@ const TLS_CODES = new Set([
  * message names the target and the cause.
  */
 export class AgentClient {
-  private readonly pools = new Map<string, { hash: string; pool: Pool; blob: AuthBlob }>();
+  private readonly pools = new Map<string, { hash: string; pool: Pool; blob: AuthBlob; basePath: string }>();
   private readonly options: Required<AgentClientOptions>;
 
   constructor(options: AgentClientOptions = {}) {
@@ -125,7 +125,7 @@ export class AgentClient {
     await Promise.all(entries.map((entry) => entry.pool.close()));
   }
 
-  private poolFor(target: AgentTarget): { pool: Pool; blob: AuthBlob } {
+  private poolFor(target: AgentTarget): { pool: Pool; blob: AuthBlob; basePath: string } {
     const key = String(target.id);
     const hash = createHash('sha256').update(target.authBlob).digest('hex');
     const existing = this.pools.get(key);
@@ -138,7 +138,7 @@ export class AgentClient {
       headersTimeout: this.options.headersTimeoutMs,
       bodyTimeout: this.options.bodyTimeoutMs,
     });
-    const entry = { hash, pool, blob };
+    const entry = { hash, pool, blob, basePath: new URL(blob.endpointUrl).pathname.replace(/\/+$/, '') };
     this.pools.set(key, entry);
     return entry;
   }
@@ -153,8 +153,7 @@ export class AgentClient {
     timeoutMs?: number,
   ): Promise<T> {
     const who = `deployment target "${target.name}"`;
-    const { pool, blob } = this.poolFor(target);
-    const basePath = new URL(blob.endpointUrl).pathname.replace(/\/+$/, '');
+    const { pool, blob, basePath } = this.poolFor(target);
     let status: number;
     let text: string;
     try {

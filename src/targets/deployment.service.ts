@@ -29,13 +29,12 @@ export class DeploymentService {
     private readonly loaders: AgentLoaders,
   ) {}
 
+  // The loaders look the target up (once per request) and fail with its 404 when it is gone.
   async list(targetId: number): Promise<DeploymentView[]> {
-    await this.targets.get(targetId);
     return (await this.loaders.deployments.load(String(targetId))).map((d) => listView(targetId, d));
   }
 
   async get(targetId: number, id: number): Promise<DeploymentView> {
-    await this.targets.get(targetId);
     return statusView(targetId, await this.loaders.deployment.load([String(targetId), String(id)]));
   }
 
