@@ -53,6 +53,11 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
     for (let i = 0; i < RUNS; i++) warm.push(await query());
     const repeated = await call<Counts>('counts');
 
+    // The agents alone, without the service: every agent asked at once over kept-alive TLS, as
+    // the service's loaders do, for its list and then for its deployment's status. Two such
+    // rounds are the least the fan-out query can take on this machine.
+    const direct = await directRounds(tokens);
+
     const lists = once.map((c) => c['GET /deployments'] ?? 0);
     const statuses = once.map((c) => c['GET /deployments/{id}'] ?? 0);
     const total = once.reduce((sum, c) => sum + Object.values(c).reduce((a, b) => a + b, 0), 0);
@@ -69,6 +74,10 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
         statusRequestsPerDeployment: Math.max(...statuses),
         wallMsMedian: wallMs,
         wallMsCold: round(coldMs),
+        directAllListsMs: direct.listMs,
+        directAllStatusesMs: direct.statusMs,
+        directTwoRoundsMs: round(direct.listMs + direct.statusMs),
+        serviceOverheadMs: round(wallMs - direct.listMs - direct.statusMs),
       },
       baseline: { oneAgentMs, addedLatencyMs: options.agentLatencyMs },
       ratio,
@@ -80,6 +89,40 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
     await call('stop').catch(() => undefined);
     await agents.stop();
     await service.stop();
+  }
+}
+
+/**
+ * Median of 10 rounds, each asking every agent at once, straight from here (one kept-alive TLS
+ * connection per agent, warmed first): all GET /deployments, then all GET /deployments/{id}.
+ */
+async function directRounds(tokens: string[]): Promise<{ listMs: number; statusMs: number }> {
+  const agents = tokens.map((token) => {
+    const [url, username, password, certPem] = Buffer.from(token, 'base64').toString('utf8').split('|');
+    const headers = { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` };
+    return { pool: new Pool(url, { connect: { ca: certPem }, connections: 1 }), headers };
+  });
+  const get = async (agent: (typeof agents)[number], path: string): Promise<any> => {
+    const res = await agent.pool.request({ method: 'GET', path, headers: agent.headers });
+    if (res.statusCode !== 200) throw new Error(`GET ${path}: HTTP ${res.statusCode}`);
+    return res.body.json();
+  };
+  const timed = async (work: () => Promise<unknown>): Promise<number> => {
+    const started = performance.now();
+    await work();
+    return performance.now() - started;
+  };
+  try {
+    const ids = await Promise.all(agents.map(async (agent) => ((await get(agent, '/deployments')) as { id: number }[])[0].id));
+    const lists: number[] = [];
+    const statuses: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      lists.push(await timed(() => Promise.all(agents.map((agent) => get(agent, '/deployments')))));
+      statuses.push(await timed(() => Promise.all(agents.map((agent, n) => get(agent, `/deployments/${ids[n]}`)))));
+    }
+    return { listMs: round(median(lists)), statusMs: round(median(statuses)) };
+  } finally {
+    await Promise.all(agents.map((agent) => agent.pool.close()));
   }
 }
 
