@@ -1,9 +1,11 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Pool } from 'pg';
 
 /**
- * The floor for scenario 1: node:http + pg, no framework, no GraphQL, no ORM. The same two
- * queries the ORM makes (templates, then their images) and the same JSON as GET /templates and
+ * The floor for scenario 1: node:http + pg, no framework, no GraphQL, no ORM. The same SQL as
+ * the service: the bearer token's digest looked up in api_tokens (the bench sends an issued
+ * token, as clients do), then templates and their images; the same JSON as GET /templates and
  * GET /templates/{id}. Run as its own process: DATABASE_URL, PORT; prints nothing.
  */
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
@@ -56,6 +58,14 @@ async function templates(id?: number): Promise<Row[]> {
   }));
 }
 
+async function authorized(req: IncomingMessage): Promise<boolean> {
+  const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (!token) return false;
+  const digest = createHash('sha256').update(token).digest('hex');
+  const { rows } = await pool.query('select id, username, email, scopes from api_tokens where digest = $1 and revoked_at is null', [digest]);
+  return rows.length === 1;
+}
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
@@ -65,13 +75,15 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 const server = createServer((req, res) => {
   const path = (req.url ?? '/').split('?')[0];
   const one = /^\/templates\/(\d+)$/.exec(path);
-  const work = path === '/healthz'
-    ? Promise.resolve(send(res, 200, { status: 'ok' }))
-    : path === '/templates'
-      ? templates().then((list) => send(res, 200, list))
-      : one
-        ? templates(Number(one[1])).then(([t]) => (t ? send(res, 200, t) : send(res, 404, { code: 404 })))
-        : Promise.resolve(send(res, 404, { code: 404 }));
+  const route = async (): Promise<void> => {
+    if (path === '/healthz') return send(res, 200, { status: 'ok' });
+    if (path !== '/templates' && !one) return send(res, 404, { code: 404 });
+    if (!(await authorized(req))) return send(res, 401, { code: 401 });
+    if (!one) return send(res, 200, await templates());
+    const [t] = await templates(Number(one[1]));
+    return t ? send(res, 200, t) : send(res, 404, { code: 404 });
+  };
+  const work = route();
   work.catch((error: unknown) => send(res, 500, { code: 500, message: String(error) }));
 });
 server.keepAliveTimeout = 65_000;

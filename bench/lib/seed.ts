@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { ImageDefinition } from '../../src/catalog/template-definition';
+import { TokenService } from '../../src/auth/token.service';
 import { TemplateService } from '../../src/catalog/template.service';
 import { entities } from '../../src/db/entities';
 import { migrations } from '../../src/db/migrations/index';
@@ -52,6 +53,15 @@ export async function seedTemplates(orm: MikroORM, count: number, images = 3): P
   );
   await em.flush();
   return made.map((t) => t.id);
+}
+
+/**
+ * A read-scope API token, issued as `npm run token -- create` does: clients send these, and
+ * each request then costs the service a token lookup that ADMIN_TOKEN does not.
+ */
+export async function issueReadToken(orm: MikroORM): Promise<string> {
+  const issued = await new TokenService(orm.em.fork() as EntityManager).issue({ name: 'bench reader', scopes: ['read'] });
+  return issued.token;
 }
 
 /**

@@ -5,8 +5,8 @@ import { throughput, type Throughput } from '../lib/load';
 import { operationText } from '../lib/operations';
 import type { BenchPostgres } from '../lib/postgres';
 import { rssMb, startTs, waitForHealthz } from '../lib/processes';
-import { migrate, seedTemplates } from '../lib/seed';
-import { BENCH_TOKEN, startService } from '../lib/service';
+import { issueReadToken, migrate, seedTemplates } from '../lib/seed';
+import { startService } from '../lib/service';
 import { round, type BenchOptions, type ScenarioResult } from '../lib/types';
 
 export interface RestOutcome {
@@ -19,12 +19,14 @@ export interface RestOutcome {
 /**
  * Scenario 1: GET /templates (100 × 3 images) and GET /templates/{id} through the REST route,
  * the same operation text through POST /graphql, and the node:http + pg floor. Each in its own
- * process; autocannon runs here.
+ * process; autocannon runs here. All three are sent an issued read token, as clients send, and
+ * each looks it up (the floor with one plain indexed select).
  */
 export async function restVsGraphqlVsFloor(pg: BenchPostgres, dataDir: string, options: BenchOptions): Promise<RestOutcome> {
   const url = await pg.createDatabase('bench_rest');
   const orm = await migrate(url);
   const ids = await seedTemplates(orm, 100, 3);
+  const token = await issueReadToken(orm);
   await orm.close(true);
   const service = await startService({ dataDir, databaseUrl: url });
   const floorPort = await freePort();
@@ -32,7 +34,7 @@ export async function restVsGraphqlVsFloor(pg: BenchPostgres, dataDir: string, o
   const floorUrl = `http://127.0.0.1:${floorPort}`;
   try {
     await waitForHealthz(floorUrl, floor);
-    const auth = { authorization: `Bearer ${BENCH_TOKEN}` };
+    const auth = { authorization: `Bearer ${token}` };
     const gql = (operation: string, variables: Record<string, unknown>) => ({
       url: `${service.url}/graphql`,
       method: 'POST' as const,
@@ -50,7 +52,7 @@ export async function restVsGraphqlVsFloor(pg: BenchPostgres, dataDir: string, o
       const run = { duration: options.duration, connections: options.connections };
       const rest = await throughput({ url: c.rest, headers: auth }, run);
       const graphql = await throughput(c.graphql, run);
-      const floorRun = await throughput({ url: c.floor }, run);
+      const floorRun = await throughput({ url: c.floor, headers: auth }, run);
       results.push(
         compare(`REST vs GraphQL-over-HTTP: ${c.label}`, rest, graphql, 2, 'REST req/s ≥ 2× GraphQL-over-HTTP req/s'),
         compare(`REST vs floor (node:http + pg): ${c.label}`, rest, floorRun, 0.5, 'REST req/s ≥ 0.5× floor req/s'),
@@ -86,7 +88,7 @@ async function sameBody(restUrl: string, auth: Record<string, string>, graphql: 
   };
   const rest = await json(await request(restUrl, { headers: auth }));
   const viaGraphql = await json(await request(graphql.url, { method: 'POST', headers: graphql.headers, body: graphql.body }));
-  const floor = await json(await request(floorUrl));
+  const floor = await json(await request(floorUrl, { headers: auth }));
   if (!viaGraphql.data) throw new Error(`POST /graphql failed: ${JSON.stringify(viaGraphql.errors)}`);
   deepStrictEqual(viaGraphql.data[field], rest, 'POST /graphql and the REST route answer different data');
   deepStrictEqual(floor, rest, 'the floor server and the REST route answer different JSON');

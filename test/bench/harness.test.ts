@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { throughput } from '../../bench/lib/load';
 import { startTs, stopAll, waitForHealthz } from '../../bench/lib/processes';
 import { printTable, writeResults } from '../../bench/lib/report';
-import { migrate, seedTemplates } from '../../bench/lib/seed';
+import { issueReadToken, migrate, seedTemplates } from '../../bench/lib/seed';
 import type { ScenarioResult } from '../../bench/lib/types';
 import { freePort } from '../../src/db/embedded';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
@@ -33,13 +33,17 @@ describe('bench harness plumbing', () => {
   test('the floor server answers the seeded templates under load, and results are written in shape', async () => {
     const orm = await migrate(db.url);
     const ids = await seedTemplates(orm, 3, 2);
+    const auth = { authorization: `Bearer ${await issueReadToken(orm)}` };
     await orm.close(true);
     const port = await freePort();
     const floor = startTs('bench/lib/floor-server.ts', { DATABASE_URL: db.url, PORT: String(port) });
     const url = `http://127.0.0.1:${port}`;
     await waitForHealthz(url, floor);
 
-    const one = await request(`${url}/templates/${ids[1]}`);
+    const denied = await request(`${url}/templates/${ids[1]}`);
+    await denied.body.dump();
+    expect(denied.statusCode).toBe(401);
+    const one = await request(`${url}/templates/${ids[1]}`, { headers: auth });
     expect(one.statusCode).toBe(200);
     expect(await one.body.json()).toEqual(expect.objectContaining({
       id: ids[1],
@@ -49,7 +53,7 @@ describe('bench harness plumbing', () => {
       images: [expect.objectContaining({ name: 'web', links: [{ service: 'db', alias: 'database' }] }), expect.objectContaining({ name: 'db' })],
     }));
 
-    const load = await throughput({ url: `${url}/templates` }, { duration: 1, connections: 2 });
+    const load = await throughput({ url: `${url}/templates`, headers: auth }, { duration: 1, connections: 2 });
     expect(load.errors).toBe(0);
     expect(load.rps).toBeGreaterThan(0);
     await floor.stop();
