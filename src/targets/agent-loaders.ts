@@ -17,6 +17,10 @@ type TargetLookup = Iterable<AgentTarget> | ((id: string) => AgentTarget | undef
  * Per-request loaders over the agent client: keys are deduplicated and every key's request is
  * made at once, so a query that touches N targets makes N requests in parallel. A failed key
  * yields its Error; the other keys still resolve.
+ *
+ * Each key is its own HTTP request, so batching buys nothing, and a batch resolves all its keys
+ * together: every target's status request waited for the slowest target's list (bench scenario
+ * 2). Unbatched, each key settles when its own agent answers.
  */
 export function createAgentLoaders(client: AgentClient, targets: TargetLookup): AgentLoaders {
   const lookup = toLookup(targets);
@@ -29,11 +33,11 @@ export function createAgentLoaders(client: AgentClient, targets: TargetLookup): 
     Promise.all(keys.map((key) => load(key).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
 
   return {
-    metadata: new DataLoader((ids) => settle(ids, async (id) => client.metadata(await resolveTarget(id)))),
-    deployments: new DataLoader((ids) => settle(ids, async (id) => client.listDeployments(await resolveTarget(id)))),
+    metadata: new DataLoader((ids) => settle(ids, async (id) => client.metadata(await resolveTarget(id))), { batch: false }),
+    deployments: new DataLoader((ids) => settle(ids, async (id) => client.listDeployments(await resolveTarget(id))), { batch: false }),
     deployment: new DataLoader(
       (keys) => settle(keys, async ([targetId, deploymentId]) => client.getDeployment(await resolveTarget(targetId), deploymentId)),
-      { cacheKeyFn: ([targetId, deploymentId]) => `${targetId}/${deploymentId}` },
+      { batch: false, cacheKeyFn: ([targetId, deploymentId]) => `${targetId}/${deploymentId}` },
     ),
   };
 }
