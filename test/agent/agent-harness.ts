@@ -1,11 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Adapter } from '../../src/agent/adapters/adapter';
 import { createAgentApp, type AgentApp } from '../../src/agent/app';
 import { parseAgentConfig, type AgentConfig } from '../../src/agent/config';
+import { encodeToken } from '../../src/agent/credentials';
+import { createSelfSigned } from '../../src/agent/self-signed';
 import { listenHttps } from '../../src/agent/server';
 import { freePort } from '../../src/db/embedded';
 import { createLogger } from '../../src/logger';
@@ -174,5 +177,26 @@ export async function startCountingAgent(adapterUrl: string) {
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * An HTTPS server with its own self-signed certificate and a token for it, standing for an agent
+ * that misbehaves (never answers, answers garbage, is slow): `handler` decides.
+ */
+export async function startMisbehavingAgent(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  const tls = createSelfSigned('127.0.0.1', ['127.0.0.1', 'localhost'], 30);
+  const server = createHttpsServer({ key: tls.keyPem, cert: tls.certPem }, handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    server,
+    token: encodeToken(url, 'user', 'pass', tls.certPem),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

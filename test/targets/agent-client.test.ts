@@ -1,29 +1,9 @@
-import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createSelfSigned } from '../../src/agent/self-signed';
 import { encodeToken } from '../../src/agent/credentials';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AgentClient, type AgentTarget } from '../../src/targets/agent-client';
 import { createAgentLoaders } from '../../src/targets/agent-loaders';
-import { startAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-harness';
+import { startAgent, startFakeAdapter, startMisbehavingAgent, type RunningAgent } from '../agent/agent-harness';
 
-/** A small HTTPS server with its own self-signed certificate, for agents that misbehave. */
-async function httpsServer(handler: (req: IncomingMessage, res: ServerResponse) => void) {
-  const tls = createSelfSigned('127.0.0.1', ['127.0.0.1', 'localhost'], 30);
-  const server: Server = createServer({ key: tls.keyPem, cert: tls.certPem }, handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    server,
-    token: encodeToken(url, 'user', 'pass', tls.certPem),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 describe('AgentClient against a real agent', () => {
   let fake: Awaited<ReturnType<typeof startFakeAdapter>>;
@@ -92,7 +72,7 @@ describe('AgentClient against a real agent', () => {
   });
 
   test('agent down: 502', async () => {
-    const gone = await httpsServer(() => undefined);
+    const gone = await startMisbehavingAgent(() => undefined);
     await gone.close();
     await expect(client.metadata(target(gone.token, 'down'))).rejects.toMatchObject({
       httpStatus: 502,
@@ -101,7 +81,7 @@ describe('AgentClient against a real agent', () => {
   });
 
   test('agent slow: 504', async () => {
-    const slow = await httpsServer(() => undefined); // accepts, never answers
+    const slow = await startMisbehavingAgent(() => undefined); // accepts, never answers
     try {
       await expect(client.metadata(target(slow.token, 'slow'))).rejects.toMatchObject({
         httpStatus: 504,
@@ -114,7 +94,7 @@ describe('AgentClient against a real agent', () => {
 
   test('agent answering garbage: 502', async () => {
     const bodies = ['<html>oops</html>', JSON.stringify({ agent: 'x' }), JSON.stringify([{ id: 'one' }])];
-    const garbage = await httpsServer((req, res) => {
+    const garbage = await startMisbehavingAgent((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(bodies.shift());
     });
@@ -145,7 +125,7 @@ describe('agent loaders', () => {
     let maxInFlight = 0;
     const servers = await Promise.all(
       [0, 1, 2, 3].map((n) =>
-        httpsServer((req, res) => {
+        startMisbehavingAgent((req, res) => {
           const key = `${n} ${req.method} ${req.url}`;
           counts.set(key, (counts.get(key) ?? 0) + 1);
           inFlight++;

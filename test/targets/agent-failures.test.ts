@@ -1,10 +1,7 @@
+import { encodeToken } from '../../src/agent/credentials';
 import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { encodeToken } from '../../src/agent/credentials';
-import { createSelfSigned } from '../../src/agent/self-signed';
-import { agentRequest, startAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-harness';
+import { agentRequest, startAgent, startFakeAdapter, startMisbehavingAgent, type RunningAgent } from '../agent/agent-harness';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { makeGitRepo, pmx } from '../helpers/git';
 
@@ -14,22 +11,6 @@ const READ_TIMEOUT_MS = 500;
 const DEPLOY_TIMEOUT_MS = 3000;
 const DEPLOY_TIME_MS = 2000; // longer than any read may take, shorter than a deploy may
 
-/** An HTTPS server with its own self-signed certificate standing for an agent that misbehaves. */
-async function fakeAgent(handler: (req: IncomingMessage, res: ServerResponse) => void) {
-  const tls = createSelfSigned('127.0.0.1', ['127.0.0.1', 'localhost'], 30);
-  const server: Server = createServer({ key: tls.keyPem, cert: tls.certPem }, handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    token: encodeToken(url, 'user', 'pass', tls.certPem),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -123,7 +104,7 @@ describe('agent failures through interface A', () => {
   });
 
   test('agent slow (accepts, never answers): the target is created with the timeout shown; reads and writes are 504 naming it', async () => {
-    const slow = await fakeAgent(() => undefined);
+    const slow = await startMisbehavingAgent(() => undefined);
     try {
       const started = Date.now();
       const target = await addTarget('slow', slow.token);
@@ -153,7 +134,7 @@ describe('agent failures through interface A', () => {
 
   test('agent answering garbage: not JSON or the wrong shape is 502 naming the target, and nothing is written', async () => {
     let mode: 'text' | 'shape' = 'text';
-    const garbage = await fakeAgent((req, res) => {
+    const garbage = await startMisbehavingAgent((req, res) => {
       if (mode === 'text') {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('not json');
@@ -195,7 +176,7 @@ describe('agent failures through interface A', () => {
   });
 
   test('agent down: the target exists once, with the failure shown and no metadata; deployments are 502 naming it', async () => {
-    const gone = await fakeAgent(() => undefined);
+    const gone = await startMisbehavingAgent(() => undefined);
     await gone.close();
     const before = await snapshot();
     const target = await addTarget('down', gone.token);
@@ -221,7 +202,7 @@ describe('agent failures through interface A', () => {
       }, ms);
       timers.add(timer);
     };
-    const slowDeploys = await fakeAgent((req, res) => {
+    const slowDeploys = await startMisbehavingAgent((req, res) => {
       if (req.url === '/metadata') return json(res, 200, METADATA);
       if (req.method === 'POST') {
         req.resume();
