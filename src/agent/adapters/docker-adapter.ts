@@ -4,7 +4,7 @@ import { isEngineUnreachable } from '../../engines/engine-errors';
 import type { Logger } from '../../logger';
 import type { DeployTemplate } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
-import { LABEL_KEY, LABEL_SERVICE, aliasesOf, asUpstream, checkHostPorts, ensureImage, imageRef, safeName } from './engine-common';
+import { LABEL_KEY, LABEL_SERVICE, aliasesOf, asUpstream, upstream, checkHostPorts, ensureImage, imageRef, safeName } from './engine-common';
 
 /**
  * One Docker engine. A deployment generation is a bridge network `platform-<key>` plus one
@@ -96,7 +96,7 @@ export function createDockerAdapter(options: {
     type: 'docker',
 
     async metadata() {
-      const version = await docker.version().catch((error: unknown) => Promise.reject(asUpstream(error)));
+      const version = await upstream(docker.version());
       return { version: version.Version, type: 'docker' };
     },
 
@@ -142,21 +142,9 @@ export function createDockerAdapter(options: {
       return names;
     },
 
-    async status(ids) {
-      try {
-        return await Promise.all(ids.map((id) => containerStatus(docker, id)));
-      } catch (error) {
-        throw asUpstream(error);
-      }
-    },
+    status: (ids) => upstream(Promise.all(ids.map((id) => containerStatus(docker, id)))),
 
-    async remove(key, ids) {
-      try {
-        await removeGeneration(key, ids);
-      } catch (error) {
-        throw asUpstream(error);
-      }
-    },
+    remove: (key, ids) => upstream(removeGeneration(key, ids)),
 
     close: () => (options.docker ? Promise.resolve() : docker.close()),
   };

@@ -17,6 +17,11 @@ export function asUpstream(error: unknown): unknown {
   return error;
 }
 
+/** Awaits engine work, turning its failures into the agent's upstream errors. */
+export function upstream<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => Promise.reject(asUpstream(error)));
+}
+
 /** Names in the engine allow [a-zA-Z0-9_.-]; a template image name may hold anything. */
 export function safeName(name: string): string {
   return name.replace(/[^a-zA-Z0-9_.-]+/g, '-').replace(/^[-.]+/, '').slice(0, 40) || 'service';

@@ -4,7 +4,7 @@ import { shellWords } from '../../engines/shell-words';
 import type { Logger } from '../../logger';
 import type { DeployTemplate, TemplateImage } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
-import { LABEL_KEY, LABEL_SERVICE, aliasesOf, asUpstream, checkHostPorts, imageRef, safeName } from './engine-common';
+import { LABEL_KEY, LABEL_SERVICE, aliasesOf, asUpstream, upstream, checkHostPorts, imageRef, safeName } from './engine-common';
 import { swarmApi, type SwarmServiceSpec } from './swarm-api';
 
 export interface SwarmAdapterOptions {
@@ -118,21 +118,9 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
       }
     },
 
-    async status(ids) {
-      try {
-        return await Promise.all(ids.map((id) => serviceStatus(docker, id)));
-      } catch (error) {
-        throw asUpstream(error);
-      }
-    },
+    status: (ids) => upstream(Promise.all(ids.map((id) => serviceStatus(docker, id)))),
 
-    async remove(key, ids) {
-      try {
-        await removeGeneration(key, ids);
-      } catch (error) {
-        throw asUpstream(error);
-      }
-    },
+    remove: (key, ids) => upstream(removeGeneration(key, ids)),
 
     close: () => (options.docker ? Promise.resolve() : docker.close()),
   };
