@@ -1,26 +1,48 @@
 import type { App as AppRow, AppCategory } from '../src/apps/app.entity';
 import type { JournalEntry as JournalEntryShape } from '../src/apps/journal';
+import { appCategories, type CategoryPlacement } from '../src/apps/service-view';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
+import { databaseId, orNull } from './global-id';
 
-export const Category = builder.objectRef<AppCategory>('Category').implement({
-  description: "One of an app's categories; services belong to categories at a position",
-  fields: (t) => ({ id: t.exposeInt('id'), name: t.exposeString('name'), position: t.exposeInt('position') }),
+export const Category = builder.nodeRef<AppCategory, number>('Category', {
+  id: { resolve: (c) => c.id, parse: databaseId },
+  loadOne: (id, ctx) => orNull(ctx.services.apps.category(id)),
+}).implement({
+  description: "One of an app's categories. Its position is not its own: the app and each service place it (CategoryPosition)",
+  fields: (t) => ({ databaseId: t.exposeInt('id'), name: t.exposeString('name') }),
+});
+
+/**
+ * A category where its owner (an app, or one service of it) places it. A value of the owner, with
+ * no id of its own: the same category sits at different positions on an app and its services.
+ */
+export const CategoryPosition = builder.objectRef<CategoryPlacement>('CategoryPosition').implement({
+  description: 'A category at the position its owner (the app, or a service) gives it',
+  fields: (t) => ({
+    category: t.field({ type: Category, resolve: (p) => p.category }),
+    position: t.exposeInt('position'),
+    categoryId: t.int({ description: "The category's databaseId (interface A's category id)", resolve: (p) => p.category.id }),
+    name: t.string({ description: "The category's name", resolve: (p) => p.category.name }),
+  }),
 });
 
 export const AppError = builder.objectRef<{ message: string }>('AppError').implement({
   fields: (t) => ({ message: t.exposeString('message') }),
 });
 
-export const App = builder.objectRef<AppRow>('App').implement({
+export const App = builder.nodeRef<AppRow, number>('App', {
+  id: { resolve: (a) => a.id, parse: databaseId },
+  loadOne: (id, ctx) => orNull(ctx.services.apps.get(id)),
+}).implement({
   description: 'A running composition: services (one container each) made from a template, a compose file or an image',
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    databaseId: t.exposeInt('id'),
     name: t.exposeString('name'),
     from: t.string({ nullable: true, resolve: (a) => a.from ?? null }),
     errors: t.field({ type: [AppError], description: "The app's own run-time failures, then each failing service's", resolve: (a, _args, ctx) => ctx.services.apps.errors(a) }),
     documentation: t.string({ nullable: true, resolve: (a) => a.documentation ?? null }),
-    categories: t.field({ type: [Category], resolve: async (a) => (await a.categories.load()).getItems() }),
+    categories: t.field({ type: [CategoryPosition], resolve: async (a) => appCategories((await a.categories.load()).getItems()) }),
   }),
 });
 
@@ -65,14 +87,17 @@ builder.queryFields((t) => ({
   ),
   app: t.field({
     type: App,
+    nullable: true,
     authScopes: { read: true },
+    description: 'The app with this databaseId; null (with a NOT_FOUND error) when there is none',
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.apps.get(id),
   }),
   appJournal: t.field({
     type: [JournalEntry],
+    nullable: true,
     authScopes: { read: true },
-    description: "The app's containers' output; 502 when the engine cannot be reached",
+    description: "The app's containers' output; null with an UPSTREAM_FAILED error when the engine cannot be reached",
     args: { appId: t.arg.int({ required: true }), since: t.arg.string(), cursor: t.arg.string(), limit: t.arg.int() },
     resolve: (_root, { appId, ...query }, ctx) => ctx.services.apps.journal(appId, query),
   }),

@@ -5,6 +5,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import type { Context } from '../src/context';
+import { decodeGlobalID } from './global-id';
 import {
   BadRequestError, ConflictError, ForbiddenError, NotFoundError, UpstreamError, UpstreamTimeoutError, ValidationError,
 } from '../src/errors';
@@ -38,9 +39,12 @@ export const builder = new SchemaBuilder<{
     defaultUnionOptions: { name: ({ fieldName }) => `${fieldName[0].toUpperCase()}${fieldName.slice(1)}Result` },
   },
   relay: {
-    // Ids stay the Ints of interface A: no global ids, no Node interface or node(id) queries.
-    nodeQueryOptions: false,
-    nodesQueryOptions: false,
+    // Opaque global ids (`Node.id`, base64 of `Type:key`) for normalized client caches; the
+    // integer of interface A stays on every node as `databaseId` (schema/global-id.ts).
+    nodeQueryOptions: { authScopes: { read: true }, description: 'The object with this global id; null when there is none' },
+    nodesQueryOptions: { authScopes: { read: true }, description: 'The objects with these global ids, in order; null for each that does not exist' },
+    nodeTypeOptions: { description: 'An object with an identity: its `id` is global (unique across types) and opaque' },
+    decodeGlobalID,
     nodesOnConnection: true,
     cursorType: 'String',
   },

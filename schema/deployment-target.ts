@@ -3,11 +3,12 @@ import { maskedAuthBlob } from '../src/targets/target.service';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { Deployment } from './deployment';
+import { databaseId, orNull } from './global-id';
 
 const TargetMetadata = builder.objectRef<TargetRow>('DeploymentTargetMetadata').implement({
   description: "The agent's versions, as read when the target was added or last refreshed",
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    targetId: t.exposeInt('id', { description: "The target's databaseId (a value of its target: no id of its own)" }),
     agentVersion: t.string({ resolve: (r) => r.agentVersion ?? '' }),
     adapterVersion: t.string({ resolve: (r) => r.adapterVersion ?? '' }),
     adapterType: t.string({ resolve: (r) => r.adapterType ?? '' }),
@@ -15,10 +16,13 @@ const TargetMetadata = builder.objectRef<TargetRow>('DeploymentTargetMetadata').
   }),
 });
 
-export const DeploymentTarget = builder.objectRef<TargetRow>('DeploymentTarget').implement({
+export const DeploymentTarget = builder.nodeRef<TargetRow, number>('DeploymentTarget', {
+  id: { resolve: (r) => r.id, parse: databaseId },
+  loadOne: (id, ctx) => orNull(ctx.services.targets.get(id)),
+}).implement({
   description: 'A remote orchestrator with an agent',
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    databaseId: t.exposeInt('id'),
     name: t.exposeString('name'),
     endpointUrl: t.exposeString('endpointUrl'),
     authBlob: t.string({
@@ -33,11 +37,17 @@ export const DeploymentTarget = builder.objectRef<TargetRow>('DeploymentTarget')
     }),
     deployments: t.field({
       type: [Deployment],
-      description: "The agent's deployments; one request per target, however many targets a query touches",
+      nullable: true,
+      description: "The agent's deployments; one request per target, however many targets a query touches. null (with the error) when the agent cannot be read: the other targets still answer",
       resolve: (r, _args, ctx) => ctx.services.deployments.list(r.id),
     }),
   }),
 });
+
+// On Deployment, but here beside the type it points at.
+builder.objectField(Deployment, 'target', (t) =>
+  t.field({ type: DeploymentTarget, description: 'The target it runs on', resolve: (d, _args, ctx) => ctx.services.targets.get(d.targetId) }),
+);
 
 const CreateDeploymentTargetInput = builder.inputType('CreateDeploymentTargetInput', {
   fields: (t) => ({
@@ -65,6 +75,8 @@ builder.queryFields((t) => ({
   ),
   deploymentTarget: t.field({
     type: DeploymentTarget,
+    nullable: true,
+    description: 'The target with this databaseId; null (with a NOT_FOUND error) when there is none',
     authScopes: { read: true },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.targets.get(id),

@@ -1,10 +1,13 @@
 import type { DeploymentView, OverrideImage } from '../src/targets/deployment.service';
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from './builder';
+import { databaseId, orNull } from './global-id';
 import { envDefs, EnvironmentVariableInput, PortInput, portDefs, volumeDefs, VolumeInput } from './container-parts';
 
+// A value of its deployment: orchestrator ids repeat across targets, so it has no `id` of its own.
 const ServiceState = builder.objectRef<{ id: string; actualState: string }>('DeploymentServiceState').implement({
   fields: (t) => ({
-    id: t.exposeString('id', { description: 'The orchestrator id of the service' }),
+    orchestratorId: t.exposeString('id', { description: 'The orchestrator id of the service (unique only within its target)' }),
     actualState: t.exposeString('actualState', { description: 'pending, running, stopped, failed, not found, error; or an external adapter’s own word' }),
   }),
 });
@@ -17,19 +20,33 @@ const ServiceName = builder.objectRef<string>('DeploymentServiceId').implement({
   fields: (t) => ({ name: t.string({ resolve: (id) => id }) }),
 });
 
-export const Deployment = builder.objectRef<DeploymentView>('Deployment').implement({
+/**
+ * Its global id is its target's and its own: agents number their deployments independently, so
+ * deployment 1 of one target is not deployment 1 of another.
+ */
+export const Deployment = builder.nodeRef<DeploymentView, { targetId: number; id: number }>('Deployment', {
+  id: { resolve: (d) => `${d.targetId}:${d.id}`, parse: deploymentKey },
+  loadOne: ({ targetId, id }, ctx) => orNull(ctx.services.deployments.get(targetId, id)),
+}).implement({
   description: 'A template deployed to a target, as its agent reports it',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    name: t.string({ nullable: true, resolve: (d) => d.name }),
-    template: t.int({ nullable: true, description: 'The id of the template deployed', resolve: (d) => d.template }),
+    databaseId: t.exposeInt('id', { description: "The agent's id for it: unique only within its target" }),
+    name: t.string({ nullable: true, resolve: async (d, _args, ctx) => (await ctx.services.deployments.listed(d)).name }),
+    template: t.int({ nullable: true, description: 'The databaseId of the template deployed', resolve: async (d, _args, ctx) => (await ctx.services.deployments.listed(d)).template }),
     serviceIds: t.field({
       type: [ServiceName],
+      nullable: true,
+      description: 'null (with the error) when its agent cannot be read',
       resolve: async (d, _args, ctx) => d.serviceIds ?? (await status(d, ctx)).services.map((s) => s.id),
     }),
-    status: t.field({ type: DeploymentStatus, resolve: (d, _args, ctx) => status(d, ctx) }),
+    status: t.field({ type: DeploymentStatus, nullable: true, description: 'null (with the error) when its agent cannot be read', resolve: (d, _args, ctx) => status(d, ctx) }),
   }),
 });
+
+function deploymentKey(key: string): { targetId: number; id: number } {
+  const [targetId, id] = key.split(':');
+  return { targetId: databaseId(targetId ?? ''), id: databaseId(id ?? '') };
+}
 
 async function status(d: DeploymentView, ctx: { services: { deployments: { get(t: number, id: number): Promise<DeploymentView> } } }) {
   return d.status ?? (await ctx.services.deployments.get(d.targetId, d.id)).status!;
@@ -74,7 +91,12 @@ const DeploymentIdInput = builder.inputType('DeploymentIdInput', {
 });
 
 const DeletedDeployment = builder.objectRef<{ targetId: number; id: number }>('DeletedDeployment').implement({
-  fields: (t) => ({ targetId: t.exposeInt('targetId'), id: t.exposeInt('id') }),
+  description: 'The deployment that was removed: `deletedId` is its global id, for a client to evict it from its cache',
+  fields: (t) => ({
+    deletedId: t.id({ resolve: (d) => encodeGlobalID('Deployment', `${d.targetId}:${d.id}`) }),
+    targetId: t.exposeInt('targetId', { description: "The target's databaseId" }),
+    databaseId: t.exposeInt('id', { description: "The deployment's databaseId on its agent" }),
+  }),
 });
 
 type OverrideInputShape = NonNullable<NonNullable<typeof CreateDeploymentInput.$inferInput['override']>['images']>[number];
@@ -98,6 +120,8 @@ function overrideImages(images: readonly OverrideInputShape[] | null | undefined
 builder.queryFields((t) => ({
   deployment: t.field({
     type: Deployment,
+    nullable: true,
+    description: 'The deployment with this databaseId on this target; null (with the error) when it or its agent cannot be read',
     authScopes: { read: true },
     args: { targetId: t.arg.int({ required: true }), id: t.arg.int({ required: true }) },
     resolve: (_root, { targetId, id }, ctx) => ctx.services.deployments.get(targetId, id),

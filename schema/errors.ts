@@ -1,5 +1,15 @@
-import type { DomainError } from '../src/errors';
+import { ERROR_CODES, type DomainError } from '../src/errors';
 import { builder, USER_ERRORS } from './builder';
+
+/**
+ * Every stable code of the catalogue (src/errors.ts): the typed results' `code`, and
+ * `extensions.code` of the errors in `errors[]`. The values are the strings REST and clients
+ * already read.
+ */
+export const ErrorCode = builder.enumType('ErrorCode', {
+  description: 'The stable code of a failure (REST answers each with its HTTP status)',
+  values: Object.fromEntries(ERROR_CODES.map(({ code, httpStatus }) => [code, { value: code, description: `HTTP ${httpStatus}` }])),
+});
 
 /**
  * The typed error results of every mutation: `... on Error { code message fields }`. The same
@@ -8,7 +18,7 @@ import { builder, USER_ERRORS } from './builder';
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
   description: 'A failure the caller can fix; the mutation did nothing (or, for an upstream failure, nothing it can confirm)',
   fields: (t) => ({
-    code: t.exposeString('code', { description: 'VALIDATION_FAILED, NOT_FOUND, CONFLICT, BAD_REQUEST, UPSTREAM_FAILED or UPSTREAM_TIMEOUT' }),
+    code: t.field({ type: ErrorCode, description: 'VALIDATION_FAILED, NOT_FOUND, CONFLICT, BAD_REQUEST, UPSTREAM_FAILED or UPSTREAM_TIMEOUT', resolve: (e) => e.code }),
     message: t.exposeString('message'),
     fields: t.exposeStringList('fields', { description: 'The offending input fields, snake_case as interface A names them' }),
   }),

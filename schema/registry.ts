@@ -1,11 +1,15 @@
 import type { Registry as RegistryRow } from '../src/catalog/registry.entity';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
+import { databaseId, orNull } from './global-id';
 
-export const Registry = builder.objectRef<RegistryRow>('Registry').implement({
+export const Registry = builder.nodeRef<RegistryRow, number>('Registry', {
+  id: { resolve: (r) => r.id, parse: databaseId },
+  loadOne: (id, ctx) => orNull(ctx.services.registries.get(id)),
+}).implement({
   description: 'A container image registry, searched alongside the templates when enabled. Credentials are write-only.',
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    databaseId: t.exposeInt('id'),
     name: t.exposeString('name'),
     endpointUrl: t.exposeString('endpointUrl'),
     enabled: t.exposeBoolean('enabled'),
@@ -56,6 +60,8 @@ builder.queryFields((t) => ({
   ),
   registry: t.field({
     type: Registry,
+    nullable: true,
+    description: 'The registry with this databaseId; null (with a NOT_FOUND error) when there is none',
     authScopes: { read: true },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.registries.get(id),

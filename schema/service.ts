@@ -1,6 +1,7 @@
 import { serviceCategories, type ServiceView } from '../src/apps/service-view';
 import { envView, portView, volumeView } from '../src/catalog/template-view';
-import { App, Category, JournalEntry } from './app';
+import { App, CategoryPosition, JournalEntry } from './app';
+import { databaseId, orNull } from './global-id';
 import { builder } from './builder';
 import {
   EnvironmentVariable, EnvironmentVariableInput, Port, PortInput, Volume, VolumeFrom, VolumeInput, envDefs, portDefs, volumeDefs,
@@ -11,18 +12,39 @@ export const ServiceError = builder.objectRef<{ code: number; message: string; f
   fields: (t) => ({ code: t.exposeInt('code'), message: t.exposeString('message'), fields: t.exposeString('fields') }),
 });
 
-export const ServiceLink = builder.objectRef<{ id: number; service: string; alias: string }>('ServiceLink').implement({
+interface LinkShape {
+  to: ServiceView['service'];
+  alias: string;
+}
+
+export const Service = builder.nodeRef<ServiceView, number>('Service', {
+  id: { resolve: (v) => v.service.id, parse: databaseId },
+  loadOne: (id, ctx) => orNull(ctx.services.appServices.getById(id)),
+});
+
+/**
+ * A link of a service: a value of the linking service, with no id of its own (two links to one
+ * service with different aliases are two values, not one object).
+ */
+export const ServiceLink = builder.objectRef<LinkShape>('ServiceLink').implement({
   fields: (t) => ({
-    id: t.string({ description: 'ID of the linked service', resolve: (l) => String(l.id) }),
-    service: t.exposeString('service', { description: 'Name of the linked service' }),
+    service: t.loadable({
+      type: Service,
+      description: 'The linked service',
+      load: (ids: number[], ctx) => ctx.services.appServices.byIds(ids),
+      sort: (view) => view.service.id,
+      resolve: (l) => l.to.id,
+    }),
+    serviceName: t.string({ description: 'Name of the linked service', resolve: (l) => l.to.name }),
+    linkedServiceId: t.string({ description: "The linked service's databaseId as a string (interface A's link id)", resolve: (l) => String(l.to.id) }),
     alias: t.exposeString('alias'),
   }),
 });
 
-export const Service = builder.objectRef<ServiceView>('Service').implement({
+Service.implement({
   description: "One container of an app, with the engine's view of it",
   fields: (t) => ({
-    id: t.int({ resolve: (v) => v.service.id }),
+    databaseId: t.int({ resolve: (v) => v.service.id }),
     name: t.string({ resolve: (v) => v.service.name }),
     description: t.string({ nullable: true, resolve: (v) => v.service.description ?? null }),
     from: t.string({ resolve: (v) => v.service.from }),
@@ -39,11 +61,8 @@ export const Service = builder.objectRef<ServiceView>('Service').implement({
     errors: t.field({ type: ServiceError, nullable: true, resolve: (v) => v.errors }),
     containerStatus: t.field({ type: 'JSON', description: "The engine's data on the container; {} when there is none", resolve: (v) => v.containerStatus }),
     app: t.field({ type: App, description: 'The app it belongs to', resolve: (v) => v.service.app }),
-    categories: t.field({ type: [Category], resolve: (v) => serviceCategories(v.service) }),
-    links: t.field({
-      type: [ServiceLink],
-      resolve: (v) => v.service.links.getItems().map((l) => ({ id: l.to.id, service: l.to.name, alias: l.alias })),
-    }),
+    categories: t.field({ type: [CategoryPosition], description: "The app's categories at this service's positions", resolve: (v) => serviceCategories(v.service) }),
+    links: t.field({ type: [ServiceLink], resolve: (v) => v.service.links.getItems().map((l) => ({ to: l.to, alias: l.alias })) }),
     volumesFrom: t.field({ type: [VolumeFrom], resolve: (v) => v.service.volumesFrom.getItems().map((s) => ({ service: s.exportedFrom.name })) }),
   }),
 });
@@ -52,6 +71,7 @@ export const Service = builder.objectRef<ServiceView>('Service').implement({
 builder.objectField(App, 'services', (t) =>
   t.loadableGroup({
     type: Service,
+    nullable: true,
     description: "The app's services with their live states; for a list of apps, one query and one engine call in all",
     load: (appIds: number[], ctx) => ctx.services.appServices.ofApps(appIds),
     group: (view) => view.service.app.id,
@@ -131,18 +151,22 @@ builder.queryFields((t) => ({
   services: t.field({
     type: [Service],
     authScopes: { read: true },
-    description: "The app's services with their live states (one engine call for the list)",
+    nullable: true,
+    description: "The app's services with their live states (one engine call for the list); null with a NOT_FOUND error for an unknown app",
     args: { appId: t.arg.int({ required: true }) },
     resolve: (_root, { appId }, ctx) => ctx.services.appServices.list(appId),
   }),
   service: t.field({
     type: Service,
+    nullable: true,
+    description: 'The service with this databaseId in this app; null (with a NOT_FOUND error) when there is none',
     authScopes: { read: true },
     args: { appId: t.arg.int({ required: true }), id: t.arg.int({ required: true }) },
     resolve: (_root, { appId, id }, ctx) => ctx.services.appServices.get(appId, id),
   }),
   serviceJournal: t.field({
     type: [JournalEntry],
+    nullable: true,
     authScopes: { read: true },
     args: { appId: t.arg.int({ required: true }), id: t.arg.int({ required: true }), since: t.arg.string(), cursor: t.arg.string(), limit: t.arg.int() },
     resolve: (_root, { appId, id, ...query }, ctx) => ctx.services.appServices.journal(appId, id, query),

@@ -1,13 +1,20 @@
 import type { DeploymentStatusEvent as DeploymentStatusRow } from '../src/events/deployment-watcher';
 import type { ServiceStateEvent as ServiceStateRow } from '../src/events/service-state-feed';
 import { builder } from './builder';
-import { DeploymentStatus } from './deployment';
+import { Deployment, DeploymentStatus } from './deployment';
+import { Service } from './service';
 
 export const ServiceStateEvent = builder.objectRef<ServiceStateRow>('ServiceStateEvent').implement({
   description: "A service's container changed state on the engine (systemd's words, as on Service)",
   fields: (t) => ({
-    appId: t.exposeInt('appId'),
-    serviceId: t.exposeInt('serviceId'),
+    service: t.field({
+      type: Service,
+      nullable: true,
+      description: 'The service as it is now (a normalized cache updates itself from it); null once it is removed',
+      resolve: (e, _args, ctx) => ctx.services.subscriptions.service(e),
+    }),
+    appId: t.exposeInt('appId', { description: "The app's databaseId" }),
+    serviceId: t.exposeInt('serviceId', { description: "The service's databaseId" }),
     loadState: t.string({ nullable: true, resolve: (e) => e.loadState }),
     activeState: t.string({ nullable: true, resolve: (e) => e.activeState }),
     subState: t.string({ nullable: true, resolve: (e) => e.subState }),
@@ -18,8 +25,14 @@ export const ServiceStateEvent = builder.objectRef<ServiceStateRow>('ServiceStat
 export const DeploymentStatusEvent = builder.objectRef<DeploymentStatusRow>('DeploymentStatusEvent').implement({
   description: "A deployment's status as its agent reports it: first the current one, then each change",
   fields: (t) => ({
-    targetId: t.exposeInt('targetId'),
-    id: t.exposeInt('id'),
+    deployment: t.field({
+      type: Deployment,
+      nullable: true,
+      description: 'The deployment with this status (a normalized cache updates itself from it); null when its agent could not be read',
+      resolve: (e) => (e.status ? { targetId: e.targetId, id: e.id, status: e.status } : null),
+    }),
+    targetId: t.exposeInt('targetId', { description: "The target's databaseId" }),
+    deploymentId: t.exposeInt('id', { description: "The deployment's databaseId on its agent (an event has no id of its own)" }),
     status: t.field({ type: DeploymentStatus, nullable: true, description: 'null when the agent could not be read (see error)', resolve: (e) => e.status ?? null }),
     error: t.string({ nullable: true, description: 'Why the agent could not be read (unreachable, deployment removed)', resolve: (e) => e.error }),
     at: t.field({ type: 'DateTime', description: 'When the agent was read', resolve: (e) => new Date(e.at) }),

@@ -1,6 +1,7 @@
 import type { RepoLoadError, TemplateRepo as TemplateRepoRow } from '../src/catalog/template-repo.entity';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
+import { databaseId, orNull } from './global-id';
 import { Template } from './template';
 
 const LoadError = builder.objectRef<RepoLoadError>('TemplateLoadError').implement({
@@ -8,10 +9,13 @@ const LoadError = builder.objectRef<RepoLoadError>('TemplateLoadError').implemen
   fields: (t) => ({ file: t.exposeString('file'), message: t.exposeString('message') }),
 });
 
-export const TemplateRepo = builder.objectRef<TemplateRepoRow>('TemplateRepo').implement({
+export const TemplateRepo = builder.nodeRef<TemplateRepoRow, number>('TemplateRepo', {
+  id: { resolve: (r) => r.id, parse: databaseId },
+  loadOne: (id, ctx) => orNull(ctx.services.repos.get(id)),
+}).implement({
   description: 'A source of templates: a git URL, a local git repository or directory, or a GitHub owner/repo',
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    databaseId: t.exposeInt('id'),
     name: t.exposeString('name'),
     templateCount: t.exposeInt('templateCount'),
     updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.updatedAt }),
@@ -49,6 +53,8 @@ builder.queryFields((t) => ({
   ),
   templateRepo: t.field({
     type: TemplateRepo,
+    nullable: true,
+    description: 'The repo with this databaseId; null (with a NOT_FOUND error) when there is none',
     authScopes: { read: true },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.repos.get(id),

@@ -2,13 +2,14 @@ import { TEMPLATE_TYPES } from '../src/catalog/template-types';
 import { templateView, type ImageView, type TemplateView } from '../src/catalog/template-view';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
+import { databaseId, orNull } from './global-id';
 import { EnvironmentVariable, ImageLink, Port, Volume, VolumeFrom } from './container-parts';
 
 export const Image = builder.objectRef<ImageView>('Image').implement({
   description: 'One image of a template: becomes one service of an app',
   // Exposed, not resolved: see ImageView.
   fields: (t) => ({
-    id: t.exposeInt('id', { nullable: true }),
+    databaseId: t.exposeInt('id', { nullable: true, description: 'null for a registry image; an image is a value of its template, with no global id' }),
     category: t.exposeString('category', { nullable: true }),
     name: t.exposeString('name'),
     source: t.exposeString('source'),
@@ -28,7 +29,7 @@ export const Image = builder.objectRef<ImageView>('Image').implement({
 /** The fields every template-shaped result has, stored or made from a registry image. */
 export const TemplateFields = builder.interfaceRef<TemplateView>('TemplateFields').implement({
   fields: (t) => ({
-    id: t.exposeInt('id', { nullable: true, description: 'null for a registry image' }),
+    databaseId: t.exposeInt('id', { nullable: true, description: "interface A's id; null for a registry image, which has no identity" }),
     createdAt: t.expose('createdAt', { type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true }),
     name: t.exposeString('name'),
@@ -42,12 +43,15 @@ export const TemplateFields = builder.interfaceRef<TemplateView>('TemplateFields
   }),
 });
 
-export const Template = builder.objectRef<TemplateView>('Template').implement({
+export const Template = builder.nodeRef<TemplateView, number>('Template', {
+  id: { resolve: (v) => v.id as number, parse: databaseId },
+  loadOne: (id, ctx) => orNull(ctx.services.templates.getView(id)),
+}).implement({
   description: 'A reusable definition of a set of images',
   interfaces: [TemplateFields],
   isTypeOf: (v) => (v as TemplateView).id !== null,
   fields: (t) => ({
-    id: t.int({ resolve: (v) => v.id as number }),
+    databaseId: t.int({ resolve: (v) => v.id as number }),
     createdAt: t.field({ type: 'DateTime', resolve: (v) => v.createdAt as Date }),
     updatedAt: t.field({ type: 'DateTime', resolve: (v) => v.updatedAt as Date }),
   }),
@@ -84,6 +88,8 @@ builder.queryFields((t) => ({
   ),
   template: t.field({
     type: Template,
+    nullable: true,
+    description: 'The template with this databaseId; null (with a NOT_FOUND error) when there is none',
     authScopes: { read: true },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.templates.getView(id),

@@ -2,16 +2,22 @@ import { SCOPES, type ApiToken as ApiTokenRow } from '../src/auth/api-token.enti
 import type { IssuedToken } from '../src/auth/token.service';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
+import { databaseId, orNull } from './global-id';
 
 export const Scope = builder.enumType('Scope', {
   description: 'read < write < deploy < admin: each scope includes the ones before it',
   values: SCOPES,
 });
 
-const ApiToken = builder.objectRef<ApiTokenRow>('ApiToken').implement({
+const ApiToken = builder.nodeRef<ApiTokenRow, number>('ApiToken', {
+  id: { resolve: (r) => r.id, parse: databaseId },
+  loadOne: (id, ctx) => orNull(ctx.services.tokens.get(id)),
+}).implement({
   description: 'A bearer token; the secret itself is shown only once, when issued',
+  // node(id:) reaches it too: an admin's, like apiTokens.
+  authScopes: { admin: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    databaseId: t.exposeInt('id'),
     name: t.exposeString('name'),
     username: t.exposeString('username'),
     email: t.string({ nullable: true, resolve: (r) => r.email ?? null }),
@@ -22,8 +28,10 @@ const ApiToken = builder.objectRef<ApiTokenRow>('ApiToken').implement({
 });
 
 const IssuedApiToken = builder.objectRef<IssuedToken>('IssuedApiToken').implement({
+  description: 'The answer to createApiToken: the secret, once, beside the stored token',
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    databaseId: t.exposeInt('id', { description: "The stored ApiToken's databaseId" }),
+    apiToken: t.field({ type: ApiToken, description: 'The stored token (no secret)', resolve: (r, _args, ctx) => ctx.services.tokens.get(r.id) }),
     name: t.exposeString('name'),
     token: t.exposeString('token', { description: 'Shown once; only its digest is stored' }),
     scopes: t.field({ type: [Scope], resolve: (r) => r.scopes }),

@@ -90,7 +90,9 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   const apps = lazy(() => new AppService(em, appsDeps, templates(), registries()));
   const appServices = lazy(() => new ServiceService(em, appsDeps));
   const appTemplates = lazy(() => new AppTemplateService(em, templates(), config, path.join(config.dataDir, 'repos')));
-  const subscriptions = lazy(() => new SubscriptionService(deps.events, (appId) => apps().get(appId)));
+  const subscriptions = lazy(
+    () => new SubscriptionService(deps.events, (appId) => apps().get(appId), (id) => new ServiceService(deps.orm.em.fork() as EntityManager, appsDeps).getById(id)),
+  );
   return {
     get registries() { return registries(); },
     get templates() { return templates(); },

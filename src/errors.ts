@@ -86,10 +86,13 @@ export class UnavailableError extends DomainError {
   readonly httpStatus = 503;
 }
 
-const BY_CODE = new Map<string, new (message: string, fields?: string[]) => DomainError>(
-  [BadRequestError, UnauthenticatedError, ForbiddenError, NotFoundError, MethodNotAllowedError, ConflictError,
-    PayloadTooLargeError, ValidationError, UpstreamError, UpstreamTimeoutError, UnavailableError].map((E) => [new E('').code, E]),
-);
+const CATALOGUE = [BadRequestError, UnauthenticatedError, ForbiddenError, NotFoundError, MethodNotAllowedError, ConflictError,
+  PayloadTooLargeError, ValidationError, UpstreamError, UpstreamTimeoutError, UnavailableError];
+
+/** Every stable code with its status (the schema's ErrorCode enum). */
+export const ERROR_CODES: readonly { code: string; httpStatus: number }[] = CATALOGUE.map((E) => new E('')).map(({ code, httpStatus }) => ({ code, httpStatus }));
+
+const BY_CODE = new Map<string, new (message: string, fields?: string[]) => DomainError>(CATALOGUE.map((E) => [new E('').code, E]));
 
 /** The catalogue entry for a stable code (a typed GraphQL error result read back by REST). */
 export function errorFromCode(code: string, message: string, fields: readonly string[] = []): DomainError | undefined {

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RegistryService } from '../catalog/registry.service';
 import type { TemplateService } from '../catalog/template.service';
 import { findPage, type KeysetPage } from '../db/keyset';
-import { App } from './app.entity';
+import { NotFoundError } from '../errors';
+import { App, AppCategory } from './app.entity';
 import { appSource, buildApp, type CreateAppInput } from './app-builder';
 import { launch, loadApp, type AppsDeps } from './app-launch';
 import { readJournal, type JournalEntry, type JournalQuery } from './journal';
@@ -36,6 +37,13 @@ export class AppService {
 
   get(id: number): Promise<App> {
     return loadApp(this.em, id);
+  }
+
+  /** One category of an app, by its own id (a global id's lookup). */
+  async category(id: number): Promise<AppCategory> {
+    const category = await this.em.findOne(AppCategory, { id });
+    if (!category) throw NotFoundError.of('category', id);
+    return category;
   }
 
   /** Stores the app, then starts its services after the response, in dependency order. */

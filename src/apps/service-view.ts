@@ -80,11 +80,22 @@ export function summaryStatus(summary: ContainerSummary): Record<string, unknown
   };
 }
 
+/** A category where its owner places it: the app at the category's own position, a service at its own. */
+export interface CategoryPlacement {
+  category: AppCategory;
+  position: number;
+}
+
+/** The app's categories at the app's positions. */
+export function appCategories(categories: readonly AppCategory[]): CategoryPlacement[] {
+  return categories.map((category) => ({ category, position: category.position }));
+}
+
 /** The service's categories (its app's, loaded with the app), at the service's positions. */
-export function serviceCategories(service: Service): AppCategory[] {
+export function serviceCategories(service: Service): CategoryPlacement[] {
   const categories = service.app.categories.getItems();
   return service.categories.flatMap((ref) => {
     const category = categories.find((c) => c.id === ref.category_id);
-    return category ? [{ ...category, position: ref.position ?? category.position } as AppCategory] : [];
+    return category ? [{ category, position: ref.position ?? category.position }] : [];
   });
 }

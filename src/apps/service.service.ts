@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { isEngineUnreachable } from '../engines/engine-errors';
 import { NotFoundError } from '../errors';
 import { Service, ServiceLink, SharedVolume, type App } from './app.entity';
@@ -12,6 +12,8 @@ import { sanitizeName, uniqueName } from './names';
 
 /** An app's services: read with their live state, add, update, remove, journal. */
 export class ServiceService {
+  private installation: Promise<Map<string, Observation> | Observation> | undefined;
+
   constructor(
     private readonly em: EntityManager,
     private readonly deps: AppsDeps,
@@ -27,13 +29,31 @@ export class ServiceService {
    * The services of several apps (a list of apps with their services, batched per request): one
    * query for the rows with what the Service type reads, one engine call for every app's states.
    */
-  async ofApps(appIds: readonly number[]): Promise<ServiceView[]> {
-    const services = await this.em.find(Service, { app: { $in: [...appIds] } }, {
+  ofApps(appIds: readonly number[]): Promise<ServiceView[]> {
+    return this.viewsWhere({ app: { $in: [...appIds] } });
+  }
+
+  /** Services by their own ids, in any apps (links to them, global ids): batched like ofApps. */
+  byIds(ids: readonly number[]): Promise<ServiceView[]> {
+    return this.viewsWhere({ id: { $in: [...ids] } });
+  }
+
+  /** One service by its own id, with the engine's full inspect data (a global id's lookup). */
+  async getById(id: number): Promise<ServiceView> {
+    const service = await this.em.findOne(Service, { id });
+    if (!service) throw NotFoundError.of('service', id);
+    return this.get(service.app.id, id);
+  }
+
+  private async viewsWhere(where: FilterQuery<Service>): Promise<ServiceView[]> {
+    const services = await this.em.find(Service, where, {
       orderBy: { position: 'asc', id: 'asc' },
       populate: ['app', 'app.categories', 'links.to', 'volumesFrom.exportedFrom'] as never,
     });
     if (services.length === 0) return [];
-    const observed = await this.observe({ [LABEL_INSTANCE]: await this.deps.runtime.instanceId(this.em) });
+    // Once per request: the apps of a list and the services their links point at share one engine call.
+    this.installation ??= this.deps.runtime.instanceId(this.em).then((instance) => this.observe({ [LABEL_INSTANCE]: instance }));
+    const observed = await this.installation;
     return services.map((s) => serviceView(s, observed instanceof Map ? observed.get(String(s.id)) ?? { kind: 'none' } : observed));
   }
 

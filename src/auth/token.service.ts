@@ -84,6 +84,12 @@ export class TokenService {
     return this.em.count(ApiToken);
   }
 
+  async get(id: number): Promise<ApiToken> {
+    const row = await this.em.findOne(ApiToken, { id });
+    if (!row) throw NotFoundError.of('token', id);
+    return row;
+  }
+
   async revoke(id: number): Promise<ApiToken> {
     const row = await this.em.findOne(ApiToken, { id });
     if (!row) throw NotFoundError.of('token', id);

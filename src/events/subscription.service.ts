@@ -1,3 +1,5 @@
+import type { ServiceView } from '../apps/service-view';
+import { NotFoundError } from '../errors';
 import { DEPLOYMENT_STATUS_CHANNEL, type DeploymentStatusEvent } from './deployment-watcher';
 import type { Events } from './events';
 import { SERVICE_STATE_CHANNEL, type ServiceStateEvent } from './service-state-feed';
@@ -13,7 +15,22 @@ export class SubscriptionService {
     private readonly events: Events,
     /** Throws NotFoundError for an unknown app. */
     private readonly checkApp: (appId: number) => Promise<unknown>,
+    /**
+     * A service read afresh (its own entity manager and engine read): a subscription's context
+     * lives as long as the subscription, and its identity map would answer the first event's row.
+     */
+    private readonly readService: (id: number) => Promise<ServiceView>,
   ) {}
+
+  /** The service an event is about, as it is now; null once it is gone. */
+  async service(event: ServiceStateEvent): Promise<ServiceView | null> {
+    try {
+      return await this.readService(event.serviceId);
+    } catch (error) {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    }
+  }
 
   async serviceStates(filter: { appId?: number | null; serviceId?: number | null }): Promise<AsyncIterableIterator<ServiceStateEvent>> {
     if (filter.appId != null) await this.checkApp(filter.appId);

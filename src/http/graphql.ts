@@ -3,6 +3,7 @@ import { NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import type { Identity } from '../auth/token.service';
 import { createContext, type AppDeps, type Context } from '../context';
 import { limitRules } from '../graphql/limits';
+import { partialResults } from '../graphql/partial-results';
 import { maskGraphQLError } from './errors';
 
 export interface ServerContext {
@@ -19,6 +20,7 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
       onParse: ({ parseFn, setParseFn }) => setParseFn((source, options) => parseFn(source, { ...options, maxTokens: limits.maxTokens })),
       onValidate: ({ addValidationRule }) => limitRules(limits).forEach((rule) => addValidationRule(rule)),
     },
+    partialResults(),
   ];
   if (!deps.config.introspection) {
     plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });

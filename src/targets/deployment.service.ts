@@ -11,8 +11,10 @@ export type OverrideImage = Partial<Omit<ImageDefinition, 'name'>> & { name: str
 export interface DeploymentView {
   targetId: number;
   id: number;
-  name: string | null;
-  template: number | null;
+  /** Absent when the view came from somewhere that does not say (a status event). */
+  name?: string | null;
+  /** Absent from a single deployment's read (interface B's status has no template). */
+  template?: number | null;
   serviceIds?: string[];
   status?: AgentDeploymentStatus['status'];
 }
@@ -36,6 +38,17 @@ export class DeploymentService {
 
   async get(targetId: number, id: number): Promise<DeploymentView> {
     return statusView(targetId, await this.loaders.deployment.load([String(targetId), String(id)]));
+  }
+
+  /**
+   * What a view lacks (the template of a single read, the name of an event), from the target's
+   * list: one request per target however many deployments ask. Every read of a deployment then
+   * answers the same fields, so a client cache never overwrites a known template with null.
+   */
+  async listed(view: DeploymentView): Promise<{ name: string | null; template: number | null }> {
+    if (view.name !== undefined && view.template !== undefined) return { name: view.name, template: view.template };
+    const entry = (await this.loaders.deployments.load(String(view.targetId))).find((d) => d.id === view.id);
+    return { name: view.name !== undefined ? view.name : entry?.name ?? null, template: view.template !== undefined ? view.template : entry?.template ?? null };
   }
 
   /** Sends the template, in the descriptor form, with the overrides; answers with its status. */
@@ -68,7 +81,7 @@ function listView(targetId: number, d: AgentDeployment): DeploymentView {
 }
 
 function statusView(targetId: number, d: AgentDeploymentStatus): DeploymentView {
-  return { targetId, id: d.id, name: d.name, template: null, status: d.status };
+  return { targetId, id: d.id, name: d.name, status: d.status };
 }
 
 /** Interface B's DeploymentDescriptor: the template in its file form, plus the overrides. */

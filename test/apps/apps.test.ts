@@ -164,8 +164,8 @@ describeDocker('apps on the Docker engine', () => {
     // The engine stamps each stream as it copies it: across streams the order is not the write order.
     expect(journal.body.map((e: any) => [e.stream, e.message]).sort()).toEqual([['stderr', 'oops'], ['stdout', 'about to crash']]);
     // Not in the spec's table: removing a service is GraphQL only.
-    const removed = await t.graphql('mutation($a: Int!, $id: Int!) { deleteService(input: {appId: $a, id: $id}) { ... on Service { id name } } }', { a: appId, id: res.body.id });
-    expect(removed.body).toEqual({ data: { deleteService: { id: res.body.id, name: `crash_${sfx}` } } });
+    const removed = await t.graphql('mutation($a: Int!, $id: Int!) { deleteService(input: {appId: $a, id: $id}) { ... on Service { databaseId name } } }', { a: appId, id: res.body.id });
+    expect(removed.body).toEqual({ data: { deleteService: { databaseId: res.body.id, name: `crash_${sfx}` } } });
     expect(await docker.listContainers({ all: true, labels: { 'platform.service': String(res.body.id), 'platform.instance': instance } })).toEqual([]);
   });
 

@@ -14,7 +14,7 @@ const SERVICE_STATES = `subscription States($appId: Int) {
 }`;
 
 const DEPLOYMENT_STATUS = `subscription Status($targetId: Int!, $id: Int!) {
-  deploymentStatusChanged(targetId: $targetId, id: $id) { targetId id status { services { id actualState } } error at }
+  deploymentStatusChanged(targetId: $targetId, id: $id) { targetId deploymentId status { services { orchestratorId actualState } } error at }
 }`;
 
 /**
@@ -151,7 +151,7 @@ describe('subscriptions across replicas', () => {
 
     test('subscribers on both replicas get the status, then its change; one replica polls the agent', async () => {
       const services = (s: string) => [{ id: expect.stringMatching(/^web-svc-/), actualState: s }, { id: expect.stringMatching(/^db-svc-/), actualState: s }];
-      const event = (s: string) => ({ data: { deploymentStatusChanged: { targetId, id: deploymentId, status: { services: services(s) }, error: null, at: ISO } } });
+      const event = (s: string) => ({ data: { deploymentStatusChanged: { targetId, deploymentId, status: { services: services(s) }, error: null, at: ISO } } });
       const vars = { targetId, id: deploymentId };
       const onB = await sse(b, DEPLOYMENT_STATUS, vars);
       const onA = ws(a, DEPLOYMENT_STATUS, vars);

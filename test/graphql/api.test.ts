@@ -89,7 +89,7 @@ describe('GraphQL connections and typed errors', () => {
   const create = `mutation($input: CreateRegistryInput!) {
     createRegistry(input: $input) {
       __typename
-      ... on Registry { id name }
+      ... on Registry { databaseId name }
       ... on Error { code message fields }
       ... on ValidationError { fields }
     }
@@ -110,8 +110,8 @@ describe('GraphQL connections and typed errors', () => {
     expect((await t.request('DELETE', '/registries/999')).body).toEqual({ code: 404, message: 'registry 999 not found', fields: 'id' });
 
     const ok = await t.graphql(create, { input: { name: 'good', endpointUrl: 'https://good.example' } });
-    expect(ok.body.data.createRegistry).toEqual({ __typename: 'Registry', id: expect.any(Number), name: 'good' });
-    await t.request('DELETE', `/registries/${ok.body.data.createRegistry.id}`);
+    expect(ok.body.data.createRegistry).toEqual({ __typename: 'Registry', databaseId: expect.any(Number), name: 'good' });
+    await t.request('DELETE', `/registries/${ok.body.data.createRegistry.databaseId}`);
   });
 
   test('a missing scope stays a thrown error (403), not a typed result', async () => {

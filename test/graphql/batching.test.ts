@@ -53,10 +53,10 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
     return { data: res.body.data, sql: sql.length, engine: engine.requests.length, statements: [...sql] };
   }
 
-  const APP_FIELDS = `id name errors { message } categories { name position }
+  const APP_FIELDS = `id databaseId name errors { message } categories { name position }
     services {
-      id name loadState activeState subState errors { code } app { id name }
-      categories { name position } links { id service alias } volumesFrom { service }
+      id databaseId name loadState activeState subState errors { code } app { databaseId name }
+      categories { name position } links { linkedServiceId serviceName alias service { databaseId name } } volumesFrom { service }
     }`;
 
   test('apps × services: the list and the connection cost the same for 20 and 40 apps', async () => {
@@ -69,10 +69,13 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
     expect(list20.data.apps[3].services).toHaveLength(10);
     // What the seed made is what comes back: links, shared volumes, categories, the app.
     expect(list20.data.apps[3].services[1]).toEqual({
-      id: expect.any(Number), name: 'app3-svc1', loadState: 'not-found', activeState: 'inactive', subState: 'dead', errors: null,
-      app: { id: list20.data.apps[3].id, name: 'app3' },
+      id: expect.any(String), databaseId: expect.any(Number), name: 'app3-svc1', loadState: 'not-found', activeState: 'inactive', subState: 'dead', errors: null,
+      app: { databaseId: list20.data.apps[3].databaseId, name: 'app3' },
       categories: [{ name: 'web', position: 1 }],
-      links: [{ id: String(list20.data.apps[3].services[0].id), service: 'app3-svc0', alias: 'prev' }],
+      links: [{
+        linkedServiceId: String(list20.data.apps[3].services[0].databaseId), serviceName: 'app3-svc0', alias: 'prev',
+        service: { databaseId: list20.data.apps[3].services[0].databaseId, name: 'app3-svc0' },
+      }],
       volumesFrom: [{ service: 'app3-svc0' }],
     });
     expect(page20.data.appsConnection.nodes).toEqual(list20.data.apps);
@@ -133,7 +136,7 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
         }
       }
       const query = (n: number) => `{ deploymentTargetsConnection(first: ${n}) { totalCount nodes {
-        id name authBlob metadata { adapterType } deployments { id name template serviceIds { name } status { services { id actualState } } }
+        id databaseId name authBlob metadata { adapterType } deployments { id databaseId name template serviceIds { name } status { services { orchestratorId actualState } } }
       } } }`;
       const atFive = await measureAgents(agents, () => measure(query(5)));
       const atTen = await measureAgents(agents, () => measure(query(10)));
@@ -141,7 +144,7 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
       for (const target of atTen.result.data.deploymentTargetsConnection.nodes) {
         expect(target.deployments).toHaveLength(5);
         expect(target.deployments[0].status.services).toEqual([
-          { id: expect.any(String), actualState: 'running 2/2' }, { id: expect.any(String), actualState: 'running 2/2' },
+          { orchestratorId: expect.any(String), actualState: 'running 2/2' }, { orchestratorId: expect.any(String), actualState: 'running 2/2' },
         ]);
       }
       expect(atTen.result.sql).toBe(atFive.result.sql);

@@ -1,0 +1,36 @@
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+/**
+ * A response that carries data is a 200, whatever failed beside it: `{ me a: app(id: 999) }`
+ * answers `me` with `a: null` and the NOT_FOUND error, not a 404 that a client would read as a
+ * failed request. The error keeps `extensions.status`; only the transport status is dropped.
+ * With no data (a request error, or a failure that reached the root) the error's status stays.
+ */
+export function partialResults(): Plugin {
+  return {
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || !isPartial(result)) return;
+      setResult({ ...result, errors: result.errors!.map(withoutHttpStatus) });
+    },
+  };
+}
+
+function isPartial(result: unknown): result is ExecutionResult {
+  const r = result as ExecutionResult | null;
+  return typeof r === 'object' && r !== null && !(Symbol.asyncIterator in r) && r.data != null && Boolean(r.errors?.length);
+}
+
+function withoutHttpStatus(error: GraphQLError): GraphQLError {
+  const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
+  if (!http?.status) return error;
+  const { status: _status, ...rest } = http;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, http: rest },
+  });
+}
