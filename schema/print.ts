@@ -1,16 +1,27 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { printSchema } from 'graphql';
+import { clientMetadata, INTROSPECTION_FILE, POSSIBLE_TYPES_FILE } from './client-metadata';
 import { printableSchema } from './index';
 
-/** `npm run schema:print`: rewrites schema/schema.graphql (a test fails when it is stale). */
+/**
+ * `npm run schema:print`: rewrites schema/schema.graphql and the client metadata beside it
+ * (possible-types.json, introspection.json: schema/client-metadata.ts). A test fails when any is stale.
+ */
 export const SCHEMA_FILE = path.join(__dirname, 'schema.graphql');
 
 export function printedSchema(): string {
   return `${printSchema(printableSchema())}\n`;
 }
 
-if (require.main === module) {
+async function main(): Promise<void> {
   writeFileSync(SCHEMA_FILE, printedSchema());
-  console.log(`wrote ${SCHEMA_FILE}`);
+  const metadata = await clientMetadata(printableSchema());
+  writeFileSync(POSSIBLE_TYPES_FILE, metadata.possibleTypes);
+  writeFileSync(INTROSPECTION_FILE, metadata.introspection);
+  console.log(`wrote ${SCHEMA_FILE}, ${POSSIBLE_TYPES_FILE}, ${INTROSPECTION_FILE}`);
+}
+
+if (require.main === module) {
+  void main();
 }

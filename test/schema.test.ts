@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { clientMetadata, INTROSPECTION_FILE, POSSIBLE_TYPES_FILE } from '../schema/client-metadata';
+import { printableSchema } from '../schema/index';
 import { printedSchema, SCHEMA_FILE } from '../schema/print';
 
 test('schema/schema.graphql is the printed schema (run `npm run schema:print` after a change)', () => {
   expect(readFileSync(SCHEMA_FILE, 'utf8')).toBe(printedSchema());
+});
+
+test('schema/possible-types.json and schema/introspection.json are generated from it (`npm run schema:print`)', async () => {
+  const metadata = await clientMetadata(printableSchema());
+  expect(readFileSync(POSSIBLE_TYPES_FILE, 'utf8')).toBe(metadata.possibleTypes);
+  expect(readFileSync(INTROSPECTION_FILE, 'utf8')).toBe(metadata.introspection);
 });
