@@ -1,5 +1,5 @@
-// Relay operations of the relay-runtime test, compiled by relay-compiler into ../__generated__
-// (`npx relay-compiler --config test/graphql/relay/relay.config.json`); a test checks they are fresh.
+// Relay operations of the relay-runtime test (client-caches.test.ts), compiled by relay-compiler into
+// ../__generated__ by `npm run schema:print`; test/schema.test.ts checks the artifacts are fresh.
 import { graphql } from 'relay-runtime';
 
 export const targetsQuery = graphql`
