@@ -7,7 +7,7 @@ import { startTs } from '../lib/processes';
 import { BENCH_TOKEN, startService } from '../lib/service';
 import { round, type BenchOptions, type ScenarioResult } from '../lib/types';
 
-const QUERY = '{ deploymentTargets { id deployments { id status { services { id actualState } } } } }';
+const QUERY = '{ deploymentTargets { id deployments { id status { services { orchestratorId actualState } } } } }';
 const RUNS = 10;
 
 /**

@@ -4,7 +4,8 @@ import { describeDocker, removeByLabel, TEST_IMAGE } from '../helpers/docker';
 import { sseSubscribe, until, wsClient, wsSubscribe, type ResultStream } from './clients';
 import { startReplicas, type Replicas } from './replicas';
 
-const STATES = 'subscription { serviceStateChanged { appId serviceId loadState activeState subState at } }';
+// `service`: the object the event is about, with its global id, so a normalized cache updates itself.
+const STATES = 'subscription { serviceStateChanged { appId serviceId service { id databaseId } loadState activeState subState at } }';
 
 /**
  * The engine's own event stream: a container of an app created through replica A starts and
@@ -52,14 +53,14 @@ describeDocker('service states from the engine', () => {
     const appId = ((await created.json()) as { id: number }).id;
 
     for (const stream of [onB, onA]) {
-      const seen: { appId: number; serviceId: number; loadState: string; activeState: string; subState: string }[] = [];
+      const seen: { appId: number; serviceId: number; service: unknown; loadState: string; activeState: string; subState: string }[] = [];
       while (seen.at(-1)?.subState !== 'exited') {
         const event = (await stream.next(30_000)).data.serviceStateChanged;
         if (event.appId === appId) seen.push(event);
       }
       const running = seen.findIndex((e) => e.subState === 'running');
       expect(running).toBeGreaterThanOrEqual(0);
-      expect(seen[running]).toEqual({ appId, serviceId: expect.any(Number), loadState: 'loaded', activeState: 'active', subState: 'running', at: expect.any(String) });
+      expect(seen[running]).toEqual({ appId, serviceId: expect.any(Number), service: { id: expect.any(String), databaseId: seen[running].serviceId }, loadState: 'loaded', activeState: 'active', subState: 'running', at: expect.any(String) });
       expect(seen.at(-1)).toEqual({ ...seen[running], activeState: 'inactive', subState: 'exited', at: expect.any(String) });
       // Repeats (create/start, die/stop) are dropped: each state differs from the one before it.
       for (let i = 1; i < seen.length; i++) expect(seen[i].subState).not.toBe(seen[i - 1].subState);

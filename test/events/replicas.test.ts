@@ -150,7 +150,7 @@ describe('subscriptions across replicas', () => {
     });
 
     test('subscribers on both replicas get the status, then its change; one replica polls the agent', async () => {
-      const services = (s: string) => [{ id: expect.stringMatching(/^web-svc-/), actualState: s }, { id: expect.stringMatching(/^db-svc-/), actualState: s }];
+      const services = (s: string) => [{ orchestratorId: expect.stringMatching(/^web-svc-/), actualState: s }, { orchestratorId: expect.stringMatching(/^db-svc-/), actualState: s }];
       const event = (s: string) => ({ data: { deploymentStatusChanged: { targetId, deploymentId, status: { services: services(s) }, error: null, at: ISO } } });
       const vars = { targetId, id: deploymentId };
       const onB = await sse(b, DEPLOYMENT_STATUS, vars);

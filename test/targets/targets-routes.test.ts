@@ -159,7 +159,7 @@ describe('deployment targets and deployments through interface A', () => {
 
       // With status: one list per target, then one GET per deployment, not one per field.
       agents.forEach((a) => a.requests.splice(0));
-      const withStatus = await t.graphql('{ deploymentTargets { deployments { id status { services { id actualState } } serviceIds { name } } } }');
+      const withStatus = await t.graphql('{ deploymentTargets { deployments { id status { services { orchestratorId actualState } } serviceIds { name } } } }');
       expect(withStatus.body.errors).toBeUndefined();
       for (const a of agents) expect(a.requests.sort()).toEqual(['GET /deployments', expect.stringMatching(/^GET \/deployments\/\d+$/), expect.stringMatching(/^GET \/deployments\/\d+$/)]);
     } finally {
