@@ -28,7 +28,14 @@ export function createCors(origins: readonly string[]): (req: IncomingMessage, r
   });
   return (req, res) =>
     new Promise((resolve, reject) => {
-      middleware(req as never, res as never, (error?: unknown) => (error ? reject(error) : resolve(false)));
+      middleware(req as never, res as never, (error?: unknown) => {
+        if (error) return reject(error);
+        // An origin not listed: the package passes even its preflight on. Answered here all the
+        // same, without any Access-Control-Allow-* (so the browser refuses), never with a 401.
+        if (req.method !== 'OPTIONS') return resolve(false);
+        res.writeHead(204, { 'content-length': '0' }).end();
+        resolve(true);
+      });
       // The origin check above is synchronous: not passed on means answered, as a preflight.
       if (res.writableEnded) resolve(true);
     });
