@@ -8,6 +8,7 @@ import type { Identity } from '../auth/token.service';
 import type { AppDeps } from '../context';
 import { UnauthenticatedError } from '../errors';
 import { MAX_BODY_BYTES } from './body';
+import { maskGraphQLError } from './errors';
 import type { Yoga } from './graphql';
 import { identify, redeemTicket } from './server';
 
@@ -62,7 +63,8 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
         try {
           document = enveloped.parse(payload.query);
         } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
+          // A syntax error as it is; a refusal (trusted documents) as its domain error, masked like over HTTP.
+          return [maskGraphQLError(deps.log)(error) as GraphQLError];
         }
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length > 0) return errors;
