@@ -19,9 +19,8 @@ type Enveloped = ReturnType<Yoga['getEnveloped']>;
  * /graphql of `server`. Browsers cannot set headers on a WebSocket, so the token comes in the
  * connection_init payload as `{"authorization": "Bearer <token>"}` or `{"ticket": "<a
  * subscription ticket>"}` (an Authorization header on the upgrade is read too). No valid token
- * closes the socket with 4401, a token without the read
- * scope with 4403. Operations run through yoga's envelop, so masking and validation rules are the
- * same as over HTTP.
+ * closes the socket with 4401, a token without the read scope with 4403. Operations run through
+ * yoga's envelop, so masking and validation rules are the same as over HTTP.
  */
 export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });

@@ -41,7 +41,7 @@ describeBrowser('GraphiQL in a browser', () => {
     page.on('response', (response) => {
       if (response.url().startsWith(`${t.url}/graphql`) && response.request().method() === 'POST') graphqlStatuses.push(response.status());
     });
-    await page.goto(`${t.url}/graphql`);
+    await page.goto(`${t.url}/graphql`, { timeout: 60_000 });
     await page.locator('.graphiql-container').first().waitFor({ timeout: 30_000 });
 
     // What a person sees first: where the token goes, and no made-up header sent as if it were one.
