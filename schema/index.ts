@@ -11,6 +11,7 @@ import './registry';
 import './search';
 import './service';
 import './subscription';
+import './subscription-ticket';
 import './template';
 import './template-repo';
 import './token';

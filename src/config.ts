@@ -26,7 +26,28 @@ const schema = z.object({
   GITHUB_TOKEN: z.string().optional(),
   AGENT_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
   AGENT_DEPLOY_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
+  CORS_ORIGINS: z.string().default('').transform((value, ctx) => {
+    const origins = value.split(',').map((o) => o.trim()).filter(Boolean);
+    for (const origin of origins) {
+      if (!isOrigin(origin)) ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin (scheme://host[:port], no path)` });
+    }
+    return origins;
+  }),
+  SUBSCRIPTION_TICKET_TTL_SECONDS: z.coerce.number().int().positive().max(3600).default(60),
+  GRAPHQL_APQ: z.enum(['true', 'false']).default('true'),
+  GRAPHQL_TRUSTED_DOCUMENTS: z.enum(['true', 'false']).default('false'),
+  GRAPHQL_TRUSTED_DOCUMENTS_FILE: z.string().min(1).optional(),
+  GRAPHQL_BATCH_LIMIT: z.coerce.number().int().min(0).max(100).default(10),
 });
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 export interface Config {
   port: number;
@@ -47,6 +68,17 @@ export interface Config {
   agentTimeoutMs: number;
   /** Headers and body deadline of a deploy or redeploy: the agent may be pulling images. */
   agentDeployTimeoutMs: number;
+  /** Origins a browser may call from (CORS); none: no cross-origin access at all. */
+  corsOrigins: string[];
+  /** How long a subscription ticket (createSubscriptionTicket) may wait to be used. */
+  subscriptionTicketTtlSeconds: number;
+  /** Automatic persisted queries (Apollo's protocol); off in trusted-documents mode. */
+  apq: boolean;
+  /** Only known documents run: the REST operations and those of `trustedDocumentsFile`. */
+  trustedDocuments: boolean;
+  trustedDocumentsFile?: string;
+  /** Operations one HTTP request may batch; 0: no batching. */
+  batchLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -78,5 +110,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     githubToken: e.GITHUB_TOKEN,
     agentTimeoutMs: e.AGENT_TIMEOUT_MS,
     agentDeployTimeoutMs: e.AGENT_DEPLOY_TIMEOUT_MS,
+    corsOrigins: e.CORS_ORIGINS,
+    subscriptionTicketTtlSeconds: e.SUBSCRIPTION_TICKET_TTL_SECONDS,
+    apq: e.GRAPHQL_APQ === 'true',
+    trustedDocuments: e.GRAPHQL_TRUSTED_DOCUMENTS === 'true',
+    trustedDocumentsFile: e.GRAPHQL_TRUSTED_DOCUMENTS_FILE ? path.resolve(e.GRAPHQL_TRUSTED_DOCUMENTS_FILE) : undefined,
+    batchLimit: e.GRAPHQL_BATCH_LIMIT,
   };
 }

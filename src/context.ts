@@ -6,6 +6,7 @@ import type { AppRuntime } from './apps/app-runtime';
 import { AppService } from './apps/app.service';
 import { ServiceService } from './apps/service.service';
 import type { Identity } from './auth/token.service';
+import { SubscriptionTicketService } from './auth/ticket.service';
 import { TokenService } from './auth/token.service';
 import { PlatformService } from './catalog/platform.service';
 import { RegistryService } from './catalog/registry.service';
@@ -67,6 +68,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   );
   const search = lazy(() => new SearchService(em, registries(), config.registryTimeoutMs, log));
   const tokens = lazy(() => new TokenService(em, config.adminToken));
+  const tickets = lazy(() => new SubscriptionTicketService(em, config.subscriptionTicketTtlSeconds));
   const platform = lazy(() => new PlatformService(em, deps.version));
   const users = lazy(() => new UserService(em, config.githubUrl));
   const targets = lazy(() => new TargetService(em, deps.secrets, deps.agents, log));
@@ -99,6 +101,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
     get repos() { return repos(); },
     get search() { return search(); },
     get tokens() { return tokens(); },
+    get tickets() { return tickets(); },
     get platform() { return platform(); },
     get users() { return users(); },
     get targets() { return targets(); },

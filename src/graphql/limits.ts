@@ -54,7 +54,10 @@ function operationLimits(context: ValidationContext, limits: QueryLimits): ASTVi
           nodes: [operation],
           extensions: { code: 'QUERY_TOO_COMPLEX', status: 400, fields: [], http: { status: 400 } },
         }));
-      if (stats.depth > limits.maxDepth) report('depth', stats.depth, limits.maxDepth);
+      // Introspection's standard query (GraphiQL, codegen) nests ofType ~15 deep: exempt from
+      // depth, not from cost. A minimal exemption; the cost model is issue 8's other part.
+      const introspection = operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
+      if (stats.depth > limits.maxDepth && !introspection) report('depth', stats.depth, limits.maxDepth);
       if (stats.aliases > limits.maxAliases) report('aliases', stats.aliases, limits.maxAliases);
       if (stats.cost > limits.maxCost) report('cost', stats.cost, limits.maxCost);
     },

@@ -8,18 +8,19 @@ import type { Identity } from '../auth/token.service';
 import type { AppDeps } from '../context';
 import { UnauthenticatedError } from '../errors';
 import { MAX_BODY_BYTES } from './body';
+import { maskGraphQLError } from './errors';
 import type { Yoga } from './graphql';
-import { identify } from './server';
+import { identify, redeemTicket } from './server';
 
 type Enveloped = ReturnType<Yoga['getEnveloped']>;
 
 /**
  * GraphQL over WebSocket (the graphql-transport-ws protocol of `graphql-ws`) on upgrades to
  * /graphql of `server`. Browsers cannot set headers on a WebSocket, so the token comes in the
- * connection_init payload as `{"authorization": "Bearer <token>"}` (an Authorization header on
- * the upgrade is read too). No valid token closes the socket with 4401, a token without the read
- * scope with 4403. Operations run through yoga's envelop, so masking and validation rules are the
- * same as over HTTP.
+ * connection_init payload as `{"authorization": "Bearer <token>"}` or `{"ticket": "<a
+ * subscription ticket>"}` (an Authorization header on the upgrade is read too). No valid token
+ * closes the socket with 4401, a token without the read scope with 4403. Operations run through
+ * yoga's envelop, so masking and validation rules are the same as over HTTP.
  */
 export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
@@ -39,7 +40,10 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
         const given = params.authorization ?? params.Authorization ?? ctx.extra.request.headers.authorization;
         let identity: Identity;
         try {
-          identity = await identify(deps, typeof given === 'string' ? given : undefined);
+          // A page that should not hold its token in script can pass a subscription ticket instead.
+          identity = typeof params.ticket === 'string' && given === undefined
+            ? await redeemTicket(deps, params.ticket)
+            : await identify(deps, typeof given === 'string' ? given : undefined);
         } catch (error) {
           if (!(error instanceof UnauthenticatedError)) throw error;
           ctx.extra.socket.close(CloseCode.Unauthorized, error.message);
@@ -58,7 +62,8 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
         try {
           document = enveloped.parse(payload.query);
         } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
+          // A syntax error as it is; a refusal (trusted documents) as its domain error, masked like over HTTP.
+          return [maskGraphQLError(deps.log)(error) as GraphQLError];
         }
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length > 0) return errors;

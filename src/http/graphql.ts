@@ -1,10 +1,14 @@
 import { createYoga, type GraphiQLOptions, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import type { Identity } from '../auth/token.service';
 import { createContext, type AppDeps, type Context } from '../context';
 import { limitRules } from '../graphql/limits';
 import { partialResults } from '../graphql/partial-results';
+import { apqPlugin, loadTrustedDocuments, trustedDocumentsPlugins } from '../graphql/persisted';
 import { maskGraphQLError } from './errors';
+import { GRAPHQL_SSE_PATH } from './server';
 
 export interface ServerContext {
   identity: Identity;
@@ -25,20 +29,69 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
   if (!deps.config.introspection) {
     plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });
   }
+  plugins.push(csrfPrevention());
+  // graphql-sse's protocol, distinct and single connection mode, at /graphql/stream (yoga's own
+  // SSE at /graphql speaks the distinct mode only).
+  plugins.push(useGraphQLSSE({ endpoint: GRAPHQL_SSE_PATH }));
+  if (deps.config.trustedDocuments) {
+    plugins.push(...trustedDocumentsPlugins(loadTrustedDocuments(deps.config.trustedDocumentsFile), deps.config.introspection));
+  } else if (deps.config.apq) {
+    plugins.push(apqPlugin());
+  }
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     context: ({ identity }) => createContext(identity, deps),
     maskedErrors: { maskError: maskGraphQLError(deps.log) },
+    // CORS is answered for every path in server.ts (src/http/cors.ts); yoga's default would
+    // reflect any origin.
+    cors: false,
+    batching: deps.config.batchLimit > 0 ? { limit: deps.config.batchLimit } : false,
     graphiql: {
       title: 'platform GraphQL',
-      headers: JSON.stringify({ Authorization: 'Bearer <your token>' }),
+      // No placeholder header: it would be sent as is and answered 401. The default query says
+      // where the token goes; it is not kept in the browser's storage.
+      defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+      shouldPersistHeaders: false,
+      defaultEditorToolsVisibility: 'headers',
     },
     renderGraphiQL,
     landingPage: false,
     logging: false,
     plugins,
   });
+}
+
+const GRAPHIQL_DEFAULT_QUERY = `# platform GraphQL
+#
+# Every request needs a token. Put yours in the Headers tab below:
+#
+#   {"Authorization": "Bearer <your token>"}
+#
+# then load the schema for the docs explorer and autocompletion with the
+# "Re-fetch GraphQL schema" button on the left (or Shift+Ctrl+R), and run
+# this query with the play button (Ctrl+Enter).
+
+query Me {
+  me {
+    username
+    email
+  }
+}
+`;
+
+/**
+ * Yoga's CSRF prevention: a POST a browser would send without a preflight (a form's
+ * urlencoded, multipart or text/plain body) is refused unless it carries a header only script
+ * can set. GETs are exempt: yoga never runs a mutation on a GET, auth is a bearer token or a
+ * single-use ticket (nothing ambient for a forged request to ride on), and a browser's
+ * EventSource can only GET without headers.
+ */
+function csrfPrevention(): Plugin {
+  const plugin = useCSRFPrevention();
+  return {
+    onRequestParse: (payload) => (payload.request.method === 'GET' ? undefined : plugin.onRequestParse?.(payload as never)),
+  } as Plugin;
 }
 
 /**

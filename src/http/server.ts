@@ -4,10 +4,12 @@ import type { GraphQLSchema } from 'graphql';
 import { prepareRoutes, runRoute } from '../../rest/executor';
 import type { RestRoute } from '../../rest/route';
 import type { Identity } from '../auth/token.service';
+import { SubscriptionTicketService } from '../auth/ticket.service';
 import { TokenService } from '../auth/token.service';
 import { createContext, type AppDeps } from '../context';
 import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, UnavailableError } from '../errors';
 import { parseJson, readBody } from './body';
+import { createCors } from './cors';
 import { describeError } from './errors';
 import type { Yoga } from './graphql';
 
@@ -25,12 +27,16 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
   const knownPaths = FindMyWay({ ignoreTrailingSlash: true });
   for (const path of new Set(routes.map((r) => r.path))) knownPaths.on('GET', path, () => undefined);
 
+  const cors = createCors(deps.config.corsOrigins);
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (await cors(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/healthz') return healthz(deps, res);
-    if (url.pathname === '/graphql') {
-      if (isGraphiQLPage(req, url)) return forward(yoga, req, res, url, undefined, Buffer.alloc(0));
-      const identity = await authenticate(deps, req);
+    // /graphql/stream: graphql-sse's protocol, both modes (yoga's plugin-graphql-sse).
+    if (url.pathname === '/graphql' || url.pathname === GRAPHQL_SSE_PATH) {
+      if (url.pathname === '/graphql' && isGraphiQLPage(req, url)) return forward(yoga, req, res, url, undefined, Buffer.alloc(0));
+      const identity = await authenticateGraphQL(deps, req, url);
       const body = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
       return forward(yoga, req, res, url, identity, body);
     }
@@ -78,6 +84,26 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 async function authenticate(deps: AppDeps, req: IncomingMessage): Promise<Identity> {
   return identify(deps, req.headers.authorization);
+}
+
+export const GRAPHQL_SSE_PATH = '/graphql/stream';
+
+/**
+ * A bearer token, or on a GET without one (a browser's EventSource cannot send headers) a
+ * subscription ticket in `?ticket=`: used up here, and removed from the URL yoga sees.
+ */
+async function authenticateGraphQL(deps: AppDeps, req: IncomingMessage, url: URL): Promise<Identity> {
+  const ticket = url.searchParams.get('ticket');
+  if (req.headers.authorization !== undefined || req.method !== 'GET' || ticket === null) return authenticate(deps, req);
+  url.searchParams.delete('ticket');
+  return redeemTicket(deps, ticket);
+}
+
+/** The read-only caller behind a subscription ticket (an SSE GET's `?ticket=`, graphql-ws's connectionParams). */
+export async function redeemTicket(deps: AppDeps, ticket: string): Promise<Identity> {
+  const identity = await new SubscriptionTicketService(deps.orm.em.fork() as never, deps.config.subscriptionTicketTtlSeconds).redeem(ticket);
+  if (!identity) throw new UnauthenticatedError('the subscription ticket is not valid (unknown, used or expired)');
+  return identity;
 }
 
 /** The caller behind an `Authorization: Bearer` value (HTTP header, or graphql-ws connectionParams). */

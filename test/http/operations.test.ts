@@ -56,7 +56,23 @@ describe('request logs', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       const entry = lines.find((l) => l.msg === 'request');
       expect(entry).toMatchObject({ method: 'POST', path: '/registries', status: 201, durationMs: expect.any(Number) });
+      // A subscription ticket rides in a URL: neither its use nor its refused reuse logs it.
+      const issued = await request(`${base}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'mutation { createSubscriptionTicket { ... on SubscriptionTicket { ticket } } }' }),
+      });
+      const { ticket } = ((await issued.body.json()) as any).data.createSubscriptionTicket;
+      const stream = `${base}/graphql?${new URLSearchParams({ query: '{ me { username } }', ticket })}`;
+      for (const expected of [200, 401]) {
+        const used = await request(stream, { headers: { accept: 'text/event-stream' } });
+        expect(used.statusCode).toBe(expected);
+        await used.body.text();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(lines.filter((l) => l.msg === 'request' && l.method === 'GET').map((l) => [l.path, l.status])).toEqual([['/graphql', 200], ['/graphql', 401]]);
       const all = JSON.stringify(lines);
+      expect(all).not.toContain(ticket);
       expect(all).not.toContain('p4ssw0rd-never-logged');
       expect(all).not.toContain(ADMIN_TOKEN);
       expect(all).not.toContain('secret-query');
