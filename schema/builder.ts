@@ -1,10 +1,12 @@
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import type { Context } from '../src/context';
+import { fieldCost } from '../src/graphql/cost';
 import {
   BadRequestError, ConflictError, ForbiddenError, NotFoundError, UpstreamError, UpstreamTimeoutError, ValidationError,
 } from '../src/errors';
@@ -29,8 +31,11 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   // Scope checks first, so no other plugin's wrapper runs for a caller without the scope.
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, DataloaderPlugin],
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin],
   defaultFieldNullability: false,
+  // Each field's cost, for the one cost check every transport runs before an operation
+  // (src/graphql/cost.ts); the plugin's own per-resolver check is off.
+  complexity: { disabled: true, fieldComplexity: fieldCost },
   errors: {
     defaultTypes: USER_ERRORS,
     // createRegistry returns `Registry | ValidationError | …` itself, not a wrapper with `data`.

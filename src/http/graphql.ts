@@ -1,8 +1,10 @@
 import { createYoga, type GraphiQLOptions, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import type { Identity } from '../auth/token.service';
 import { createContext, type AppDeps, type Context } from '../context';
-import { limitRules } from '../graphql/limits';
+import { useCompiledQueries } from '../graphql/compiled';
+import { useCostLimit } from '../graphql/cost';
+import { hideSuggestions, limitRules } from '../graphql/limits';
 import { maskGraphQLError } from './errors';
 
 export interface ServerContext {
@@ -14,20 +16,32 @@ export type Yoga = YogaServerInstance<ServerContext, Context>;
 /** GraphQL over HTTP at /graphql, and GraphiQL for browsers. */
 export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
   const limits = deps.config.graphqlLimits;
+  const introspection = deps.config.introspection;
+  const rules = limitRules(limits);
   const plugins: Plugin[] = [
     {
       onParse: ({ parseFn, setParseFn }) => setParseFn((source, options) => parseFn(source, { ...options, maxTokens: limits.maxTokens })),
-      onValidate: ({ addValidationRule }) => limitRules(limits).forEach((rule) => addValidationRule(rule)),
+      onValidate: ({ addValidationRule }) => rules.forEach((rule) => addValidationRule(rule)),
     },
+    // Depth and cost need the variables: checked before execution, for every transport.
+    useCostLimit(limits),
+    useCompiledQueries(),
   ];
-  if (!deps.config.introspection) {
-    plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });
+  if (!introspection) {
+    plugins.push({
+      onValidate: ({ addValidationRule }) => {
+        addValidationRule(NoSchemaIntrospectionCustomRule);
+        return ({ valid, result, setResult }) => {
+          if (!valid) setResult(result.map((error) => new GraphQLError(hideSuggestions(error.message), error)));
+        };
+      },
+    });
   }
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     context: ({ identity }) => createContext(identity, deps),
-    maskedErrors: { maskError: maskGraphQLError(deps.log) },
+    maskedErrors: { maskError: maskGraphQLError(deps.log, { suggestions: introspection }) },
     graphiql: {
       title: 'platform GraphQL',
       headers: JSON.stringify({ Authorization: 'Bearer <your token>' }),
