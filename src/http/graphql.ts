@@ -21,7 +21,13 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
   const plugins: Plugin[] = [
     {
       onParse: ({ parseFn, setParseFn }) => setParseFn((source, options) => parseFn(source, { ...options, maxTokens: limits.maxTokens })),
-      onValidate: ({ addValidationRule }) => rules.forEach((rule) => addValidationRule(rule)),
+      // The limits first, alone: they are linear in the document, and a document over them is
+      // refused before graphql-js's own rules walk it (some of those are not linear).
+      onValidate: ({ validateFn, setValidationFn }) =>
+        setValidationFn((schema, document, all, typeInfo, options) => {
+          const refused = validateFn(schema, document, rules, undefined, options);
+          return refused.length ? refused : validateFn(schema, document, all, typeInfo, options);
+        }),
     },
     // Depth and cost need the variables: checked before execution, for every transport.
     useCostLimit(limits),
