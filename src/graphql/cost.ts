@@ -8,6 +8,7 @@ import {
   isObjectType,
   Kind,
   validate,
+  type DocumentNode,
   type ExecutionArgs,
   type FragmentDefinitionNode,
   type GraphQLError,
@@ -95,6 +96,9 @@ export function fieldCost<C extends object>(args: Args, ctx: C, field: GraphQLFi
  * limits that do not need variables are validation rules (src/graphql/limits.ts).
  */
 export function useCostLimit(limits: QueryLimits): Plugin {
+  // A verdict that depends only on the document, the operation and the variables is kept (per
+  // parsed document, which yoga's parser cache reuses), so a repeated operation is walked once.
+  const verdicts = new WeakMap<DocumentNode, Map<string, GraphQLError[]>>();
   const check = async (args: ExecutionArgs): Promise<GraphQLError[]> => {
     const operation = getOperationAST(args.document, args.operationName);
     // No single operation to run: execution reports it.
@@ -108,9 +112,16 @@ export function useCostLimit(limits: QueryLimits): Plugin {
     const root = args.schema.getRootType(operation.operation)?.name;
     const rootFields = rootFieldNames(operation.selectionSet, fragments);
     const wanted = [...rootFields].map((name) => `${root}.${name}`).filter((coordinate) => COUNTED[coordinate]);
+    let cache: Map<string, GraphQLError[]> | undefined;
+    const key = `${operation.name?.value ?? ''}\n${JSON.stringify(args.variableValues ?? {})}`;
     if (wanted.length > 0) {
       const counts = await Promise.all(wanted.map((coordinate) => COUNTED[coordinate](context.services)));
       sizes.set(context, new Map(wanted.map((coordinate, i) => [coordinate, counts[i]])));
+    } else {
+      cache = verdicts.get(args.document);
+      if (!cache) verdicts.set(args.document, (cache = new Map()));
+      const known = cache.get(key);
+      if (known) return known;
     }
     const introspection = rootFields.has('__schema') || rootFields.has('__type') ? introspectionCost(operation.selectionSet, fragments) : 0;
     const errors: GraphQLError[] = [];
@@ -127,6 +138,8 @@ export function useCostLimit(limits: QueryLimits): Plugin {
         },
       }),
     ]);
+    // Bounded: a client sending ever new variables with one document does not grow it forever.
+    if (cache && cache.size < 100) cache.set(key, errors);
     return errors;
   };
   return {

@@ -83,6 +83,8 @@ describe.each([
   ['graphql-ws', overWs],
 ])('over %s', (_transport, send) => {
   test.each(HOSTILE)('$name is refused at once, and /healthz answers meanwhile', async ({ query, message }) => {
+    // What /healthz takes on this machine right now, with nothing hostile in flight.
+    const idle = await healthzMs();
     const started = performance.now();
     // Several at once, so /healthz is measured while they are in flight.
     const hostile = Promise.all(Array.from({ length: 4 }, () => send(query).then((r) => ({ ...r, ms: performance.now() - started }))));
@@ -95,7 +97,7 @@ describe.each([
       expect(ms).toBeLessThan(3000);
     }
     // Generous for a machine shared with other test runs; a stalled event loop takes seconds to hours.
-    expect(health).toBeLessThan(2000);
+    expect(health).toBeLessThan(Math.max(2000, 3 * idle));
     // The mutation never ran.
     expect((await t.graphql('{ apps { id } }')).body).toEqual({ data: { apps: [] } });
   });
