@@ -1,4 +1,5 @@
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin from '@pothos/plugin-relay';
@@ -6,6 +7,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import type { Context } from '../src/context';
 import { decodeGlobalID } from './global-id';
+import { fieldCost } from '../src/graphql/cost';
 import {
   BadRequestError, ConflictError, ForbiddenError, NotFoundError, UpstreamError, UpstreamTimeoutError, ValidationError,
 } from '../src/errors';
@@ -30,8 +32,11 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   // Scope checks first, so no other plugin's wrapper runs for a caller without the scope.
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, DataloaderPlugin],
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin],
   defaultFieldNullability: false,
+  // Each field's cost, for the one cost check every transport runs before an operation
+  // (src/graphql/cost.ts); the plugin's own per-resolver check is off.
+  complexity: { disabled: true, fieldComplexity: fieldCost },
   errors: {
     defaultTypes: USER_ERRORS,
     // createRegistry returns `Registry | ValidationError | …` itself, not a wrapper with `data`.

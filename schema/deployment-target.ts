@@ -1,5 +1,6 @@
 import type { DeploymentTarget as TargetRow } from '../src/targets/deployment-target.entity';
 import { maskedAuthBlob } from '../src/targets/target.service';
+import { selects } from '../src/graphql/selection';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { Deployment } from './deployment';
@@ -38,8 +39,8 @@ export const DeploymentTarget = builder.nodeRef<TargetRow, number>('DeploymentTa
     deployments: t.field({
       type: [Deployment],
       nullable: true,
-      description: "The agent's deployments; one request per target, however many targets a query touches. null (with the error) when the agent cannot be read: the other targets still answer",
-      resolve: (r, _args, ctx) => ctx.services.deployments.list(r.id),
+      description: "The agent's deployments; one request per target (with their statuses when selected), however many targets a query touches. null (with the error) when the agent cannot be read: the other targets still answer",
+      resolve: (r, _args, ctx, info) => ctx.services.deployments.list(r.id, { withStatus: selects(info, 'status') }),
     }),
   }),
 });

@@ -58,10 +58,13 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
     // rounds are the least the fan-out query can take on this machine.
     const direct = await directRounds(tokens);
 
-    const lists = once.map((c) => c['GET /deployments'] ?? 0);
+    // The list comes with its statuses (`?include=status`, an extension of interface B): one
+    // request per target; a status request per deployment only from an agent without it.
+    const listsOf = (c: Record<string, number>) => (c['GET /deployments'] ?? 0) + (c['GET /deployments?include=status'] ?? 0);
+    const lists = once.map(listsOf);
     const statuses = once.map((c) => c['GET /deployments/{id}'] ?? 0);
     const total = once.reduce((sum, c) => sum + Object.values(c).reduce((a, b) => a + b, 0), 0);
-    const exact = lists.every((n) => n === 1) && repeated.every((c) => c['GET /deployments'] === RUNS);
+    const exact = lists.every((n) => n === 1) && repeated.every((c) => listsOf(c) === RUNS);
     const wallMs = round(median(warm));
     const ratio = round(wallMs / oneAgentMs, 2);
     return {
@@ -77,11 +80,12 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
         directAllListsMs: direct.listMs,
         directAllStatusesMs: direct.statusMs,
         directTwoRoundsMs: round(direct.listMs + direct.statusMs),
-        serviceOverheadMs: round(wallMs - direct.listMs - direct.statusMs),
+        directAllListsWithStatusMs: direct.withStatusMs,
+        serviceOverheadMs: round(wallMs - direct.withStatusMs),
       },
       baseline: { oneAgentMs, addedLatencyMs: options.agentLatencyMs },
       ratio,
-      target: 'exactly 1 list request per target, and wall time ≤ 3× one agent’s latency',
+      target: 'exactly 1 request per target, and wall time ≤ 3× one agent’s latency',
       met: exact && ratio <= 3,
       note: `median of ${RUNS} warm queries (agent connections open); the cold first query also opens ${tokens.length} TLS connections`,
     };
@@ -94,9 +98,10 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
 
 /**
  * Median of 10 rounds, each asking every agent at once, straight from here (one kept-alive TLS
- * connection per agent, warmed first): all GET /deployments, then all GET /deployments/{id}.
+ * connection per agent, warmed first): all GET /deployments, then all GET /deployments/{id}, and
+ * all GET /deployments?include=status (the one round the service now needs).
  */
-async function directRounds(tokens: string[]): Promise<{ listMs: number; statusMs: number }> {
+async function directRounds(tokens: string[]): Promise<{ listMs: number; statusMs: number; withStatusMs: number }> {
   const agents = tokens.map((token) => {
     const [url, username, password, certPem] = Buffer.from(token, 'base64').toString('utf8').split('|');
     const headers = { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` };
@@ -116,11 +121,13 @@ async function directRounds(tokens: string[]): Promise<{ listMs: number; statusM
     const ids = await Promise.all(agents.map(async (agent) => ((await get(agent, '/deployments')) as { id: number }[])[0].id));
     const lists: number[] = [];
     const statuses: number[] = [];
+    const withStatus: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       lists.push(await timed(() => Promise.all(agents.map((agent) => get(agent, '/deployments')))));
       statuses.push(await timed(() => Promise.all(agents.map((agent, n) => get(agent, `/deployments/${ids[n]}`)))));
+      withStatus.push(await timed(() => Promise.all(agents.map((agent) => get(agent, '/deployments?include=status')))));
     }
-    return { listMs: round(median(lists)), statusMs: round(median(statuses)) };
+    return { listMs: round(median(lists)), statusMs: round(median(statuses)), withStatusMs: round(median(withStatus)) };
   } finally {
     await Promise.all(agents.map((agent) => agent.pool.close()));
   }

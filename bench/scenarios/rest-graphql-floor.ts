@@ -18,7 +18,8 @@ export interface RestOutcome {
 
 /**
  * Scenario 1: GET /templates (100 × 3 images) and GET /templates/{id} through the REST route,
- * the same operation text through POST /graphql, and the node:http + pg floor. Each in its own
+ * the same operation text through POST /graphql, and the node:http + pg floor; REST and
+ * GraphQL-over-HTTP are each compared with the floor. Each in its own
  * process; autocannon runs here. All three are sent an issued read token, as clients send, and
  * each looks it up (the floor with one plain indexed select).
  */
@@ -53,9 +54,11 @@ export async function restVsGraphqlVsFloor(pg: BenchPostgres, dataDir: string, o
       const rest = await throughput({ url: c.rest, headers: auth }, run);
       const graphql = await throughput(c.graphql, run);
       const floorRun = await throughput({ url: c.floor, headers: auth }, run);
+      // Issue 8 replaced issue 5's "REST ≥ 2× GraphQL-over-HTTP" (GraphQL was to be the slow
+      // path): both now have the same floor target; each row shows the other's req/s too.
       results.push(
-        compare(`REST vs GraphQL-over-HTTP: ${c.label}`, rest, graphql, 2, 'REST req/s ≥ 2× GraphQL-over-HTTP req/s'),
         compare(`REST vs floor (node:http + pg): ${c.label}`, rest, floorRun, 0.5, 'REST req/s ≥ 0.5× floor req/s'),
+        compare(`GraphQL-over-HTTP vs floor (node:http + pg): ${c.label}`, graphql, floorRun, 0.5, 'GraphQL-over-HTTP req/s ≥ 0.5× floor req/s'),
       );
     }
     return { results, serviceRssMb: round(rssMb(service.child.pid)), floorRssMb: round(rssMb(floor.pid)) };

@@ -41,11 +41,14 @@ export class DeploymentService {
    * building plus hydrating the stored template was a quarter of an agent's time per request
    * (bench/RESULTS.md, scenario 2).
    */
-  async list(): Promise<DeploymentView[]> {
+  async list(options: { withStatus?: boolean } = {}): Promise<(DeploymentView & Partial<Pick<DeploymentStatusView, 'status'>>)[]> {
     const rows = await this.orm.em.getConnection().execute<ReadRow[]>(
       `select id, name, template -> 'id' as template_id, service_ids from agent_deployments order by id`,
     );
-    return rows.map((row) => ({ id: row.id, name: row.name, template: typeof row.template_id === 'number' ? row.template_id : null, service_ids: row.service_ids }));
+    const views = rows.map((row) => ({ id: row.id, name: row.name, template: typeof row.template_id === 'number' ? row.template_id : null, service_ids: row.service_ids }));
+    if (!options.withStatus) return views;
+    const statuses = await Promise.all(rows.map((row) => this.adapter.status(row.service_ids)));
+    return views.map((view, i) => ({ ...view, status: { services: statuses[i] } }));
   }
 
   async create(body: unknown): Promise<DeploymentView> {

@@ -15,7 +15,13 @@ export function agentRoutes(deployments: DeploymentService, adapter: Adapter): R
         return { status: 200, body: { agent: { version: agentVersion }, adapter: { version, type } } };
       },
     },
-    { method: 'GET', path: '/deployments', handle: async () => ({ status: 200, body: await deployments.list() }) },
+    // `?include=status` (an extension of interface B; without it the answer is the spec's):
+    // each deployment also carries its status, so a caller that wants both needs one request.
+    {
+      method: 'GET',
+      path: '/deployments',
+      handle: async ({ query }) => ({ status: 200, body: await deployments.list({ withStatus: query.getAll('include').includes('status') }) }),
+    },
     { method: 'POST', path: '/deployments', handle: async ({ body }) => ({ status: 200, body: await deployments.create(body) }) },
     { method: 'GET', path: '/deployments/:id', handle: async ({ params }) => ({ status: 200, body: await deployments.get(params.id) }) },
     {

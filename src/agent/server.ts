@@ -22,7 +22,7 @@ export interface Route {
   path: string;
   /** Answer without Basic auth (health checks). */
   public?: boolean;
-  handle(request: { params: Record<string, string>; body: unknown }): Promise<{ status: number; body?: unknown }>;
+  handle(request: { params: Record<string, string>; query: URLSearchParams; body: unknown }): Promise<{ status: number; body?: unknown }>;
 }
 
 export interface HandlerOptions {
@@ -48,7 +48,7 @@ export function createRequestHandler(options: HandlerOptions): RequestListener {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase() as Method;
-    const path = (req.url ?? '/').split('?')[0];
+    const [path, search] = (req.url ?? '/').split('?');
     const found = router.find(method, path);
     const route = found?.store as Route | undefined;
     if (!route?.public && !(await options.authenticate(req.headers.authorization))) {
@@ -64,7 +64,7 @@ export function createRequestHandler(options: HandlerOptions): RequestListener {
       throw new NotFoundError(`No such path: ${path}.`);
     }
     const body = method === 'POST' ? await readJson(req) : undefined;
-    const result = await route.handle({ params: found.params as Record<string, string>, body });
+    const result = await route.handle({ params: found.params as Record<string, string>, query: new URLSearchParams(search ?? ''), body });
     send(res, result.status, result.body);
   }
 

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { DomainError, errorBody, type ErrorBody } from '../errors';
+import { hideSuggestions } from '../graphql/limits';
 import type { Logger } from '../logger';
 
 export const UNEXPECTED = 'Unexpected error.';
@@ -15,21 +16,28 @@ export function describeError(error: unknown, log: Logger): { status: number; bo
  * Yoga's maskError: domain errors keep their message and carry `{code, http: {status}, fields}`
  * in extensions; GraphQL's own errors (syntax, validation) pass; everything else is masked.
  */
-export function maskGraphQLError(log: Logger) {
+export function maskGraphQLError(log: Logger, options: { suggestions: boolean } = { suggestions: true }) {
   return (error: unknown): Error => {
     const original = error instanceof GraphQLError ? error.originalError : error;
     if (original instanceof DomainError) {
       const graphQLError = error instanceof GraphQLError ? error : undefined;
-      return new GraphQLError(original.message, {
+      const masked = new GraphQLError(original.message, {
         nodes: graphQLError?.nodes,
         path: graphQLError?.path,
         originalError: original,
         // Yoga answers with `http.status` and strips it from the body; `status` stays for clients.
         extensions: { code: original.code, status: original.httpStatus, fields: original.fields, http: { status: original.httpStatus } },
       });
+      // graphql-jit's errors (compiled queries) carry their locations without AST nodes.
+      if (!masked.locations && graphQLError?.locations) Object.assign(masked, { locations: graphQLError.locations });
+      return masked;
     }
-    if (error instanceof GraphQLError && !error.originalError) return error;
-    if (error instanceof GraphQLError && error.originalError instanceof GraphQLError) return error;
+    // GraphQL's own errors (syntax, validation, variable coercion) pass, without graphql-js's
+    // "Did you mean …?" hints when the schema is not to be revealed.
+    if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) {
+      if (options.suggestions) return error;
+      return new GraphQLError(hideSuggestions(error.message), { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: error.extensions });
+    }
     log.error({ err: original }, 'unexpected error');
     return new GraphQLError(UNEXPECTED, {
       path: error instanceof GraphQLError ? error.path : undefined,

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type GraphQLFormattedError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { Identity } from '../auth/token.service';
 import type { AppDeps } from '../context';
@@ -76,6 +76,9 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
           rootValue: { enveloped },
         } satisfies ExecutionArgs;
       },
+      // `extensions.http` is yoga's note to itself of an HTTP status; over HTTP yoga strips it.
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(withoutHttp) } : undefined),
+      onError: (_ctx, _id, _payload, errors) => errors.map(withoutHttp),
       execute: (args) => (args.rootValue as { enveloped: Enveloped }).enveloped.execute(args),
       subscribe: (args) => (args.rootValue as { enveloped: Enveloped }).enveloped.subscribe(args),
     },
@@ -88,4 +91,10 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
       await disposable.dispose();
     },
   };
+}
+
+function withoutHttp(error: GraphQLError): GraphQLFormattedError {
+  const { http: _http, ...extensions } = (error.extensions ?? {}) as Record<string, unknown>;
+  const formatted = error.toJSON();
+  return Object.keys(extensions).length ? { ...formatted, extensions } : { message: formatted.message, locations: formatted.locations, path: formatted.path };
 }

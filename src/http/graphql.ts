@@ -1,10 +1,12 @@
 import { createYoga, type GraphiQLOptions, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
-import { NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import type { Identity } from '../auth/token.service';
 import { createContext, type AppDeps, type Context } from '../context';
-import { limitRules } from '../graphql/limits';
+import { useCompiledQueries } from '../graphql/compiled';
+import { useCostLimit } from '../graphql/cost';
+import { hideSuggestions, limitRules } from '../graphql/limits';
 import { partialResults } from '../graphql/partial-results';
 import { apqPlugin, loadTrustedDocuments, trustedDocumentsPlugins } from '../graphql/persisted';
 import { maskGraphQLError } from './errors';
@@ -19,15 +21,33 @@ export type Yoga = YogaServerInstance<ServerContext, Context>;
 /** GraphQL over HTTP at /graphql, and GraphiQL for browsers. */
 export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
   const limits = deps.config.graphqlLimits;
+  const introspection = deps.config.introspection;
+  const rules = limitRules(limits);
   const plugins: Plugin[] = [
     {
       onParse: ({ parseFn, setParseFn }) => setParseFn((source, options) => parseFn(source, { ...options, maxTokens: limits.maxTokens })),
-      onValidate: ({ addValidationRule }) => limitRules(limits).forEach((rule) => addValidationRule(rule)),
+      // The limits first, alone: they are linear in the document, and a document over them is
+      // refused before graphql-js's own rules walk it (some of those are not linear).
+      onValidate: ({ validateFn, setValidationFn }) =>
+        setValidationFn((schema, document, all, typeInfo, options) => {
+          const refused = validateFn(schema, document, rules, undefined, options);
+          return refused.length ? refused : validateFn(schema, document, all, typeInfo, options);
+        }),
     },
     partialResults(),
+    // Depth and cost need the variables: checked before execution, for every transport.
+    useCostLimit(limits),
+    useCompiledQueries(),
   ];
-  if (!deps.config.introspection) {
-    plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });
+  if (!introspection) {
+    plugins.push({
+      onValidate: ({ addValidationRule }) => {
+        addValidationRule(NoSchemaIntrospectionCustomRule);
+        return ({ valid, result, setResult }) => {
+          if (!valid) setResult(result.map((error) => new GraphQLError(hideSuggestions(error.message), error)));
+        };
+      },
+    });
   }
   plugins.push(csrfPrevention());
   // graphql-sse's protocol, distinct and single connection mode, at /graphql/stream (yoga's own
@@ -42,7 +62,7 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
     schema,
     graphqlEndpoint: '/graphql',
     context: ({ identity }) => createContext(identity, deps),
-    maskedErrors: { maskError: maskGraphQLError(deps.log) },
+    maskedErrors: { maskError: maskGraphQLError(deps.log, { suggestions: introspection }) },
     // CORS is answered for every path in server.ts (src/http/cors.ts); yoga's default would
     // reflect any origin.
     cors: false,

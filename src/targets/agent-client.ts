@@ -41,16 +41,21 @@ const deploymentSchema = z.object({
   template: z.number().int().nullable(),
   service_ids: z.array(z.string()),
 });
+const statusSchema = z.object({ services: z.array(z.object({ id: z.string(), actualState: z.string() })) });
 const deploymentStatusSchema = z.object({
   id: z.number().int(),
   name: z.string().nullable(),
-  status: z.object({ services: z.array(z.object({ id: z.string(), actualState: z.string() })) }),
+  status: statusSchema,
 });
+// `GET /deployments?include=status`: an agent that knows the parameter adds each status; one
+// that does not answers the spec's list, and the statuses are read one by one as before.
+const deploymentWithStatusSchema = deploymentSchema.extend({ status: statusSchema.optional() });
 const errorSchema = z.object({ code: z.number().optional(), message: z.string(), fields: z.string().optional() });
 
 export type AgentMetadata = z.output<typeof metadataSchema>;
 export type AgentDeployment = z.output<typeof deploymentSchema>;
 export type AgentDeploymentStatus = z.output<typeof deploymentStatusSchema>;
+export type AgentDeploymentWithStatus = z.output<typeof deploymentWithStatusSchema>;
 
 const TLS_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
@@ -94,6 +99,11 @@ export class AgentClient {
 
   listDeployments(target: AgentTarget): Promise<AgentDeployment[]> {
     return this.call(target, 'GET', '/deployments', undefined, z.array(deploymentSchema));
+  }
+
+  /** The list, each deployment with its status when the agent knows `include=status`. */
+  listDeploymentsWithStatus(target: AgentTarget): Promise<AgentDeploymentWithStatus[]> {
+    return this.call(target, 'GET', '/deployments?include=status', undefined, z.array(deploymentWithStatusSchema));
   }
 
   getDeployment(target: AgentTarget, id: number | string): Promise<AgentDeploymentStatus> {

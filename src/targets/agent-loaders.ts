@@ -1,12 +1,17 @@
 import DataLoader from 'dataloader';
 import { NotFoundError } from '../errors';
-import type { AgentClient, AgentDeployment, AgentDeploymentStatus, AgentMetadata, AgentTarget } from './agent-client';
+import type { AgentClient, AgentDeployment, AgentDeploymentStatus, AgentDeploymentWithStatus, AgentMetadata, AgentTarget } from './agent-client';
 
 export interface AgentLoaders {
   /** GET /metadata, one request per target. */
   metadata: DataLoader<string, AgentMetadata>;
   /** GET /deployments, one request per target. */
   deployments: DataLoader<string, AgentDeployment[]>;
+  /**
+   * GET /deployments?include=status, one request per target: primes `deployment` with each
+   * status the agent included, so a query that wants them makes no second round.
+   */
+  deploymentsWithStatus: DataLoader<string, AgentDeploymentWithStatus[]>;
   /** GET /deployments/{id}, one request per [target, deployment]. */
   deployment: DataLoader<readonly [string, string], AgentDeploymentStatus, string>;
 }
@@ -32,13 +37,22 @@ export function createAgentLoaders(client: AgentClient, targets: TargetLookup): 
   const settle = <K, V>(keys: readonly K[], load: (key: K) => Promise<V>): Promise<(V | Error)[]> =>
     Promise.all(keys.map((key) => load(key).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
 
+  const deployment = new DataLoader<readonly [string, string], AgentDeploymentStatus, string>(
+    (keys) => settle(keys, async ([targetId, deploymentId]) => client.getDeployment(await resolveTarget(targetId), deploymentId)),
+    { batch: false, cacheKeyFn: ([targetId, deploymentId]) => `${targetId}/${deploymentId}` },
+  );
+  const withStatus = async (id: string): Promise<AgentDeploymentWithStatus[]> => {
+    const list = await client.listDeploymentsWithStatus(await resolveTarget(id));
+    for (const d of list) {
+      if (d.status) deployment.prime([id, String(d.id)], { id: d.id, name: d.name, status: d.status });
+    }
+    return list;
+  };
   return {
     metadata: new DataLoader((ids) => settle(ids, async (id) => client.metadata(await resolveTarget(id))), { batch: false }),
     deployments: new DataLoader((ids) => settle(ids, async (id) => client.listDeployments(await resolveTarget(id))), { batch: false }),
-    deployment: new DataLoader(
-      (keys) => settle(keys, async ([targetId, deploymentId]) => client.getDeployment(await resolveTarget(targetId), deploymentId)),
-      { batch: false, cacheKeyFn: ([targetId, deploymentId]) => `${targetId}/${deploymentId}` },
-    ),
+    deploymentsWithStatus: new DataLoader((ids) => settle(ids, withStatus), { batch: false }),
+    deployment,
   };
 }
 

@@ -32,8 +32,9 @@ export class DeploymentService {
   ) {}
 
   // The loaders look the target up (once per request) and fail with its 404 when it is gone.
-  async list(targetId: number): Promise<DeploymentView[]> {
-    return (await this.loaders.deployments.load(String(targetId))).map((d) => listView(targetId, d));
+  async list(targetId: number, options: { withStatus?: boolean } = {}): Promise<DeploymentView[]> {
+    const loader = options.withStatus ? this.loaders.deploymentsWithStatus : this.loaders.deployments;
+    return (await loader.load(String(targetId))).map((d) => listView(targetId, d));
   }
 
   async get(targetId: number, id: number): Promise<DeploymentView> {
@@ -76,8 +77,8 @@ export class DeploymentService {
   }
 }
 
-function listView(targetId: number, d: AgentDeployment): DeploymentView {
-  return { targetId, id: d.id, name: d.name, template: d.template, serviceIds: d.service_ids };
+function listView(targetId: number, d: AgentDeployment & { status?: AgentDeploymentStatus['status'] }): DeploymentView {
+  return { targetId, id: d.id, name: d.name, template: d.template, serviceIds: d.service_ids, ...(d.status ? { status: d.status } : {}) };
 }
 
 function statusView(targetId: number, d: AgentDeploymentStatus): DeploymentView {

@@ -1,10 +1,31 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { getIntrospectionQuery } from 'graphql';
+import { TemplateService } from '../../src/catalog/template.service';
 import { startTestApp, type TestApp } from '../helpers/app';
+
+const TOO_COMPLEX = { code: 'QUERY_TOO_COMPLEX', status: 400, fields: [] };
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_ALIASES: '3', GRAPHQL_MAX_TOKENS: '200', GRAPHQL_MAX_COST: '2000' });
+  t = await startTestApp({ GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_ALIASES: '3', GRAPHQL_MAX_TOKENS: '200', GRAPHQL_MAX_COST: '2000', GRAPHQL_MAX_SPREADS: '20' });
 });
 afterAll(() => t.close());
+
+/** `count` templates of two images each, through the domain service, as a repo load makes them. */
+async function seedTemplates(app: TestApp, count: number): Promise<void> {
+  const em = app.app.orm.em.fork() as EntityManager;
+  const templates = new TemplateService(em);
+  for (let n = 0; n < count; n++) {
+    templates.build({
+      name: `T${n}`, description: null, keywords: null, type: 'Default', documentation: null, authors: [], source: null,
+      images: ['web', 'db'].map((name) => ({
+        name, source: `example/${name}`, description: null, category: null, type: null, command: null, expose: [],
+        ports: [{ host_port: null, container_port: 80, proto: 'TCP' }], links: [], environment: [], volumes: [], volumes_from: [], deployment: null,
+      })),
+    }, null);
+  }
+  await em.flush();
+}
 
 describe('query limits', () => {
   test('a query within every limit runs', async () => {
@@ -17,9 +38,7 @@ describe('query limits', () => {
     const query = '{ templateRepos { templates { images { ports { containerPort } } } } }';
     const res = await t.request('POST', '/graphql', { body: { query }, headers: { accept: 'application/graphql-response+json' } });
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual(expect.arrayContaining([
-      expect.objectContaining({ message: 'query depth 5 exceeds the limit of 4', extensions: { code: 'QUERY_TOO_COMPLEX', status: 400, fields: [] } }),
-    ]));
+    expect(res.body).toEqual({ errors: [{ message: 'query depth 5 exceeds the limit of 4', locations: [{ line: 1, column: 1 }], extensions: TOO_COMPLEX }] });
   });
 
   test('depth through fragments counts too', async () => {
@@ -27,38 +46,105 @@ describe('query limits', () => {
     expect(res.body.errors[0].message).toBe('query depth 5 exceeds the limit of 4');
   });
 
-  test('too many aliases', async () => {
-    const res = await t.graphql('{ a: templateTypes { name } b: templateTypes { name } c: templateTypes { name } d: templateTypes { name } }');
-    expect(res.body.errors[0].message).toBe('query aliases 4 exceeds the limit of 3');
-    expect(res.body.data).toBeUndefined();
-  });
-
-  test('too costly: lists multiply', async () => {
-    // templateRepos (1) + templates (10) + images (10 × 10) + name, source (2 × 10 × 10 × 10)
-    const res = await t.graphql('{ templateRepos { templates { images { name source } } } }');
-    expect(res.body.errors).toEqual([expect.objectContaining({ message: 'query cost 2111 exceeds the limit of 2000' })]);
+  test('too many aliases, counted through fragments (a fragment spread twice counts twice)', async () => {
+    const res = await t.graphql('fragment F on Query { a: templateTypes { name } b: templateTypes { name } } { ...F x: me { username } ... { ...F } }');
+    expect(res.body).toEqual({ errors: [expect.objectContaining({ message: 'query aliases 5 exceeds the limit of 3', extensions: TOO_COMPLEX })] });
   });
 
   test('too many tokens', async () => {
     const res = await t.graphql(`{ ${Array.from({ length: 120 }, () => 'templateTypes { name }').join(' ')} }`);
     expect(res.body.errors[0].message).toMatch(/more that 200 tokens/ /* graphql-js spells it so */);
   });
+
+  test('too many fragment spreads once expanded', async () => {
+    // 2 + 4 + 8 + 16 = 30 spreads from 4 fragments of two spreads each.
+    const fragments = [0, 1, 2, 3].map((i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ');
+    const res = await t.graphql(`{ ...F0 } ${fragments} fragment F4 on Query { me { username } }`);
+    expect(res.body).toEqual({ errors: [expect.objectContaining({ message: expect.stringMatching(/^query fragment spreads \d+ exceeds the limit of 20$/), extensions: TOO_COMPLEX })] });
+  });
+});
+
+describe('cost', () => {
+  // Default depth and aliases; a low cost limit.
+  let c: TestApp;
+  beforeAll(async () => {
+    c = await startTestApp({ GRAPHQL_MAX_COST: '2000' });
+  });
+  afterAll(() => c.close());
+
+  // A page of n templates: 1 + n × (nodes 1 + images 1 + 10 images × (name, source: 2)) = 1 + 22n
+  const page = 'query Page($n: Int) { templatesConnection(first: $n) { nodes { images { name source } } } }';
+
+  test('variables are read: `first: $n` costs $n items', async () => {
+    expect((await c.graphql(page, { n: 5 })).body).toEqual({ data: { templatesConnection: { nodes: [] } } });
+    // 1 + 22 × 100 = 2201: before, $n counted as 10 whatever it was (221).
+    const res = await c.graphql(page, { n: 100 });
+    expect(res.body).toEqual({ errors: [expect.objectContaining({ message: 'query cost 2201 exceeds the limit of 2000', extensions: TOO_COMPLEX })] });
+    // Without the variable: the page's default size (20).
+    expect((await c.graphql(page)).status).toBe(200);
+  });
+
+  test('fragments on a union are costed inside (a mutation result), and nothing runs', async () => {
+    // createApp 1 + services (1 + 10 × (app 1 + services (1 + 10 × (app 1 + services (1 + 10 × (app 1 + services (1 + 10 × name))))))) + code 1
+    const bomb = `mutation { createApp(input: {image: "platform-test/busybox:latest"}) { ...Result } }
+      fragment Result on CreateAppResult { ... on App { services { app { services { app { ...Deeper } } } } } ... on Error { code } }
+      fragment Deeper on App { services { app { services { name } } } }`;
+    const res = await c.graphql(bomb);
+    // Estimated at 19 before, whatever the services held.
+    expect(res.body).toEqual({ errors: [expect.objectContaining({ message: 'query cost 12223 exceeds the limit of 2000', extensions: TOO_COMPLEX })] });
+    expect((await c.graphql('{ apps { id } }')).body).toEqual({ data: { apps: [] } });
+  });
+
+  test('a list that returns every row costs its real size', async () => {
+    // templates: 1 + n × (1 + 10 images × (name, source, ports 1 + 10 × 1)) = 1 + 131n
+    const query = '{ templates { images { name source ports { containerPort } } } }';
+    expect((await c.graphql(query)).status).toBe(200);
+    await seedTemplates(c, 20);
+    const res = await c.graphql(query);
+    // Counted as 10 before: 1311, accepted whatever the table held.
+    expect(res.body).toEqual({ errors: [expect.objectContaining({ message: 'query cost 2621 exceeds the limit of 2000', extensions: TOO_COMPLEX })] });
+    const paged = await c.graphql('{ templatesConnection(first: 5) { nodes { images { name source ports { containerPort } } } } }');
+    expect(paged.body.data.templatesConnection.nodes).toHaveLength(5);
+  });
 });
 
 describe('introspection', () => {
-  test('on by default', async () => {
-    const res = await t.graphql('{ __schema { queryType { name } } }');
-    expect(res.body).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
+  test('on by default; the standard introspection query passes the default limits, exempt from depth', async () => {
+    const defaults = await startTestApp();
+    try {
+      const res = await defaults.graphql(getIntrospectionQuery());
+      expect(res.status).toBe(200);
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.__schema.queryType).toEqual({ name: 'Query', kind: 'OBJECT' });
+      expect(res.body.data.__schema.types.length).toBeGreaterThan(50);
+      // Introspection is costed (each of its lists as 10 items): 30 copies of a deep one are not.
+      const copies = Array.from({ length: 30 }, (_, i) => `i${i}: __schema { types { fields { args { type { name } } } } }`).join(' ');
+      const flood = await defaults.graphql(`{ ${copies} }`);
+      expect(flood.body).toEqual({ errors: [expect.objectContaining({ message: 'query cost 63360 exceeds the limit of 50000', extensions: TOO_COMPLEX })] });
+    } finally {
+      await defaults.close();
+    }
   });
 
-  test('GRAPHQL_INTROSPECTION=false turns it off', async () => {
+
+  test('GRAPHQL_INTROSPECTION=false turns it off, and hides "Did you mean" suggestions', async () => {
     const off = await startTestApp({ GRAPHQL_INTROSPECTION: 'false' });
     try {
       const res = await off.graphql('{ __schema { queryType { name } } }');
       expect(res.body.errors[0].message).toMatch(/introspection/i);
       expect((await off.graphql('{ templateTypes { name } }')).status).toBe(200);
+
+      const typo = await off.graphql('{ templatez { nam } }');
+      expect(typo.body.errors).toEqual([expect.objectContaining({ message: 'Cannot query field "templatez" on type "Query".' })]);
+      const badArgument = await off.graphql('{ app(idd: 1) { name } }');
+      expect(badArgument.body.errors.map((e: { message: string }) => e.message)).toContain('Unknown argument "idd" on field "Query.app".');
+      const badVariable = await off.graphql('mutation($i: CreateRegistryInput!) { createRegistry(input: $i) { __typename } }', { i: { nam: 'x', endpointUrl: 'https://x' } });
+      expect(JSON.stringify(badVariable.body)).not.toMatch(/Did you mean/);
+      expect(badVariable.body.errors[0].message).toMatch(/^Variable "\$i" got invalid value/);
     } finally {
       await off.close();
     }
+    // With introspection on, the suggestions help.
+    expect((await t.graphql('{ templatez { name } }')).body.errors[0].message).toMatch(/^Cannot query field "templatez" on type "Query". Did you mean .*"templates"/);
   });
 });

@@ -1,0 +1,217 @@
+import type { Plugin } from 'graphql-yoga';
+import { createComplexityRule, type FieldComplexityValue } from '@pothos/plugin-complexity';
+import {
+  getNamedType,
+  getOperationAST,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type FragmentDefinitionNode,
+  type GraphQLError,
+  type GraphQLField,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+import { DEFAULT_LIMIT as JOURNAL_DEFAULT_LIMIT } from '../apps/journal';
+import { DEFAULT_SEARCH_LIMIT } from '../catalog/search.service';
+import type { Context, Services } from '../context';
+import { tooComplex, type QueryLimits } from './limits';
+
+/**
+ * One cost model for every transport. The walk is @pothos/plugin-complexity's (it reads the
+ * request's variables, follows fragments and inline fragments on unions and interfaces into the
+ * concrete type's fields, and memoizes each selection set per type, so it stays linear in the
+ * document); this file says what each field costs. A field costs 1, and what it selects is
+ * multiplied by the number of items it returns:
+ *
+ * - a top-level list that returns every row (`apps`, `templates`…) by its real size, counted
+ *   before the operation runs (one count per list the operation selects);
+ * - a connection by its page (`first`/`last`, default 20, at most 100), its `edges`/`nodes` by 1;
+ * - a journal by its `limit`, a search by its `limit`;
+ * - any other list (an app's services, a template's images, a target's deployments) by 10.
+ *
+ * Introspection is costed with the same rule (its lists by 10), and exempt from the depth limit.
+ */
+export const DEFAULT_LIST_SIZE = 10;
+const PAGE = { defaultSize: 20, maxSize: 100 };
+
+/** Top-level lists costed at their real size, and how to count them. */
+const COUNTED: Record<string, (services: Services) => Promise<number>> = {
+  'Query.apps': (s) => s.apps.count(),
+  'Query.templates': (s) => s.templates.count(),
+  'Query.templateRepos': (s) => s.repos.count(),
+  'Query.registries': (s) => s.registries.count(),
+  'Query.deploymentTargets': (s) => s.targets.count(),
+  'Query.apiTokens': (s) => s.tokens.count(),
+};
+
+type Args = Record<string, unknown>;
+const BY_COORDINATE: Record<string, (args: Args) => number> = {
+  'Query.appJournal': (args) => Math.min(Number(args.limit ?? JOURNAL_DEFAULT_LIMIT), 10 * JOURNAL_DEFAULT_LIMIT),
+  'Query.serviceJournal': (args) => Math.min(Number(args.limit ?? JOURNAL_DEFAULT_LIMIT), 10 * JOURNAL_DEFAULT_LIMIT),
+  'Query.search': (args) => Number(args.limit ?? DEFAULT_SEARCH_LIMIT),
+  // A search answers up to `limit` templates and `limit` registry images.
+  'SearchResult.items': () => 2,
+};
+
+/** Each field's "Type.field", to look a GraphQLField up in the tables above. */
+const coordinates = new WeakMap<GraphQLField<unknown, unknown>, string>();
+const indexed = new WeakSet<GraphQLSchema>();
+/** The counted sizes of one request's top-level lists, by its context. */
+const sizes = new WeakMap<object, Map<string, number>>();
+
+function indexCoordinates(schema: GraphQLSchema): void {
+  if (indexed.has(schema)) return;
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type)) continue;
+    for (const field of Object.values(type.getFields())) coordinates.set(field as GraphQLField<unknown, unknown>, `${type.name}.${field.name}`);
+  }
+  indexed.add(schema);
+}
+
+/** The builder's `complexity.fieldComplexity`: what a field costs and how it multiplies. */
+export function fieldCost<C extends object>(args: Args, ctx: C, field: GraphQLField<unknown, C, Args>): FieldComplexityValue {
+  const coordinate = coordinates.get(field as unknown as GraphQLField<unknown, unknown>) ?? '';
+  const named = getNamedType(field.type).name;
+  if (named.endsWith('Connection')) {
+    const asked = Number(args.first ?? args.last ?? PAGE.defaultSize);
+    return { field: 1, multiplier: Math.min(Math.max(asked, 0), PAGE.maxSize) };
+  }
+  const byCoordinate = BY_COORDINATE[coordinate];
+  if (byCoordinate) return { field: 1, multiplier: Math.max(byCoordinate(args), 0) };
+  const unwrapped = isNonNullType(field.type) ? field.type.ofType : field.type;
+  if (!isListType(unwrapped)) return 1;
+  if (/Connection\.(edges|nodes)$/.test(coordinate)) return { field: 1, multiplier: 1 };
+  const counted = sizes.get(ctx)?.get(coordinate);
+  return { field: 1, multiplier: counted ?? DEFAULT_LIST_SIZE };
+}
+
+/**
+ * Depth and cost, checked before an operation runs, the same way for queries and mutations
+ * over HTTP, and subscriptions over SSE and WebSocket (all go through yoga's envelop). The
+ * limits that do not need variables are validation rules (src/graphql/limits.ts).
+ */
+export function useCostLimit(limits: QueryLimits): Plugin {
+  // A verdict that depends only on the document, the operation and the variables is kept (per
+  // parsed document, which yoga's parser cache reuses), so a repeated operation is walked once.
+  const verdicts = new WeakMap<DocumentNode, Map<string, GraphQLError[]>>();
+  const check = async (args: ExecutionArgs): Promise<GraphQLError[]> => {
+    const operation = getOperationAST(args.document, args.operationName);
+    // No single operation to run: execution reports it.
+    if (!operation) return [];
+    indexCoordinates(args.schema);
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const def of args.document.definitions) {
+      if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    }
+    const context = args.contextValue as Context;
+    const root = args.schema.getRootType(operation.operation)?.name;
+    const rootFields = rootFieldNames(operation.selectionSet, fragments);
+    const wanted = [...rootFields].map((name) => `${root}.${name}`).filter((coordinate) => COUNTED[coordinate]);
+    let cache: Map<string, GraphQLError[]> | undefined;
+    const key = `${operation.name?.value ?? ''}\n${JSON.stringify(args.variableValues ?? {})}`;
+    if (wanted.length > 0) {
+      const counts = await Promise.all(wanted.map((coordinate) => COUNTED[coordinate](context.services)));
+      sizes.set(context, new Map(wanted.map((coordinate, i) => [coordinate, counts[i]])));
+    } else {
+      cache = verdicts.get(args.document);
+      if (!cache) verdicts.set(args.document, (cache = new Map()));
+      const known = cache.get(key);
+      if (known) return known;
+    }
+    const introspection = rootFields.has('__schema') || rootFields.has('__type') ? introspectionCost(operation.selectionSet, fragments) : 0;
+    const errors: GraphQLError[] = [];
+    validate(args.schema, args.document, [
+      createComplexityRule({
+        context,
+        variableValues: (args.variableValues ?? {}) as Record<string, unknown>,
+        operationName: operation.name?.value,
+        // Invalid variables are left to execution, which reports them as it always does.
+        validate: ({ depth, complexity }) => {
+          if (depth > limits.maxDepth) errors.push(tooComplex('depth', depth, limits.maxDepth, [operation]));
+          const cost = complexity + introspection;
+          if (cost > limits.maxCost) errors.push(tooComplex('cost', cost, limits.maxCost, [operation]));
+        },
+      }),
+    ]);
+    // Bounded: a client sending ever new variables with one document does not grow it forever.
+    if (cache && cache.size < 100) cache.set(key, errors);
+    return errors;
+  };
+  return {
+    onExecute: ({ args, setResultAndStopExecution }) =>
+      check(args).then((errors) => {
+        if (errors.length) setResultAndStopExecution({ errors });
+      }),
+    onSubscribe: ({ args, setResultAndStopExecution }) =>
+      check(args).then((errors) => {
+        if (errors.length) setResultAndStopExecution({ errors });
+      }),
+  };
+}
+
+/** The names of the operation's top-level fields, through fragments at the top level. */
+function rootFieldNames(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen = new Set<string>(), names = new Set<string>()): Set<string> {
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) names.add(selection.name.value);
+    else if (selection.kind === Kind.INLINE_FRAGMENT) rootFieldNames(selection.selectionSet, fragments, seen, names);
+    else if (!seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      const fragment = fragments.get(selection.name.value);
+      if (fragment) rootFieldNames(fragment.selectionSet, fragments, seen, names);
+    }
+  }
+  return names;
+}
+
+/** Introspection's lists: each counts 10 items, as other lists do. */
+const INTROSPECTION_LISTS = new Set(['types', 'fields', 'args', 'inputFields', 'interfaces', 'enumValues', 'possibleTypes', 'directives', 'locations']);
+
+/**
+ * The cost of the `__schema`/`__type` fields at the top of an operation. The Pothos walk costs a
+ * meta field 1 and does not enter it; this walk does, with each selection set costed once.
+ */
+function introspectionCost(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): number {
+  const memo = new Map<SelectionSetNode, number>();
+  const cost = (selections: SelectionSetNode, active: Set<SelectionSetNode>): number => {
+    const known = memo.get(selections);
+    if (known !== undefined) return known;
+    if (active.has(selections)) return 0;
+    active.add(selections);
+    let total = 0;
+    for (const selection of selections.selections) {
+      if (selection.kind === Kind.FIELD) {
+        total += 1;
+        if (selection.selectionSet) total += (INTROSPECTION_LISTS.has(selection.name.value) ? DEFAULT_LIST_SIZE : 1) * cost(selection.selectionSet, active);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        total += cost(selection.selectionSet, active);
+      } else {
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) total += cost(fragment.selectionSet, active);
+      }
+    }
+    active.delete(selections);
+    memo.set(selections, total);
+    return total;
+  };
+  let total = 0;
+  const visit = (selections: SelectionSetNode, seen: Set<string>) => {
+    for (const selection of selections.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if ((selection.name.value === '__schema' || selection.name.value === '__type') && selection.selectionSet) total += cost(selection.selectionSet, new Set());
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        visit(selection.selectionSet, seen);
+      } else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) visit(fragment.selectionSet, seen);
+      }
+    }
+  };
+  visit(set, new Set());
+  return total;
+}
