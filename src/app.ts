@@ -60,6 +60,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     headersTimeoutMs: config.agentTimeoutMs,
     bodyTimeoutMs: config.agentTimeoutMs,
     deployTimeoutMs: config.agentDeployTimeoutMs,
+    maxResponseBytes: config.agentMaxResponseBytes,
   });
   const appRuntime = new AppRuntime(config.dockerHost, log);
   try {
