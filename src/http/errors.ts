@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { DomainError, errorBody, type ErrorBody } from '../errors';
+import { databaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable';
 import type { Logger } from '../logger';
 
 export const UNEXPECTED = 'Unexpected error.';
@@ -7,6 +8,11 @@ export const UNEXPECTED = 'Unexpected error.';
 /** A domain error as its status and body; anything else is logged and masked as a 500. */
 export function describeError(error: unknown, log: Logger): { status: number; body: ErrorBody } {
   if (error instanceof DomainError) return { status: error.httpStatus, body: errorBody(error) };
+  const unavailable = databaseUnavailable(error);
+  if (unavailable) {
+    log.warn({ err: error }, 'database unavailable');
+    return { status: 503, body: errorBody(unavailable) };
+  }
   log.error({ err: error }, 'unexpected error');
   return { status: 500, body: { code: 500, message: UNEXPECTED, fields: '' } };
 }
@@ -17,7 +23,12 @@ export function describeError(error: unknown, log: Logger): { status: number; bo
  */
 export function maskGraphQLError(log: Logger) {
   return (error: unknown): Error => {
-    const original = error instanceof GraphQLError ? error.originalError : error;
+    let original = error instanceof GraphQLError ? error.originalError : error;
+    const unavailable = original instanceof DomainError ? undefined : databaseUnavailable(original);
+    if (unavailable) {
+      log.warn({ err: original }, 'database unavailable');
+      original = unavailable;
+    }
     if (original instanceof DomainError) {
       const graphQLError = error instanceof GraphQLError ? error : undefined;
       return new GraphQLError(original.message, {
@@ -25,7 +36,12 @@ export function maskGraphQLError(log: Logger) {
         path: graphQLError?.path,
         originalError: original,
         // Yoga answers with `http.status` and strips it from the body; `status` stays for clients.
-        extensions: { code: original.code, status: original.httpStatus, fields: original.fields, http: { status: original.httpStatus } },
+        extensions: {
+          code: original.code,
+          status: original.httpStatus,
+          fields: original.fields,
+          http: { status: original.httpStatus, ...(original.httpStatus === 503 ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } : {}) },
+        },
       });
     }
     if (error instanceof GraphQLError && !error.originalError) return error;

@@ -7,6 +7,7 @@ import type { Identity } from '../auth/token.service';
 import { TokenService } from '../auth/token.service';
 import { createContext, type AppDeps } from '../context';
 import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, UnavailableError } from '../errors';
+import { RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { parseJson, readBody } from './body';
 import { describeError } from './errors';
 import type { Yoga } from './graphql';
@@ -27,7 +28,9 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/healthz') return healthz(deps, res);
+    // Liveness: the process answers. Readiness: it can serve, which needs the database.
+    if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (url.pathname === '/readyz') return readyz(deps, res);
     if (url.pathname === '/graphql') {
       if (isGraphiQLPage(req, url)) return forward(yoga, req, res, url, undefined, Buffer.alloc(0));
       const identity = await authenticate(deps, req);
@@ -65,9 +68,15 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     handle(req, res).catch((error: unknown) => {
       const { status, body } = describeError(error, deps.log);
       if (res.headersSent) return void res.destroy();
-      sendJson(res, status, body, status === 401 ? { 'www-authenticate': 'Bearer realm="platform"' } : {});
+      sendJson(res, status, body, errorHeaders(status));
     });
   };
+}
+
+function errorHeaders(status: number): Record<string, string> {
+  if (status === 401) return { 'www-authenticate': 'Bearer realm="platform"' };
+  if (status === 503) return { 'retry-after': String(RETRY_AFTER_SECONDS) };
+  return {};
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -91,15 +100,18 @@ export async function identify(deps: AppDeps, authorization: string | undefined)
   return identity;
 }
 
-async function healthz(deps: AppDeps, res: ServerResponse): Promise<void> {
+async function readyz(deps: AppDeps, res: ServerResponse): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
       deps.orm.em.getConnection().execute('select 1'),
-      new Promise((_resolve, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+      new Promise((_resolve, reject) => (timer = setTimeout(() => reject(new Error('timeout')), 2000))),
     ]);
-    sendJson(res, 200, { status: 'ok' });
+    sendJson(res, 200, { status: 'ready' });
   } catch {
-    throw new UnavailableError('the database is not reachable');
+    throw new UnavailableError('The database is not reachable; try again shortly.');
+  } finally {
+    clearTimeout(timer);
   }
 }
 
