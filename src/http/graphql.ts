@@ -4,6 +4,7 @@ import type { Identity } from '../auth/token.service';
 import { createContext, type AppDeps, type Context } from '../context';
 import { limitRules } from '../graphql/limits';
 import { maskGraphQLError } from './errors';
+import { inputTextsRule } from './input-limits';
 
 export interface ServerContext {
   identity: Identity;
@@ -17,7 +18,7 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
   const plugins: Plugin[] = [
     {
       onParse: ({ parseFn, setParseFn }) => setParseFn((source, options) => parseFn(source, { ...options, maxTokens: limits.maxTokens })),
-      onValidate: ({ addValidationRule }) => limitRules(limits).forEach((rule) => addValidationRule(rule)),
+      onValidate: ({ addValidationRule }) => [...limitRules(limits), inputTextsRule].forEach((rule) => addValidationRule(rule)),
     },
   ];
   if (!deps.config.introspection) {

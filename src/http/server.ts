@@ -9,6 +9,7 @@ import { createContext, type AppDeps } from '../context';
 import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, UnavailableError } from '../errors';
 import { RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { parseJson, readBody } from './body';
+import { checkInputTexts } from './input-limits';
 import { describeError } from './errors';
 import type { Yoga } from './graphql';
 
@@ -35,6 +36,7 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
       if (isGraphiQLPage(req, url)) return forward(yoga, req, res, url, undefined, Buffer.alloc(0));
       const identity = await authenticate(deps, req);
       const body = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
+      checkGraphQLVariables(url, body);
       return forward(yoga, req, res, url, identity, body);
     }
     const found = router.find(req.method as HTTPMethod, url.pathname);
@@ -44,6 +46,8 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     }
     const identity = await authenticate(deps, req);
     const body = parseJson(await readBody(req));
+    checkInputTexts({ ...found.params, ...Object.fromEntries(url.searchParams) });
+    checkInputTexts(body);
     const { route } = found.store as RouteStore;
     const context = createContext(identity, deps);
     const outcome = await runRoute(schema, prepared.get(route)!, { params: found.params, query: Object.fromEntries(url.searchParams), body }, context);
@@ -113,6 +117,27 @@ async function readyz(deps: AppDeps, res: ServerResponse): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Variables (JSON body, or the GET query string) under the same text rules as REST input. */
+function checkGraphQLVariables(url: URL, body: Buffer): void {
+  let variables: unknown = url.searchParams.get('variables');
+  if (body.length > 0) {
+    try {
+      const parsed = JSON.parse(body.toString('utf8')) as unknown;
+      // A batch is an array of operations, each with its own variables.
+      variables = (Array.isArray(parsed) ? parsed : [parsed]).map((op) => (op as { variables?: unknown } | null)?.variables);
+    } catch {
+      return; // not JSON: yoga answers that itself
+    }
+  } else if (typeof variables === 'string') {
+    try {
+      variables = JSON.parse(variables);
+    } catch {
+      return;
+    }
+  }
+  checkInputTexts(variables);
 }
 
 /** A browser opening /graphql gets GraphiQL without a token; it sends the token on each query. */

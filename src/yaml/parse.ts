@@ -71,7 +71,10 @@ function measure(doc: Document.Parsed, max: YamlLimits): void {
     if (known !== undefined) return known;
     let size = 0;
     if (isScalar(node)) {
-      size = typeof node.value === 'string' ? node.value.length : String(node.value).length;
+      const text = typeof node.value === 'string' ? node.value : String(node.value);
+      // PostgreSQL cannot store it, and a "\0" escape in a quoted string makes one.
+      if (text.includes('\u0000')) throw new YamlInputError('a NUL character is not allowed');
+      size = text.length;
     } else if (isPair(node)) {
       size = sizeOf(node.key, depth) + sizeOf(node.value, depth);
     } else if (isMap(node) || isSeq(node)) {
