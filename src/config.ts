@@ -23,6 +23,7 @@ const schema = z.object({
   REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   GIT_TIMEOUT_MS: z.coerce.number().int().positive().default(60000),
   GITHUB_URL: z.string().url().default('https://github.com'),
+  TEMPLATE_REPO_ROOTS: z.string().default(''),
   GITHUB_TOKEN: z.string().optional(),
   AGENT_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
   AGENT_DEPLOY_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
@@ -43,6 +44,8 @@ export interface Config {
   registryTimeoutMs: number;
   gitTimeoutMs: number;
   githubUrl: string;
+  /** Directories under which local paths may be template repos (TEMPLATE_REPO_ROOTS, colon-separated); none by default. */
+  templateRepoRoots: string[];
   githubToken?: string;
   /** Connect, headers and body deadline of a call to an agent. */
   agentTimeoutMs: number;
@@ -78,6 +81,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registryTimeoutMs: e.REGISTRY_TIMEOUT_MS,
     gitTimeoutMs: e.GIT_TIMEOUT_MS,
     githubUrl: e.GITHUB_URL,
+    templateRepoRoots: e.TEMPLATE_REPO_ROOTS.split(':').map((root) => root.trim()).filter(Boolean).map((root) => path.resolve(root)),
     githubToken: e.GITHUB_TOKEN,
     agentTimeoutMs: e.AGENT_TIMEOUT_MS,
     agentDeployTimeoutMs: e.AGENT_DEPLOY_TIMEOUT_MS,
