@@ -16,6 +16,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
 import { migrations } from './db/migrations/index';
 import { openOrm } from './db/orm';
 import { createGraphQL } from './http/graphql';
+import { answerClientErrorsAsJson } from './http/client-errors';
 import { attachGraphQLWs } from './http/graphql-ws';
 import { createHandler, type Handler } from './http/server';
 import { createLogger, type Logger } from './logger';
@@ -25,7 +26,10 @@ export interface App {
   handler: Handler;
   orm: MikroORM;
   deps: AppDeps;
-  /** Serves GraphQL subscriptions over WebSocket (graphql-ws) on the server's upgrades to /graphql. */
+  /**
+   * Serves GraphQL subscriptions over WebSocket (graphql-ws) on the server's upgrades to /graphql,
+   * and answers the HTTP parser's own errors (431, malformed requests, Expect) with JSON bodies.
+   */
   attach(server: Server): void;
   /**
    * Ends every subscription (SSE streams complete, WebSocket clients get 1001), so that a
@@ -60,6 +64,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     headersTimeoutMs: config.agentTimeoutMs,
     bodyTimeoutMs: config.agentTimeoutMs,
     deployTimeoutMs: config.agentDeployTimeoutMs,
+    maxResponseBytes: config.agentMaxResponseBytes,
   });
   const appRuntime = new AppRuntime(config.dockerHost, log);
   try {
@@ -82,7 +87,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       handler,
       orm: opened,
       deps,
-      attach: (server) => void sockets.push(attachGraphQLWs(server, yoga, deps)),
+      attach: (server) => {
+        answerClientErrorsAsJson(server);
+        sockets.push(attachGraphQLWs(server, yoga, deps));
+      },
       closeStreams,
       async close() {
         await closeStreams();

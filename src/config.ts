@@ -24,6 +24,7 @@ const schema = z.object({
   REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   GIT_TIMEOUT_MS: z.coerce.number().int().positive().default(60000),
   GITHUB_URL: z.string().url().default('https://github.com'),
+  TEMPLATE_REPO_ROOTS: z.string().default(''),
   GITHUB_TOKEN: z.string().optional(),
   AGENT_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
   AGENT_DEPLOY_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
@@ -39,6 +40,7 @@ const schema = z.object({
   GRAPHQL_TRUSTED_DOCUMENTS: z.enum(['true', 'false']).default('false'),
   GRAPHQL_TRUSTED_DOCUMENTS_FILE: z.string().min(1).optional(),
   GRAPHQL_BATCH_LIMIT: z.coerce.number().int().min(0).max(100).default(10),
+  AGENT_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(8 * 1024 * 1024),
 });
 
 function isOrigin(value: string): boolean {
@@ -64,6 +66,8 @@ export interface Config {
   registryTimeoutMs: number;
   gitTimeoutMs: number;
   githubUrl: string;
+  /** Directories under which local paths may be template repos (TEMPLATE_REPO_ROOTS, colon-separated); none by default. */
+  templateRepoRoots: string[];
   githubToken?: string;
   /** Connect, headers and body deadline of a call to an agent. */
   agentTimeoutMs: number;
@@ -80,6 +84,8 @@ export interface Config {
   trustedDocumentsFile?: string;
   /** Operations one HTTP request may batch; 0: no batching. */
   batchLimit: number;
+  /** Largest answer read from an agent. */
+  agentMaxResponseBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -108,6 +114,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registryTimeoutMs: e.REGISTRY_TIMEOUT_MS,
     gitTimeoutMs: e.GIT_TIMEOUT_MS,
     githubUrl: e.GITHUB_URL,
+    templateRepoRoots: e.TEMPLATE_REPO_ROOTS.split(':').map((root) => root.trim()).filter(Boolean).map((root) => path.resolve(root)),
     githubToken: e.GITHUB_TOKEN,
     agentTimeoutMs: e.AGENT_TIMEOUT_MS,
     agentDeployTimeoutMs: e.AGENT_DEPLOY_TIMEOUT_MS,
@@ -117,5 +124,6 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedDocuments: e.GRAPHQL_TRUSTED_DOCUMENTS === 'true',
     trustedDocumentsFile: e.GRAPHQL_TRUSTED_DOCUMENTS_FILE ? path.resolve(e.GRAPHQL_TRUSTED_DOCUMENTS_FILE) : undefined,
     batchLimit: e.GRAPHQL_BATCH_LIMIT,
+    agentMaxResponseBytes: e.AGENT_MAX_RESPONSE_BYTES,
   };
 }

@@ -62,7 +62,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
     () =>
       new TemplateRepoService(
         em,
-        { cacheDir: path.join(config.dataDir, 'repos'), timeoutMs: config.gitTimeoutMs, githubBaseUrl: config.githubUrl },
+        { cacheDir: path.join(config.dataDir, 'repos'), timeoutMs: config.gitTimeoutMs, githubBaseUrl: config.githubUrl, localRoots: config.templateRepoRoots },
         log,
       ),
   );
@@ -70,7 +70,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   const tokens = lazy(() => new TokenService(em, config.adminToken));
   const tickets = lazy(() => new SubscriptionTicketService(em, config.subscriptionTicketTtlSeconds));
   const platform = lazy(() => new PlatformService(em, deps.version));
-  const users = lazy(() => new UserService(em, config.githubUrl));
+  const users = lazy(() => new UserService(em, config.githubUrl, config.templateRepoRoots));
   const targets = lazy(() => new TargetService(em, deps.secrets, deps.agents, log));
   // Per request: one agent request per target and key, however many fields ask.
   const agentLoaders = lazy(() => {

@@ -12,6 +12,8 @@ import {
   errorBody,
 } from '../errors';
 import type { Logger } from '../logger';
+import { checkInputTexts } from '../http/input-limits';
+import { answerClientErrorsAsJson } from '../http/client-errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -64,6 +66,9 @@ export function createRequestHandler(options: HandlerOptions): RequestListener {
       throw new NotFoundError(`No such path: ${path}.`);
     }
     const body = method === 'POST' ? await readJson(req) : undefined;
+    // The descriptor is stored in the agent's database: the same text rules as the main service.
+    checkInputTexts(found.params);
+    checkInputTexts(body);
     const result = await route.handle({ params: found.params as Record<string, string>, query: new URLSearchParams(search ?? ''), body });
     send(res, result.status, result.body);
   }
@@ -120,7 +125,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new BadRequestError(`The request body is not valid JSON: ${(error as Error).message}`, ['body']);
   }
@@ -145,6 +150,7 @@ export async function listenHttps(
   port: number,
 ): Promise<Listening> {
   const server = createServer({ key: tls.keyPem, cert: tls.certPem, minVersion: 'TLSv1.2' }, handler);
+  answerClientErrorsAsJson(server as unknown as import('node:http').Server);
   server.headersTimeout = 30_000;
   server.requestTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {

@@ -27,7 +27,7 @@ export class AppTemplateService {
   constructor(
     private readonly em: EntityManager,
     private readonly templates: TemplateService,
-    private readonly config: Pick<Config, 'dataDir' | 'gitTimeoutMs' | 'githubUrl' | 'githubToken'>,
+    private readonly config: Pick<Config, 'dataDir' | 'gitTimeoutMs' | 'githubUrl' | 'githubToken' | 'templateRepoRoots'>,
     private readonly repoCacheDir: string,
   ) {}
 
@@ -67,6 +67,7 @@ export class AppTemplateService {
       cacheDir: this.repoCacheDir,
       timeoutMs: this.config.gitTimeoutMs,
       githubBaseUrl: this.config.githubUrl,
+      localRoots: this.config.templateRepoRoots,
       authorName: 'platform',
       authorEmail: 'platform@localhost',
     };

@@ -1,5 +1,5 @@
-import YAML from 'yaml';
 import { BadRequestError, ValidationError } from '../errors';
+import { parseYamlBounded } from '../yaml/parse';
 import type {
   EnvDef, ImageDefinition, LinkDef, PortDef, TemplateDefinition, VolumeDef, VolumesFromDef,
 } from '../catalog/template-definition';
@@ -26,7 +26,7 @@ export function parseComposeYaml(text: string): TemplateDefinition {
   if (typeof text !== 'string' || text.trim() === '') throw new BadRequestError("compose_yaml: can't be blank", [FIELD]);
   let doc: unknown;
   try {
-    doc = YAML.parse(text, { maxAliasCount: 1000 });
+    doc = parseYamlBounded(text);
   } catch (error) {
     throw new BadRequestError(`compose_yaml: not valid YAML: ${(error as Error).message.split('\n', 1)[0]}`, [FIELD]);
   }

@@ -21,6 +21,11 @@ export interface GitRun {
   cwd?: string;
   /** Milliseconds left for this command. */
   timeoutMs: number;
+  /**
+   * Whether the file transport is allowed: only for a repo that is itself a local path inside
+   * TEMPLATE_REPO_ROOTS (or the operator's GITHUB_URL), never for a URL a client gave.
+   */
+  allowFile?: boolean;
 }
 
 const OUTPUT_LIMIT = 1024 * 1024;
@@ -31,7 +36,7 @@ const OUTPUT_LIMIT = 1024 * 1024;
  * credentials. Credentials embedded in the URL still work. Messages in English so they can be
  * matched. Only these transports: no `ext::` commands.
  */
-function gitEnv(): NodeJS.ProcessEnv {
+function gitEnv(allowFile: boolean): NodeJS.ProcessEnv {
   const ssh = process.env.GIT_SSH_COMMAND ?? 'ssh';
   return {
     ...process.env,
@@ -42,17 +47,29 @@ function gitEnv(): NodeJS.ProcessEnv {
     SSH_ASKPASS: 'false',
     GCM_INTERACTIVE: 'never',
     GIT_SSH_COMMAND: `${ssh} -o BatchMode=yes`,
-    GIT_ALLOW_PROTOCOL: 'file:git:http:https:ssh',
+    // No ext:: (it runs commands) and file:: only when the caller allows it.
+    GIT_ALLOW_PROTOCOL: allowFile ? 'file:git:http:https:ssh' : 'git:http:https:ssh',
+    // No system or user configuration: only what is given here and the repository's own.
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
   };
 }
 
-const GLOBAL_ARGS = ['-c', 'credential.helper=', '-c', 'core.askPass=false', '-c', 'commit.gpgSign=false', '-c', 'core.hooksPath=/dev/null'];
+/**
+ * Hardened for repositories a client names: no hooks (core.hooksPath), no fsmonitor command, no
+ * credential helpers or prompts, no signing program, submodules never fetched, and no
+ * ext:: transport even where GIT_ALLOW_PROTOCOL would be ignored.
+ */
+const GLOBAL_ARGS = [
+  '-c', 'credential.helper=', '-c', 'core.askPass=false', '-c', 'commit.gpgSign=false', '-c', 'core.hooksPath=/dev/null',
+  '-c', 'core.fsmonitor=false', '-c', 'protocol.ext.allow=never', '-c', 'submodule.recurse=false', '-c', 'fetch.recurseSubmodules=false',
+];
 
 export function runGit(args: string[], run: GitRun): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', [...GLOBAL_ARGS, ...args], {
       cwd: run.cwd,
-      env: gitEnv(),
+      env: gitEnv(run.allowFile === true),
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so a timeout also ends git-remote-https / ssh children.
       detached: true,

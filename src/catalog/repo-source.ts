@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DomainError, UpstreamError, ValidationError } from '../errors';
 import { collectTemplateFiles, MAX_TEMPLATE_FILE_BYTES, type RepoFile, type RepoFileError } from './repo-files';
 import { gitFailure, redactUrls, runGit } from './repo-git';
@@ -31,6 +32,8 @@ export interface RepoOptions {
   timeoutMs: number;
   /** Where `owner/repo` names are cloned from; tests point it at a local directory. */
   githubBaseUrl?: string;
+  /** Directories under which local paths (and file:// URLs) may be template repos; none by default. */
+  localRoots?: readonly string[];
 }
 
 export interface SaveOptions extends RepoOptions {
@@ -45,12 +48,22 @@ const SCP_LIKE = /^[A-Za-z0-9][A-Za-z0-9._-]*@[A-Za-z0-9][A-Za-z0-9.-]*:(?!\/\/)
 // GitHub: owner 1-39 letters, digits or inner hyphens; repository letters, digits, . _ -
 const GITHUB_NAME = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?)\/([A-Za-z0-9._-]{1,100})$/;
 
-export function classifyRepoName(name: string, options: { githubBaseUrl?: string } = {}): RepoLocation {
+export function classifyRepoName(name: string, options: { githubBaseUrl?: string; localRoots?: readonly string[] } = {}): RepoLocation {
   const given = (name ?? '').trim();
   if (given === '') throw new ValidationError("name: can't be blank", ['name']);
+  if (/^file:/i.test(given)) {
+    let local: string;
+    try {
+      local = fileURLToPath(given);
+    } catch {
+      throw new ValidationError('name: not a valid file:// URL', ['name']);
+    }
+    confine(local, options.localRoots ?? []);
+    return { kind: 'git-url', location: given };
+  }
   if (GIT_URL.test(given) || SCP_LIKE.test(given)) return { kind: 'git-url', location: given };
   if (path.isAbsolute(given) || /^\.\.?([/\\]|$)/.test(given)) {
-    const location = path.resolve(given);
+    const location = confine(given, options.localRoots ?? []);
     if (!isDirectory(location)) {
       throw new ValidationError(`name: ${given} is not an existing directory`, ['name']);
     }
@@ -66,6 +79,39 @@ export function classifyRepoName(name: string, options: { githubBaseUrl?: string
     `name: "${redactUrls(given)}" is not a git URL, an existing local path (absolute or ./relative) or a GitHub owner/repo`,
     ['name'],
   );
+}
+
+/**
+ * A local path as a template repo only inside an operator's root (TEMPLATE_REPO_ROOTS), compared
+ * after resolving symlinks; one message whether or not the path exists, so a client learns
+ * nothing about the server's directories.
+ */
+function confine(given: string, roots: readonly string[]): string {
+  const real = realOrResolved(given);
+  const inside = roots.some((root) => {
+    const base = realOrResolved(root);
+    return real === base || real.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
+  });
+  if (!inside) {
+    throw new ValidationError(
+      `name: local paths are template repos only under the directories an operator lists in TEMPLATE_REPO_ROOTS${roots.length ? '' : ' (none are)'}`,
+      ['name'],
+    );
+  }
+  return real;
+}
+
+function realOrResolved(location: string): string {
+  try {
+    return realpathSync(path.resolve(location));
+  } catch {
+    return path.resolve(location);
+  }
+}
+
+/** Whether git may use the file transport for this repo: never for a client's remote URL. */
+function allowsFile(repo: RepoLocation): boolean {
+  return repo.kind !== 'git-url' || /^file:/i.test(repo.location);
 }
 
 /** Every `*.pmx` file of the repo's default branch (or of the directory). */
@@ -119,7 +165,7 @@ export async function saveTemplateFile(
   const label = redactUrls(repoName.trim());
   const git = async (args: string[], cwd: string, action: string) => {
     try {
-      return await runGit(args, { cwd, timeoutMs: deadline - Date.now() });
+      return await runGit(args, { cwd, timeoutMs: deadline - Date.now(), allowFile: allowsFile(repo) });
     } catch (error) {
       throw gitFailure(error, label, action, options.timeoutMs);
     }
@@ -144,7 +190,7 @@ export async function saveTemplateFile(
       await git([...identity, 'commit', '-q', '-m', message], work, 'commit');
       const branch = (await git(['symbolic-ref', '--short', 'HEAD'], work, 'inspect')).stdout.trim();
       try {
-        await runGit(['push', '--', repo.location, `HEAD:refs/heads/${branch}`], { cwd: work, timeoutMs: deadline - Date.now() });
+        await runGit(['push', '--', repo.location, `HEAD:refs/heads/${branch}`], { cwd: work, timeoutMs: deadline - Date.now(), allowFile: allowsFile(repo) });
       } catch (error) {
         throw pushFailure(error, label, options.timeoutMs);
       }
@@ -166,7 +212,7 @@ async function withCheckout<T>(name: string, repo: RepoLocation, options: RepoOp
   const label = redactUrls(name.trim());
   const git = async (args: string[], cwd: string | undefined, action: string) => {
     try {
-      return await runGit(args, { cwd, timeoutMs: deadline - Date.now() });
+      return await runGit(args, { cwd, timeoutMs: deadline - Date.now(), allowFile: allowsFile(repo) });
     } catch (error) {
       throw gitFailure(error, label, action, options.timeoutMs);
     }
@@ -188,7 +234,7 @@ async function withCheckout<T>(name: string, repo: RepoLocation, options: RepoOp
     }
     if (reused) {
       try {
-        await runGit(['fetch', '-q', '--depth', '1', '--no-tags', '--', repo.location, 'HEAD'], { cwd: work, timeoutMs: deadline - Date.now() });
+        await runGit(['fetch', '-q', '--depth', '1', '--no-tags', '--', repo.location, 'HEAD'], { cwd: work, timeoutMs: deadline - Date.now(), allowFile: allowsFile(repo) });
         await git(['reset', '-q', '--hard', 'FETCH_HEAD'], work, 'reset');
       } catch (error) {
         // Still an empty repository: nothing to fetch.

@@ -1,5 +1,6 @@
 import YAML from 'yaml';
 import { ValidationError } from '../errors';
+import { parseYamlBounded } from '../yaml/parse';
 import type {
   DeploymentDef, EnvDef, ImageDefinition, LinkDef, PortDef, TemplateDefinition, VolumeDef, VolumesFromDef,
 } from './template-definition';
@@ -33,7 +34,7 @@ const IMAGE_KEYS = [
 export function parseTemplateFile(text: string, file: string): TemplateDefinition {
   let data: unknown;
   try {
-    data = YAML.parse(text, { maxAliasCount: 1000 });
+    data = parseYamlBounded(text);
   } catch (error) {
     throw new ValidationError(`${file}: not valid YAML: ${firstLine((error as Error).message)}`, []);
   }

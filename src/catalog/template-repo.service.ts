@@ -11,6 +11,7 @@ export interface RepoSourceOptions {
   cacheDir: string;
   timeoutMs: number;
   githubBaseUrl: string;
+  localRoots: readonly string[];
 }
 
 export class TemplateRepoService {
@@ -45,7 +46,7 @@ export class TemplateRepoService {
   async create(rawName: string): Promise<TemplateRepo> {
     const name = rawName.trim();
     if (!name) throw new ValidationError("name can't be blank", ['name']);
-    classifyRepoName(name, { githubBaseUrl: this.source.githubBaseUrl });
+    classifyRepoName(name, this.source);
     if (await this.em.count(TemplateRepo, { name })) throw new ConflictError(`template repo ${name} already exists`, ['name']);
     const loaded = await this.read(name);
     return this.em.transactional(async (em) => {

@@ -26,6 +26,7 @@ export class UserService {
   constructor(
     private readonly em: EntityManager,
     private readonly githubBaseUrl: string,
+    private readonly localRoots: readonly string[] = [],
   ) {}
 
   /** The caller, and the template repos a template can be saved to (every repo we know). */
@@ -33,7 +34,7 @@ export class UserService {
     const repos = await this.em.find(TemplateRepo, {}, { orderBy: { id: 'asc' }, fields: ['name'] });
     const writable = repos.filter((repo) => {
       try {
-        classifyRepoName(repo.name, { githubBaseUrl: this.githubBaseUrl });
+        classifyRepoName(repo.name, { githubBaseUrl: this.githubBaseUrl, localRoots: this.localRoots });
         return true;
       } catch {
         return false;

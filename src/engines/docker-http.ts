@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
+import { UpstreamError } from '../errors';
+import { deadlineSignal, readLimited, ResponseTooLargeError } from '../http/read-limited';
 import { EngineNotFoundError, statusError, transportError } from './engine-errors';
 
 export interface EngineConnectionOptions {
@@ -34,6 +36,8 @@ export interface EngineStream {
 
 export const DEFAULT_DOCKER_HOST = 'unix:///var/run/docker.sock';
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** A JSON answer of the engine (a container list, an inspect) larger than this is refused. */
+export const MAX_ENGINE_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /**
  * The Engine API transport: JSON requests and raw streams over one undici Pool. A Pool, not a
@@ -63,15 +67,18 @@ export class EngineHttp {
 
   /** One JSON call; a 2xx (or 304: "already started/stopped") answer's body parsed, else a domain error. */
   async request<T = unknown>(method: string, path: string, options: EngineRequestOptions = {}): Promise<T> {
-    const response = await this.stream(method, path, options);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const chunks: Buffer[] = [];
+    // The headers and body timeouts bound each silence; the whole exchange gets a deadline too
+    // (twice the per-gap one: headers, then the body).
+    const response = await this.stream(method, path, { ...options, signal: deadlineSignal(2 * timeoutMs, options.signal) });
+    let body: Buffer;
     try {
-      for await (const chunk of response.body) chunks.push(chunk as Buffer);
+      body = await readLimited(response.body, MAX_ENGINE_ANSWER_BYTES, response.headers['content-length']);
     } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw new UpstreamError(`container engine at ${this.host} answered ${method} ${path} with more than ${error.maxBytes} bytes`);
       throw transportError(error, this.host, `${method} ${path}`, timeoutMs);
     }
-    const text = Buffer.concat(chunks).toString('utf8');
+    const text = body.toString('utf8');
     if (!text) return undefined as T;
     const type = String(response.headers['content-type'] ?? '');
     return (type.includes('json') ? JSON.parse(text) : text) as T;

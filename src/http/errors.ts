@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { DomainError, errorBody, type ErrorBody } from '../errors';
 import { hideSuggestions } from '../graphql/limits';
+import { databaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable';
 import type { Logger } from '../logger';
 
 export const UNEXPECTED = 'Unexpected error.';
@@ -8,6 +9,11 @@ export const UNEXPECTED = 'Unexpected error.';
 /** A domain error as its status and body; anything else is logged and masked as a 500. */
 export function describeError(error: unknown, log: Logger): { status: number; body: ErrorBody } {
   if (error instanceof DomainError) return { status: error.httpStatus, body: errorBody(error) };
+  const unavailable = databaseUnavailable(error);
+  if (unavailable) {
+    log.warn({ err: error }, 'database unavailable');
+    return { status: 503, body: errorBody(unavailable) };
+  }
   log.error({ err: error }, 'unexpected error');
   return { status: 500, body: { code: 500, message: UNEXPECTED, fields: '' } };
 }
@@ -18,7 +24,12 @@ export function describeError(error: unknown, log: Logger): { status: number; bo
  */
 export function maskGraphQLError(log: Logger, options: { suggestions: boolean } = { suggestions: true }) {
   return (error: unknown): Error => {
-    const original = error instanceof GraphQLError ? error.originalError : error;
+    let original = error instanceof GraphQLError ? error.originalError : error;
+    const unavailable = original instanceof DomainError ? undefined : databaseUnavailable(original);
+    if (unavailable) {
+      log.warn({ err: original }, 'database unavailable');
+      original = unavailable;
+    }
     if (original instanceof DomainError) {
       const graphQLError = error instanceof GraphQLError ? error : undefined;
       const masked = new GraphQLError(original.message, {
@@ -26,7 +37,12 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
         path: graphQLError?.path,
         originalError: original,
         // Yoga answers with `http.status` and strips it from the body; `status` stays for clients.
-        extensions: { code: original.code, status: original.httpStatus, fields: original.fields, http: { status: original.httpStatus } },
+        extensions: {
+          code: original.code,
+          status: original.httpStatus,
+          fields: original.fields,
+          http: { status: original.httpStatus, ...(original.httpStatus === 503 ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } : {}) },
+        },
       });
       // graphql-jit's errors (compiled queries) carry their locations without AST nodes.
       if (!masked.locations && graphQLError?.locations) Object.assign(masked, { locations: graphQLError.locations });

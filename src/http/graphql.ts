@@ -11,6 +11,7 @@ import { partialResults } from '../graphql/partial-results';
 import { apqPlugin, loadTrustedDocuments, trustedDocumentsPlugins } from '../graphql/persisted';
 import { maskGraphQLError } from './errors';
 import { GRAPHQL_SSE_PATH } from './server';
+import { inputTextsRule } from './input-limits';
 
 export interface ServerContext {
   identity: Identity;
@@ -22,7 +23,7 @@ export type Yoga = YogaServerInstance<ServerContext, Context>;
 export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
   const limits = deps.config.graphqlLimits;
   const introspection = deps.config.introspection;
-  const rules = limitRules(limits);
+  const rules = [...limitRules(limits), inputTextsRule];
   const plugins: Plugin[] = [
     {
       onParse: ({ parseFn, setParseFn }) => setParseFn((source, options) => parseFn(source, { ...options, maxTokens: limits.maxTokens })),

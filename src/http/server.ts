@@ -8,8 +8,10 @@ import { SubscriptionTicketService } from '../auth/ticket.service';
 import { TokenService } from '../auth/token.service';
 import { createContext, type AppDeps } from '../context';
 import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, UnavailableError } from '../errors';
+import { RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { parseJson, readBody } from './body';
 import { createCors } from './cors';
+import { checkInputTexts } from './input-limits';
 import { describeError } from './errors';
 import type { Yoga } from './graphql';
 
@@ -32,12 +34,15 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (await cors(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/healthz') return healthz(deps, res);
+    // Liveness: the process answers. Readiness: it can serve, which needs the database.
+    if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (url.pathname === '/readyz') return readyz(deps, res);
     // /graphql/stream: graphql-sse's protocol, both modes (yoga's plugin-graphql-sse).
     if (url.pathname === '/graphql' || url.pathname === GRAPHQL_SSE_PATH) {
       if (url.pathname === '/graphql' && isGraphiQLPage(req, url)) return forward(yoga, req, res, url, undefined, Buffer.alloc(0));
       const identity = await authenticateGraphQL(deps, req, url);
       const body = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
+      checkGraphQLVariables(url, body);
       return forward(yoga, req, res, url, identity, body);
     }
     const found = router.find(req.method as HTTPMethod, url.pathname);
@@ -47,6 +52,8 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     }
     const identity = await authenticate(deps, req);
     const body = parseJson(await readBody(req));
+    checkInputTexts({ ...found.params, ...Object.fromEntries(url.searchParams) });
+    checkInputTexts(body);
     const { route } = found.store as RouteStore;
     const context = createContext(identity, deps);
     const outcome = await runRoute(schema, prepared.get(route)!, { params: found.params, query: Object.fromEntries(url.searchParams), body }, context);
@@ -71,9 +78,15 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     handle(req, res).catch((error: unknown) => {
       const { status, body } = describeError(error, deps.log);
       if (res.headersSent) return void res.destroy();
-      sendJson(res, status, body, status === 401 ? { 'www-authenticate': 'Bearer realm="platform"' } : {});
+      sendJson(res, status, body, errorHeaders(status));
     });
   };
+}
+
+function errorHeaders(status: number): Record<string, string> {
+  if (status === 401) return { 'www-authenticate': 'Bearer realm="platform"' };
+  if (status === 503) return { 'retry-after': String(RETRY_AFTER_SECONDS) };
+  return {};
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -117,16 +130,40 @@ export async function identify(deps: AppDeps, authorization: string | undefined)
   return identity;
 }
 
-async function healthz(deps: AppDeps, res: ServerResponse): Promise<void> {
+async function readyz(deps: AppDeps, res: ServerResponse): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
       deps.orm.em.getConnection().execute('select 1'),
-      new Promise((_resolve, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+      new Promise((_resolve, reject) => (timer = setTimeout(() => reject(new Error('timeout')), 2000))),
     ]);
-    sendJson(res, 200, { status: 'ok' });
+    sendJson(res, 200, { status: 'ready' });
   } catch {
-    throw new UnavailableError('the database is not reachable');
+    throw new UnavailableError('The database is not reachable; try again shortly.');
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/** Variables (JSON body, or the GET query string) under the same text rules as REST input. */
+function checkGraphQLVariables(url: URL, body: Buffer): void {
+  let variables: unknown = url.searchParams.get('variables');
+  if (body.length > 0) {
+    try {
+      const parsed = JSON.parse(body.toString('utf8')) as unknown;
+      // A batch is an array of operations, each with its own variables.
+      variables = (Array.isArray(parsed) ? parsed : [parsed]).map((op) => (op as { variables?: unknown } | null)?.variables);
+    } catch {
+      return; // not JSON: yoga answers that itself
+    }
+  } else if (typeof variables === 'string') {
+    try {
+      variables = JSON.parse(variables);
+    } catch {
+      return;
+    }
+  }
+  checkInputTexts(variables);
 }
 
 /** A browser opening /graphql gets GraphiQL without a token; it sends the token on each query. */

@@ -9,6 +9,7 @@ import {
   UpstreamTimeoutError,
   ValidationError,
 } from '../errors';
+import { readLimited, ResponseTooLargeError } from '../http/read-limited';
 import { decodeAuthBlob, type AuthBlob } from './auth-blob';
 
 /** What the client needs of a deployment target. */
@@ -29,6 +30,8 @@ export interface AgentClientOptions {
   deployTimeoutMs?: number;
   /** Connections per target. */
   connections?: number;
+  /** Largest answer read from an agent; past it the connection is dropped and the call is a 502. */
+  maxResponseBytes?: number;
 }
 
 const metadataSchema = z.object({
@@ -90,6 +93,7 @@ export class AgentClient {
       bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
       deployTimeoutMs: options.deployTimeoutMs ?? 120_000,
       connections: options.connections ?? 8,
+      maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024,
     };
   }
 
@@ -166,6 +170,10 @@ export class AgentClient {
     const { pool, blob, basePath } = this.poolFor(target);
     let status: number;
     let text: string;
+    // undici's headers and body timeouts bound each silence, so an agent that drips a byte
+    // within every gap could hold the call forever: the whole exchange has this deadline too.
+    const answerTimeoutMs = timeoutMs ?? this.options.headersTimeoutMs;
+    const deadline = AbortSignal.timeout(this.options.connectTimeoutMs + answerTimeoutMs);
     try {
       const response = await pool.request({
         method,
@@ -176,14 +184,21 @@ export class AgentClient {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
+        signal: deadline,
         ...(timeoutMs === undefined ? {} : { headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
       });
       status = response.statusCode;
-      text = await response.body.text();
+      text = (await readLimited(response.body, this.options.maxResponseBytes, response.headers['content-length'])).toString('utf8');
     } catch (error) {
+      if (error instanceof ResponseTooLargeError) {
+        throw new UpstreamError(`The agent of ${who} answered ${method} ${path} with more than ${error.maxBytes} bytes.`);
+      }
+      if (deadline.aborted) {
+        throw new UpstreamTimeoutError(`The agent of ${who} at ${blob.endpointUrl} did not finish answering within ${this.options.connectTimeoutMs + answerTimeoutMs} ms.`);
+      }
       throw transportError(error, who, blob.endpointUrl, {
         connectTimeoutMs: this.options.connectTimeoutMs,
-        answerTimeoutMs: timeoutMs ?? this.options.headersTimeoutMs,
+        answerTimeoutMs,
       });
     }
     if (status >= 200 && status < 300) {

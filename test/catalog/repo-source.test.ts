@@ -53,7 +53,9 @@ function pmx(name: string, extra = ''): string {
   return `name: ${name}\nimages:\n  - name: web\n    source: nginx\n${extra}`;
 }
 
-const options = () => ({ cacheDir, timeoutMs: 20_000 });
+// Test repos live in the temp directory: the operator's root for these tests (TEMPLATE_REPO_ROOTS).
+const ROOTS = [tmpdir(), process.cwd()];
+const options = () => ({ cacheDir, timeoutMs: 20_000, localRoots: ROOTS });
 const saveOptions = () => ({ ...options(), authorName: 'Platform', authorEmail: 'platform@example.com' });
 
 function thrown(promise: Promise<unknown>): Promise<Error> {
@@ -72,8 +74,10 @@ afterEach(() => {
 describe('classifyRepoName', () => {
   test('git URLs of every scheme, and scp-like user@host:path', () => {
     for (const name of ['https://example.com/a/b.git', 'http://h/x', 'ssh://git@h/x.git', 'git://h/x', 'file:///srv/x.git', 'git@github.com:acme/t.git']) {
-      expect(classifyRepoName(name)).toEqual({ kind: 'git-url', location: name });
+      expect(classifyRepoName(name, { localRoots: ['/srv'] })).toEqual({ kind: 'git-url', location: name });
     }
+    // file:// names a path on the server: only under a root (test/hardening/repo-confinement.test.ts).
+    expect(() => classifyRepoName('file:///srv/x.git')).toThrow(ValidationError);
   });
 
   test('local paths: a work tree or bare repository is local-git, anything else local-dir', () => {
@@ -81,10 +85,10 @@ describe('classifyRepoName', () => {
     const bare = bareRepo(work, path.join(root, 'bare.git'));
     const plain = path.join(root, 'plain');
     mkdirSync(plain);
-    expect(classifyRepoName(work)).toEqual({ kind: 'local-git', location: work });
-    expect(classifyRepoName(bare)).toEqual({ kind: 'local-git', location: bare });
-    expect(classifyRepoName(plain)).toEqual({ kind: 'local-dir', location: plain });
-    expect(classifyRepoName(`./${path.relative(process.cwd(), plain)}`)).toEqual({ kind: 'local-dir', location: plain });
+    expect(classifyRepoName(work, { localRoots: ROOTS })).toEqual({ kind: 'local-git', location: work });
+    expect(classifyRepoName(bare, { localRoots: ROOTS })).toEqual({ kind: 'local-git', location: bare });
+    expect(classifyRepoName(plain, { localRoots: ROOTS })).toEqual({ kind: 'local-dir', location: plain });
+    expect(classifyRepoName(`./${path.relative(process.cwd(), plain)}`, { localRoots: ROOTS })).toEqual({ kind: 'local-dir', location: plain });
   });
 
   test('GitHub owner/repo, against github.com or a configured base', () => {

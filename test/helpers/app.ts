@@ -41,7 +41,8 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const db: TestDatabase = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'platform-test-data-'));
-  const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env });
+  // Test template repos are made in the temp directory: the operator's root for these tests.
+  const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', TEMPLATE_REPO_ROOTS: os.tmpdir(), ...env });
   const app = await createApp(config, { log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), announce: () => undefined });
   const server: Server = createServer(app.handler);
   app.attach(server);

@@ -86,14 +86,16 @@ describe('request logs', () => {
 });
 
 describe('health', () => {
-  test('/healthz is 503 once the database is gone', async () => {
+  test('/readyz is 503 once the database is gone; /healthz (liveness) stays 200', async () => {
     const t = await startTestApp();
     try {
-      expect((await t.request('GET', '/healthz', { token: null })).status).toBe(200);
+      expect((await t.request('GET', '/readyz', { token: null })).status).toBe(200);
       await t.app.orm.close(true);
-      const res = await t.request('GET', '/healthz', { token: null });
+      const res = await t.request('GET', '/readyz', { token: null });
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ code: 503, message: 'the database is not reachable', fields: '' });
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body).toEqual({ code: 503, message: 'The database is not reachable; try again shortly.', fields: '' });
+      expect((await t.request('GET', '/healthz', { token: null })).status).toBe(200);
     } finally {
       await t.close().catch(() => undefined);
     }

@@ -1,5 +1,6 @@
 import { Agent, errors as undiciErrors, request } from 'undici';
 import { UpstreamError, UpstreamTimeoutError, ValidationError } from '../../errors';
+import { deadlineSignal, readLimited, ResponseTooLargeError } from '../../http/read-limited';
 import type { DeployTemplate, TemplateImage } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
 
@@ -9,6 +10,8 @@ import type { Adapter, ServiceStatus } from './adapter';
  * the agent adds "not found" (adapter 404) and "error" (any other failure status), as the
  * original agents did.
  */
+const MAX_ADAPTER_ANSWER_BYTES = 8 * 1024 * 1024;
+
 export function createHttpAdapter(options: { url: string; timeoutMs: number }): Adapter {
   const dispatcher = new Agent({
     connect: { timeout: options.timeoutMs },
@@ -22,12 +25,15 @@ export function createHttpAdapter(options: { url: string; timeoutMs: number }): 
       const response = await request(`${base}${path}`, {
         method,
         dispatcher,
+        // The dispatcher's timeouts bound each silence; the whole exchange has one deadline.
+        signal: deadlineSignal(2 * options.timeoutMs),
         headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      const text = await response.body.text();
+      const text = (await readLimited(response.body, MAX_ADAPTER_ANSWER_BYTES, response.headers['content-length'])).toString('utf8');
       return { status: response.statusCode, text };
     } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw new UpstreamError(`The adapter answered ${method} ${path} with more than ${error.maxBytes} bytes.`);
       throw transportError(error, options);
     }
   }
@@ -109,7 +115,8 @@ function transportError(error: unknown, options: { url: string; timeoutMs: numbe
   if (
     error instanceof undiciErrors.ConnectTimeoutError ||
     error instanceof undiciErrors.HeadersTimeoutError ||
-    error instanceof undiciErrors.BodyTimeoutError
+    error instanceof undiciErrors.BodyTimeoutError ||
+    (error as { name?: string } | null)?.name === 'TimeoutError'
   ) {
     return new UpstreamTimeoutError(`The adapter at ${options.url} did not answer within ${options.timeoutMs} ms.`);
   }

@@ -1,0 +1,64 @@
+import { GraphQLError, Kind, type ASTVisitor, type ValidationContext } from 'graphql';
+import { BadRequestError, ValidationError } from '../errors';
+
+/**
+ * Every text a client sends is bounded by its field's documented maximum (README "Limits"), and
+ * no text may carry a NUL character (PostgreSQL cannot store one, and it is never meaningful in
+ * a name, a command or a search). Checked at the door for REST (path, query and body), GraphQL
+ * variables and GraphQL literals alike, before any resolver runs, so every field gets the same
+ * rule whatever way it arrives.
+ */
+export const MAX_TEXT_CHARS: Record<string, number> = {
+  // identifiers and short labels
+  name: 255, username: 255, email: 255, alias: 255, variable: 255, service: 255, category: 255, type: 255,
+  proto: 16, host_interface: 255, file_name: 255, repo: 1024, image: 1024, from: 1024, source: 1024,
+  container_path: 4096, host_path: 4096, expose: 255, endpoint_url: 2048, password: 1024, token: 1024,
+  q: 1024, keywords: 4096, command: 16 * 1024, value: 64 * 1024, description: 64 * 1024,
+  // whole documents: only the body limit (1 MiB) bounds them
+  documentation: 1024 * 1024, compose_yaml: 1024 * 1024, auth_blob: 64 * 1024, content: 1024 * 1024,
+};
+/** Any other text field. */
+export const DEFAULT_MAX_TEXT_CHARS = 4096;
+
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Throws for the first string under `value` that has a NUL or is over its field's maximum. */
+export function checkInputTexts(value: unknown, field = '', depth = 0): void {
+  if (depth > 64) throw new BadRequestError('the input is nested too deeply');
+  if (typeof value === 'string') return checkText(value, field);
+  if (Array.isArray(value)) {
+    for (const item of value) checkInputTexts(item, field, depth + 1);
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) throw new BadRequestError('a field name must not contain a NUL character');
+      checkInputTexts(item, snake(key), depth + 1);
+    }
+  }
+}
+
+export function checkText(text: string, field: string): void {
+  const name = field || 'input';
+  if (text.includes('\u0000')) throw new BadRequestError(`${name} must not contain a NUL character`, field ? [field] : []);
+  const max = MAX_TEXT_CHARS[field] ?? DEFAULT_MAX_TEXT_CHARS;
+  if (text.length > max) throw new ValidationError(`${name} is longer than ${max} characters`, field ? [field] : []);
+}
+
+/** The same rule for string literals written into a GraphQL document (arguments, input fields). */
+export function inputTextsRule(context: ValidationContext): ASTVisitor {
+  const check = (node: { value: { kind: Kind } }, name: string) => {
+    const walk = (value: any, field: string): void => {
+      if (value.kind === Kind.STRING) {
+        try {
+          checkText(value.value, field);
+        } catch (error) {
+          context.reportError(new GraphQLError((error as Error).message, { nodes: value, originalError: error as Error }));
+        }
+      } else if (value.kind === Kind.LIST) value.values.forEach((v: unknown) => walk(v, field));
+    };
+    walk(node.value, snake(name));
+  };
+  return {
+    Argument: (node) => check(node, node.name.value),
+    ObjectField: (node) => check(node, node.name.value),
+  };
+}

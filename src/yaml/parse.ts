@@ -1,0 +1,97 @@
+import YAML, { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+
+/**
+ * The one way this project parses YAML from users (.pmx template files, compose_yaml): bounded
+ * by the text's size, by nesting depth, and by the size the document expands to once its aliases
+ * are resolved. The `yaml` library's `maxAliasCount` bounds how many aliases there are, not what
+ * they produce: 480 aliases of a 1 MB string pass it and expand to 480 MB (issue 9). The
+ * expanded size is measured on the parsed document, before any JavaScript value is built, with
+ * each anchored node measured once, so the check itself is linear in the text.
+ */
+
+export interface YamlLimits {
+  /** Largest text, in bytes (UTF-8). */
+  maxBytes: number;
+  /** Largest expanded document: characters of every scalar (keys too) after resolving aliases. */
+  maxExpandedChars: number;
+  /** Deepest nesting of mappings and sequences. */
+  maxDepth: number;
+  /** Aliases a document may use. */
+  maxAliases: number;
+  /** YAML 1.1 merge keys (`<<: *base`), for compose files. */
+  merge?: boolean;
+}
+
+export const DEFAULT_YAML_LIMITS: YamlLimits = {
+  maxBytes: 1024 * 1024,
+  maxExpandedChars: 4 * 1024 * 1024,
+  maxDepth: 64,
+  maxAliases: 1000,
+};
+
+/** The text is not YAML, or it is over a limit; the message is fit for a client. */
+export class YamlInputError extends Error {}
+
+export function parseYamlBounded(text: string, limits: Partial<YamlLimits> = {}): unknown {
+  const max = { ...DEFAULT_YAML_LIMITS, ...limits };
+  if (Buffer.byteLength(text, 'utf8') > max.maxBytes) throw new YamlInputError(`the YAML text is larger than ${max.maxBytes} bytes`);
+  let doc: Document.Parsed;
+  try {
+    doc = YAML.parseDocument(text, { uniqueKeys: true, merge: max.merge ?? false });
+  } catch (error) {
+    // A pathologically nested flow collection can exhaust the parser's stack.
+    throw new YamlInputError(error instanceof RangeError ? 'the YAML text is nested too deeply' : firstLine(error));
+  }
+  if (doc.errors.length > 0) throw new YamlInputError(firstLine(doc.errors[0]));
+  measure(doc, max);
+  try {
+    return doc.toJS({ maxAliasCount: max.maxAliases });
+  } catch (error) {
+    throw new YamlInputError(firstLine(error));
+  }
+}
+
+function measure(doc: Document.Parsed, max: YamlLimits): void {
+  const sizes = new Map<Node, number>();
+  const open = new Set<Node>();
+  let aliases = 0;
+  const tooLarge = () => new YamlInputError(`the YAML document expands to more than ${max.maxExpandedChars} characters (through its aliases)`);
+
+  const sizeOf = (node: unknown, depth: number): number => {
+    if (node === null || node === undefined) return 0;
+    if (depth > max.maxDepth) throw new YamlInputError(`the YAML document is nested deeper than ${max.maxDepth} levels`);
+    if (isAlias(node)) {
+      if (++aliases > max.maxAliases) throw new YamlInputError(`the YAML document has more than ${max.maxAliases} aliases`);
+      const target = node.resolve(doc);
+      if (!target) throw new YamlInputError(`unresolved alias *${node.source}`);
+      if (open.has(target)) throw new YamlInputError(`the alias *${node.source} refers to a node that contains it`);
+      return sizeOf(target, depth);
+    }
+    const known = sizes.get(node as Node);
+    if (known !== undefined) return known;
+    let size = 0;
+    if (isScalar(node)) {
+      const text = typeof node.value === 'string' ? node.value : String(node.value);
+      // PostgreSQL cannot store it, and a "\0" escape in a quoted string makes one.
+      if (text.includes('\u0000')) throw new YamlInputError('a NUL character is not allowed');
+      size = text.length;
+    } else if (isPair(node)) {
+      size = sizeOf(node.key, depth) + sizeOf(node.value, depth);
+    } else if (isMap(node) || isSeq(node)) {
+      open.add(node);
+      for (const item of node.items as unknown[]) {
+        size += 1 + sizeOf(item, depth + 1);
+        if (size > max.maxExpandedChars) throw tooLarge();
+      }
+      open.delete(node);
+    }
+    if (size > max.maxExpandedChars) throw tooLarge();
+    if (!isPair(node)) sizes.set(node as Node, size);
+    return size;
+  };
+  sizeOf(doc.contents, 0);
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n', 1)[0];
+}

@@ -1,0 +1,71 @@
+import { makeGitRepo, pmx } from '../helpers/git';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { parseYamlBounded, YamlInputError } from '../../src/yaml/parse';
+
+/**
+ * Issue 9: a 1 MB YAML file whose keywords are 480 aliases of one 1 MB string took the service to
+ * its heap limit (the `yaml` library bounds the number of aliases, not what they expand to).
+ */
+function aliasBomb(stringBytes: number, aliases: number, key = 'keywords'): string {
+  const big = 'x'.repeat(stringBytes);
+  return `name: Bomb\nimages:\n  - name: web\n    source: busybox\n    description: &big ${big}\n${key}:\n${'  - *big\n'.repeat(aliases)}`;
+}
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('bounded YAML', () => {
+  test('an alias bomb is refused before it is expanded, and memory stays bounded', () => {
+    const before = process.memoryUsage().rss;
+    expect(() => parseYamlBounded(aliasBomb(1_000_000, 480))).toThrow(
+      new YamlInputError('the YAML document expands to more than 4194304 characters (through its aliases)'),
+    );
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  test('nested aliases (a billion laughs) are refused', () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 9; i++) lines.push(`${'abcdefghij'[i]}: &${'abcdefghij'[i]} [${Array(9).fill(`*${'abcdefghij'[i - 1]}`).join(',')}]`);
+    expect(() => parseYamlBounded(lines.join('\n'))).toThrow(/expands to more than|more than 1000 aliases/);
+  });
+
+  test('deep nesting, oversize text and a recursive alias are refused', () => {
+    expect(() => parseYamlBounded(`${'['.repeat(5000)}${']'.repeat(5000)}`)).toThrow(YamlInputError);
+    expect(() => parseYamlBounded('a: 1\n'.repeat(10) + 'x'.repeat(1024 * 1024))).toThrow('the YAML text is larger than 1048576 bytes');
+    expect(() => parseYamlBounded('a: &a [*a]')).toThrow(YamlInputError);
+  });
+
+  test('ordinary documents with aliases still parse', () => {
+    expect(parseYamlBounded('base: &b {x: 1}\nother: *b\n')).toEqual({ base: { x: 1 }, other: { x: 1 } });
+  });
+
+  test('a .pmx alias bomb in a template repo is listed in its load errors; the other templates load', async () => {
+    const dir = makeGitRepo({ 'bomb.pmx': aliasBomb(1_000_000, 480), 'good.pmx': pmx('Good') });
+    const before = process.memoryUsage().rss;
+    const res = await t.request('POST', '/template_repos', { body: { name: dir } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(expect.objectContaining({ name: dir, template_count: 1 }));
+    expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+    const repos = await t.graphql('{ templateRepos { name loadErrors { file message } } }');
+    const repo = repos.body.data.templateRepos.find((r: { name: string }) => r.name === dir);
+    expect(repo.loadErrors).toEqual([
+      { file: 'bomb.pmx', message: 'not valid YAML: the YAML document expands to more than 4194304 characters (through its aliases)' },
+    ]);
+  });
+
+  test('an alias bomb in compose_yaml is a 400 naming the field', async () => {
+    const before = process.memoryUsage().rss;
+    const compose = `x-big: &big ${'y'.repeat(900_000)}\nweb:\n  image: busybox\n  command:\n${'    - *big\n'.repeat(480)}`;
+    const res = await t.request('POST', '/apps', { body: { compose_yaml: compose } });
+    expect(res.body).toEqual({
+      code: 400,
+      message: 'compose_yaml: not valid YAML: the YAML document expands to more than 4194304 characters (through its aliases)',
+      fields: 'compose_yaml',
+    });
+    expect(res.status).toBe(400);
+    expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+  });
+});
