@@ -30,7 +30,7 @@ export class ServiceService {
   async ofApps(appIds: readonly number[]): Promise<ServiceView[]> {
     const services = await this.em.find(Service, { app: { $in: [...appIds] } }, {
       orderBy: { position: 'asc', id: 'asc' },
-      populate: ['app', 'app.categories', 'links.to', 'volumesFrom.exportedFrom'] as never,
+      populate: ['app', 'app.categories', 'links.to', 'volumesFrom.exportedFrom'],
     });
     if (services.length === 0) return [];
     const observed = await this.observe({ [LABEL_INSTANCE]: await this.deps.runtime.instanceId(this.em) });
