@@ -1,10 +1,8 @@
 import DataLoader from 'dataloader';
 import { NotFoundError } from '../errors';
-import type { AgentClient, AgentDeployment, AgentDeploymentStatus, AgentMetadata, AgentTarget } from './agent-client';
+import type { AgentClient, AgentDeployment, AgentDeploymentStatus, AgentTarget } from './agent-client';
 
 export interface AgentLoaders {
-  /** GET /metadata, one request per target. */
-  metadata: DataLoader<string, AgentMetadata>;
   /** GET /deployments, one request per target. */
   deployments: DataLoader<string, AgentDeployment[]>;
   /** GET /deployments/{id}, one request per [target, deployment]. */
@@ -33,7 +31,6 @@ export function createAgentLoaders(client: AgentClient, targets: TargetLookup): 
     Promise.all(keys.map((key) => load(key).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
 
   return {
-    metadata: new DataLoader((ids) => settle(ids, async (id) => client.metadata(await resolveTarget(id))), { batch: false }),
     deployments: new DataLoader((ids) => settle(ids, async (id) => client.listDeployments(await resolveTarget(id))), { batch: false }),
     deployment: new DataLoader(
       (keys) => settle(keys, async ([targetId, deploymentId]) => client.getDeployment(await resolveTarget(targetId), deploymentId)),
