@@ -91,6 +91,7 @@ describeDocker('the container image', () => {
   let dir: string;
   let run: { uid: number; gid: number; argv: string[]; files: string[]; dataDir: string };
   let files: string[];
+  let buildStage: string[];
 
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'image-context-'));
@@ -98,6 +99,11 @@ describeDocker('the container image', () => {
     // --network none: the build must not need the network for what the context already holds.
     docker(['build', '--network', 'none', '--build-arg', `BASE=${BASE}`, '-t', TAG, dir]);
     run = JSON.parse(docker(['run', '--rm', '--network', 'none', TAG]).trim());
+    // The build stage sees the build context as .dockerignore lets it through (its layers are cached).
+    docker(['build', '--network', 'none', '--build-arg', `BASE=${BASE}`, '--target', 'build', '-t', `${TAG}-build`, dir]);
+    buildStage = docker(['run', '--rm', '--network', 'none', `${TAG}-build`, 'find', '/src', '-path', '/src/node_modules', '-prune', '-o', '-print'])
+      .split('\n')
+      .filter(Boolean);
     const container = docker(['create', TAG]).trim();
     try {
       // Every path of the image's filesystem, base included.
@@ -109,7 +115,7 @@ describeDocker('the container image', () => {
   }, 600_000);
 
   afterAll(() => {
-    spawnSync('docker', ['rmi', '-f', TAG], { stdio: 'ignore' });
+    spawnSync('docker', ['rmi', '-f', TAG, `${TAG}-build`], { stdio: 'ignore' });
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -126,8 +132,11 @@ describeDocker('the container image', () => {
 
   test('carries no data directory, token, key, env file or host node_modules', () => {
     expect(files).toContain('app/dist/src/main.js');
-    const leaks = files.filter((file) => /(^|\/)(\.data|\.agent-data|admin-token|secret-key|\.env|key\.pem|leaked-host-module|stale\.js)(\/|$)/.test(file));
-    expect(leaks).toEqual([]);
+    const leak = (file: string) => /(^|\/)(\.data|\.agent-data|admin-token|secret-key|\.env|key\.pem|leaked-host-module|stale\.js)(\/|$)/.test(file);
+    expect(files.filter(leak)).toEqual([]);
+    // Not even the build stage gets them: .dockerignore keeps them out of the context.
+    expect(buildStage).toContain('/src/src/main.js');
+    expect(buildStage.filter(leak)).toEqual([]);
     // Only what the second stage copies: the manifest, the (here empty) production node_modules, dist/.
     expect(run.files.filter((file) => !file.startsWith('./node_modules/.')).sort()).toEqual(['./dist/src/main.js', './package.json']);
   });
