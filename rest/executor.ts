@@ -82,7 +82,7 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
       operation,
       variables: (operation.variableDefinitions ?? []).map((v) => ({
         name: v.variable.name.value,
-        type: typeFromAST(schema, v.type as never) as GraphQLInputType,
+        type: typeFromAST(schema, v.type) as GraphQLInputType,
       })),
       resultPath: route.result ? route.result.split('.') : [rootName],
       typedErrors: typedErrorsOf(schema, operation, document, route.operation),

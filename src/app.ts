@@ -116,7 +116,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
  */
 async function bootstrapAdminToken(deps: AppDeps, announce: (line: string) => void): Promise<void> {
   if (deps.config.adminToken) return;
-  const tokens = new TokenService(deps.orm.em.fork() as never);
+  const tokens = new TokenService(deps.orm.em.fork());
   if (await tokens.hasActiveAdmin()) return;
   const issued = await tokens.issue({ name: 'bootstrap admin', username: 'admin', scopes: ['admin'] });
   const file = path.join(deps.config.dataDir, 'admin-token');

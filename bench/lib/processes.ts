@@ -1,4 +1,4 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { request } from 'undici';
@@ -16,11 +16,13 @@ export interface Child {
 }
 
 /**
- * What `npm start` runs: package.json's start script is `node <flags> <script>`, and the bench
- * starts the service with the same flags (heap limit, tsx's CommonJS hook), so it measures what
- * users run. Read here rather than copied, so the two cannot drift apart.
+ * What `npm start` runs: package.json's start script is `node <flags> <script>` (the compiled
+ * dist/src/main.js with its heap limit), and the bench starts the service with the same flags, so
+ * it measures what users run. Read here rather than copied, so the two cannot drift apart.
+ * Like npm's prestart, it compiles dist/ first when it is missing or stale.
  */
 export function npmStart(): { nodeArgs: string[]; script: string } {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.js'), '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
   const start: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
   const words = start.trim().split(/\s+/);
   if (words[0] !== 'node' || words.length < 2) throw new Error(`package.json start is not "node <flags> <script>": ${start}`);

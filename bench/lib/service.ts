@@ -12,7 +12,7 @@ export interface RunningService {
 }
 
 /**
- * The service as `npm start` runs it (node with its flags, src/main.ts under tsx), in its own process. Without a
+ * The service as `npm start` runs it (node with its flags, the compiled dist/src/main.js), in its own process. Without a
  * databaseUrl it starts the embedded PostgreSQL of `dataDir`. Request logs are off (LOG_LEVEL
  * warn) because the floor server writes none either.
  */

@@ -71,15 +71,16 @@ export async function createAgentApp(config: AgentConfig, deps: AgentDeps = {}):
       async close() {
         if (closed) return;
         closed = true;
-        await runAll(cleanups);
+        await runAll(cleanups, log);
       },
     };
   } catch (error) {
-    await runAll(cleanups);
+    await runAll(cleanups, log);
     throw error;
   }
 }
 
-async function runAll(steps: (() => Promise<void>)[]): Promise<void> {
-  for (const step of steps) await step().catch(() => undefined);
+/** Every cleanup step runs even when one fails; a failure is logged, not thrown over the others. */
+async function runAll(steps: (() => Promise<void>)[], log: Logger): Promise<void> {
+  for (const step of steps) await step().catch((error: unknown) => log.error({ err: error }, 'agent cleanup step failed'));
 }

@@ -11,12 +11,12 @@ export const AgentDeployment = defineEntity({
   tableName: 'agent_deployments',
   properties: {
     id: p.integer().primary(),
-    name: p.string().nullable(),
+    name: p.text().nullable(),
     template: p.json<DeployTemplate>(),
-    serviceIds: p.json<string[]>(),
-    adapterKey: p.string(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    serviceIds: p.json<string[]>().defaultRaw(`'[]'`),
+    adapterKey: p.text(),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });
 export type AgentDeployment = InferEntity<typeof AgentDeployment>;

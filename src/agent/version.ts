@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { VERSION } from '../version';
 
 /** The package version, which is the agent's version in GET /metadata. */
-export const agentVersion: string = (
-  JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }
-).version;
+export const agentVersion: string = VERSION;

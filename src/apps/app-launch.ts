@@ -17,7 +17,7 @@ export const APP_POPULATE = ['categories', 'services', 'services.links', 'servic
 
 /** The app with its categories and services (links and shared volumes resolved), or 404. */
 export async function loadApp(em: EntityManager, id: number): Promise<App> {
-  const app = await em.findOne(App, { id }, { populate: APP_POPULATE as never });
+  const app = await em.findOne(App, { id }, { populate: APP_POPULATE });
   if (!app) throw NotFoundError.of('app', id);
   return app;
 }
@@ -59,7 +59,7 @@ export async function launch(em: EntityManager, deps: AppsDeps, app: App, chosen
   const ids = chosen.map((s) => s.id);
   deps.runtime.schedule(app.id, async () => {
     const work = deps.fork();
-    const fresh = await work.findOne(App, { id: app.id }, { populate: ['services', 'services.links.to', 'services.volumesFrom.exportedFrom'] as never });
+    const fresh = await work.findOne(App, { id: app.id }, { populate: ['services', 'services.links.to', 'services.volumesFrom.exportedFrom'] });
     if (!fresh) return; // deleted meanwhile
     const services = fresh.services.getItems();
     await deps.runnerFor(work).start(fresh, services, services.filter((s) => ids.includes(s.id))).catch((error: unknown) => {

@@ -20,14 +20,14 @@ export const App = defineEntity({
   tableName: 'apps',
   properties: {
     id: p.integer().primary(),
-    name: p.string(),
-    from: p.string().fieldName('from_source').nullable(),
+    name: p.text(),
+    from: p.text().fieldName('from_source').nullable(),
     documentation: p.text().nullable(),
     /** App-level run-time failures (the network, an unreachable engine); services keep their own. */
-    errors: p.json<{ message: string }[]>().$type<{ message: string }[]>(),
+    errors: p.json<{ message: string }[]>().$type<{ message: string }[]>().defaultRaw(`'[]'`),
     categories: () => p.oneToMany(AppCategory).mappedBy('app').orderBy({ position: 'asc', id: 'asc' }),
     services: () => p.oneToMany(Service).mappedBy('app').orderBy({ position: 'asc', id: 'asc' }),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
   },
 });
 export type App = InferEntity<typeof App>;
@@ -35,10 +35,11 @@ export type App = InferEntity<typeof App>;
 export const AppCategory = defineEntity({
   name: 'AppCategory',
   tableName: 'app_categories',
+  uniques: [{ properties: ['app', 'name'] }],
   properties: {
     id: p.integer().primary(),
-    app: () => p.manyToOne(App).deleteRule('cascade'),
-    name: p.string(),
+    app: () => p.manyToOne(App).deleteRule('cascade').updateRule('no action'),
+    name: p.text(),
     position: p.integer().default(0),
   },
 });
@@ -48,24 +49,25 @@ export type AppCategory = InferEntity<typeof AppCategory>;
 export const Service = defineEntity({
   name: 'Service',
   tableName: 'services',
+  indexes: [{ name: 'services_app_id_idx', properties: ['app', 'position'] }],
   properties: {
     id: p.integer().primary(),
-    app: () => p.manyToOne(App).deleteRule('cascade'),
+    app: () => p.manyToOne(App).deleteRule('cascade').updateRule('no action'),
     position: p.integer().default(0),
-    name: p.string().unique(),
+    name: p.text().unique(),
     /** The name at creation; never changes (the original's unit name). */
-    internalName: p.string(),
+    internalName: p.text(),
     description: p.text().nullable(),
-    from: p.string().fieldName('from_image'),
-    type: p.string().nullable(),
+    from: p.text().fieldName('from_image'),
+    type: p.text().nullable(),
     command: p.text().nullable(),
-    ports: p.json<PortDef[]>().$type<PortDef[]>(),
-    expose: p.json<string[]>().$type<string[]>(),
-    environment: p.json<EnvDef[]>().$type<EnvDef[]>(),
-    volumes: p.json<VolumeDef[]>().$type<VolumeDef[]>(),
-    categories: p.json<ServiceCategoryRef[]>().$type<ServiceCategoryRef[]>(),
+    ports: p.json<PortDef[]>().$type<PortDef[]>().defaultRaw(`'[]'`),
+    expose: p.json<string[]>().$type<string[]>().defaultRaw(`'[]'`),
+    environment: p.json<EnvDef[]>().$type<EnvDef[]>().defaultRaw(`'[]'`),
+    volumes: p.json<VolumeDef[]>().$type<VolumeDef[]>().defaultRaw(`'[]'`),
+    categories: p.json<ServiceCategoryRef[]>().$type<ServiceCategoryRef[]>().defaultRaw(`'[]'`),
     /** The image's `Config.ExposedPorts`, recorded when the container was last made. */
-    defaultExposedPorts: p.json<string[]>().$type<string[]>(),
+    defaultExposedPorts: p.json<string[]>().$type<string[]>().defaultRaw(`'[]'`),
     /** The last run-time failure; null when the last start went well. */
     lastError: p.json<RunError>().$type<RunError | null>().nullable(),
     /** Set while its image is pulled and its container made (start-pre); cleared after. */
@@ -80,11 +82,13 @@ export type Service = InferEntity<typeof Service>;
 export const ServiceLink = defineEntity({
   name: 'ServiceLink',
   tableName: 'service_links',
+  uniques: [{ properties: ['from', 'to'] }],
+  indexes: [{ name: 'service_links_to_idx', properties: ['to'] }],
   properties: {
     id: p.integer().primary(),
-    from: () => p.manyToOne(Service).fieldName('from_service_id').deleteRule('cascade'),
-    to: () => p.manyToOne(Service).fieldName('to_service_id').deleteRule('cascade'),
-    alias: p.string(),
+    from: () => p.manyToOne(Service).fieldName('from_service_id').deleteRule('cascade').updateRule('no action'),
+    to: () => p.manyToOne(Service).fieldName('to_service_id').deleteRule('cascade').updateRule('no action'),
+    alias: p.text(),
   },
 });
 export type ServiceLink = InferEntity<typeof ServiceLink>;
@@ -93,10 +97,12 @@ export type ServiceLink = InferEntity<typeof ServiceLink>;
 export const SharedVolume = defineEntity({
   name: 'SharedVolume',
   tableName: 'shared_volumes',
+  uniques: [{ properties: ['mountedOn', 'exportedFrom'] }],
+  indexes: [{ name: 'shared_volumes_exported_idx', properties: ['exportedFrom'] }],
   properties: {
     id: p.integer().primary(),
-    mountedOn: () => p.manyToOne(Service).fieldName('mounted_on_service_id').deleteRule('cascade'),
-    exportedFrom: () => p.manyToOne(Service).fieldName('exported_from_service_id').deleteRule('cascade'),
+    mountedOn: () => p.manyToOne(Service).fieldName('mounted_on_service_id').deleteRule('cascade').updateRule('no action'),
+    exportedFrom: () => p.manyToOne(Service).fieldName('exported_from_service_id').deleteRule('cascade').updateRule('no action'),
   },
 });
 export type SharedVolume = InferEntity<typeof SharedVolume>;

@@ -23,7 +23,7 @@ export class AppService {
   ) {}
 
   list(): Promise<App[]> {
-    return this.em.find(App, {}, { orderBy: { id: 'asc' }, populate: ['categories', 'services'] as never });
+    return this.em.find(App, {}, { orderBy: { id: 'asc' }, populate: ['categories', 'services'] });
   }
 
   /** A page of apps; their categories and services are loaded by the fields that need them, batched. */

@@ -48,7 +48,7 @@ export class ServiceService {
   private async viewsWhere(where: FilterQuery<Service>): Promise<ServiceView[]> {
     const services = await this.em.find(Service, where, {
       orderBy: { position: 'asc', id: 'asc' },
-      populate: ['app', 'app.categories', 'links.to', 'volumesFrom.exportedFrom'] as never,
+      populate: ['app', 'app.categories', 'links.to', 'volumesFrom.exportedFrom'],
     });
     if (services.length === 0) return [];
     // Once per request: the apps of a list and the services their links point at share one engine call.

@@ -9,12 +9,12 @@ export const ApiToken = defineEntity({
   tableName: 'api_tokens',
   properties: {
     id: p.integer().primary(),
-    name: p.string(),
-    username: p.string(),
-    email: p.string().nullable(),
-    digest: p.string().unique(),
+    name: p.text(),
+    username: p.text(),
+    email: p.text().nullable(),
+    digest: p.text().unique(),
     scopes: p.array<Scope>().$type<Scope[]>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
     revokedAt: p.datetime().nullable(),
   },
 });

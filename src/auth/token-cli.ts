@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<void> {
   url ??= embedded!.url;
   const orm = await openOrm({ clientUrl: url, entities, migrations, log });
   try {
-    const tokens = new TokenService(orm.em.fork() as never);
+    const tokens = new TokenService(orm.em.fork());
     if (command === 'create') {
       const name = options.positional[0];
       if (!name) throw new Error('create needs a name');

@@ -6,14 +6,14 @@ export const Registry = defineEntity({
   tableName: 'registries',
   properties: {
     id: p.integer().primary(),
-    name: p.string(),
-    endpointUrl: p.string(),
+    name: p.text(),
+    endpointUrl: p.text(),
     enabled: p.boolean().default(true),
-    username: p.string().nullable(),
+    username: p.text().nullable(),
     /** AES-GCM sealed JSON `{password?, token?}` (src/crypto/secret-box.ts). */
     sealedSecret: p.text().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });
 export type Registry = InferEntity<typeof Registry>;

@@ -11,11 +11,11 @@ export const TemplateRepo = defineEntity({
   tableName: 'template_repos',
   properties: {
     id: p.integer().primary(),
-    name: p.string().unique(),
+    name: p.text().unique(),
     templateCount: p.integer().default(0),
-    loadErrors: p.json<RepoLoadError[]>().$type<RepoLoadError[]>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()),
+    loadErrors: p.json<RepoLoadError[]>().$type<RepoLoadError[]>().defaultRaw(`'[]'`),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
   },
 });
 export type TemplateRepo = InferEntity<typeof TemplateRepo>;

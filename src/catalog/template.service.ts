@@ -15,10 +15,6 @@ export interface KeywordCount {
 export class TemplateService {
   constructor(private readonly em: EntityManager) {}
 
-  list(): Promise<Template[]> {
-    return this.em.find(Template, {}, { orderBy: { id: 'asc' }, populate: ['images'] });
-  }
-
   /** A page of templates with their images: the page's query, then its images' (populate). */
   async pageViews(window: KeysetPage): Promise<TemplateView[]> {
     return (await findPage(this.em, Template, window, { populate: ['images'] })).map(templateView);

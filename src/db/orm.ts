@@ -1,6 +1,7 @@
 import { MikroORM, type EntitySchema, type MigrationObject, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '../logger';
+import { PostgresNamingStrategy } from './naming';
 
 export interface OrmOptions {
   clientUrl: string;
@@ -25,6 +26,9 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM> {
     dataloader: true,
     pool: { min: 0, max: options.poolSize ?? 10 },
     forceUtcTimezone: true,
+    namingStrategy: PostgresNamingStrategy,
+    // Written by raw SQL only (the installation's id, see migration 0002): no entity declares it.
+    schemaGenerator: { skipTables: ['platform_instance'] },
     allowGlobalContext: false,
     migrations: {
       migrationsList: options.migrations,

@@ -77,12 +77,6 @@ export class DockerClient extends EngineHttp {
     });
   }
 
-  async restartContainer(id: string, timeoutSec = 10): Promise<void> {
-    await this.request('POST', path('containers', id, 'restart'), {
-      query: { t: timeoutSec }, timeoutMs: this.timeoutMs + timeoutSec * 1000,
-    });
-  }
-
   async removeContainer(id: string, options: { force?: boolean; removeVolumes?: boolean } = {}): Promise<void> {
     await this.request('DELETE', path('containers', id), {
       query: { force: options.force ?? false, v: options.removeVolumes ?? false },
@@ -142,9 +136,5 @@ export class DockerClient extends EngineHttp {
   /** Follows the engine's events until `stop()`; see docker-events.ts. */
   events(options: EventsOptions, onEvent: (event: EngineEvent) => void): Promise<EventSubscription> {
     return subscribeEvents(this, options, onEvent);
-  }
-
-  async disconnectNetwork(network: string, container: string, force = false): Promise<void> {
-    await this.request('POST', path('networks', network, 'disconnect'), { body: { Container: container, Force: force } });
   }
 }

@@ -134,7 +134,8 @@ export class ServiceStateFeed {
     if (event.Action === 'destroy') return null;
     try {
       return await this.docker.inspectContainer(event.Actor.ID);
-    } catch {
+    } catch (error) {
+      this.log.debug({ err: error, container: event.Actor.ID }, 'engine events: could not inspect the container; state from the event alone');
       return fromAction(event);
     }
   }

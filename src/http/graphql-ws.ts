@@ -57,7 +57,7 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
-        const enveloped = yoga.getEnveloped({ identity: ctx.extra.identity!, params: payload } as never);
+        const enveloped = yoga.getEnveloped({ identity: ctx.extra.identity!, params: payload });
         let document;
         try {
           document = enveloped.parse(payload.query);

@@ -125,7 +125,7 @@ export async function identify(deps: AppDeps, authorization: string | undefined)
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new UnauthenticatedError('a bearer token is required (Authorization: Bearer <token>)');
   const em = deps.orm.em.fork();
-  const identity = await new TokenService(em as never, deps.config.adminToken).authenticate(match[1]);
+  const identity = await new TokenService(em, deps.config.adminToken).authenticate(match[1]);
   if (!identity) throw new UnauthenticatedError('the bearer token is not valid');
   return identity;
 }

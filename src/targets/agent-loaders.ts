@@ -1,10 +1,8 @@
 import DataLoader from 'dataloader';
 import { NotFoundError } from '../errors';
-import type { AgentClient, AgentDeployment, AgentDeploymentStatus, AgentDeploymentWithStatus, AgentMetadata, AgentTarget } from './agent-client';
+import type { AgentClient, AgentDeployment, AgentDeploymentStatus, AgentDeploymentWithStatus, AgentTarget } from './agent-client';
 
 export interface AgentLoaders {
-  /** GET /metadata, one request per target. */
-  metadata: DataLoader<string, AgentMetadata>;
   /** GET /deployments, one request per target. */
   deployments: DataLoader<string, AgentDeployment[]>;
   /**
@@ -49,7 +47,6 @@ export function createAgentLoaders(client: AgentClient, targets: TargetLookup): 
     return list;
   };
   return {
-    metadata: new DataLoader((ids) => settle(ids, async (id) => client.metadata(await resolveTarget(id))), { batch: false }),
     deployments: new DataLoader((ids) => settle(ids, async (id) => client.listDeployments(await resolveTarget(id))), { batch: false }),
     deploymentsWithStatus: new DataLoader((ids) => settle(ids, withStatus), { batch: false }),
     deployment,

@@ -9,17 +9,17 @@ export const DeploymentTarget = defineEntity({
   tableName: 'deployment_targets',
   properties: {
     id: p.integer().primary(),
-    name: p.string(),
-    endpointUrl: p.string(),
+    name: p.text(),
+    endpointUrl: p.text(),
     sealedAuthBlob: p.text(),
-    agentVersion: p.string().nullable(),
-    adapterVersion: p.string().nullable(),
-    adapterType: p.string().nullable(),
+    agentVersion: p.text().nullable(),
+    adapterVersion: p.text().nullable(),
+    adapterType: p.text().nullable(),
     /** When the metadata was last read from the agent. */
     metadataAt: p.datetime().nullable(),
     /** Why the last metadata refresh failed, or null. */
     metadataError: p.text().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
   },
 });
 export type DeploymentTarget = InferEntity<typeof DeploymentTarget>;

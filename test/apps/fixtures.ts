@@ -20,7 +20,7 @@ export function image(fields: Partial<ImageDefinition> & { name: string }): Imag
 /** Stores a template straight through the catalog's service; returns its id. */
 export async function seedTemplate(t: TestApp, fields: Partial<TemplateDefinition> & { name: string; images: ImageDefinition[] }): Promise<number> {
   const em = t.app.orm.em.fork();
-  const template = new TemplateService(em as never).build({
+  const template = new TemplateService(em).build({
     description: null, keywords: null, type: 'Default', documentation: null, authors: [], source: null, ...fields,
   }, null);
   await em.flush();

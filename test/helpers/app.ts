@@ -56,7 +56,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     let body: string | undefined = options.raw;
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await undiciRequest(`${url}${target}`, { method: method as never, headers, body });
+    const response = await undiciRequest(`${url}${target}`, { method, headers, body });
     const text = await response.body.text();
     let parsed: unknown = undefined;
     try {

@@ -106,7 +106,7 @@ export function createDockerAdapter(options: {
         await startAll(names);
         return names;
       } catch (error) {
-        await removeGeneration(key, names).catch(() => undefined);
+        await removeGeneration(key, names).catch((cleanup: unknown) => log.error({ err: cleanup, key }, 'could not remove a failed generation'));
         throw asUpstream(error);
       }
     },

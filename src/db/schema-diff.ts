@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { AgentDeployment } from '../agent/deployment.entity';
+import { agentMigrations } from '../agent/migrations/index';
+import type { Logger } from '../logger';
+import { entities } from './entities';
+import { migrations } from './migrations/index';
+import { openOrm, type OrmOptions } from './orm';
+
+/** What one database is built from: its entities, its committed migrations and their table. */
+export type SchemaSource = Required<Pick<OrmOptions, 'entities' | 'migrations' | 'migrationsTable'>>;
+
+/** The two databases this package migrates: the main service's and the agent's. */
+export const SCHEMAS = {
+  service: { entities, migrations, migrationsTable: 'mikro_orm_migrations' },
+  agent: { entities: [AgentDeployment], migrations: agentMigrations, migrationsTable: 'agent_migrations' },
+} satisfies Record<string, SchemaSource>;
+
+/**
+ * The SQL that would bring a database built by the committed migrations to what the entities
+ * declare (MikroORM's schema comparator), as statements; empty when they agree. Runs in a scratch
+ * database made on the server at `serverUrl` and dropped afterwards, so the answer depends only on
+ * the committed migrations, never on the state of someone's data.
+ */
+export async function schemaDifference(serverUrl: string, schema: SchemaSource, log: Logger): Promise<string[]> {
+  const name = `platform_schema_diff_${randomBytes(6).toString('hex')}`;
+  await admin(serverUrl, `create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  try {
+    const orm = await openOrm({ clientUrl: url.toString(), ...schema, log, poolSize: 1 });
+    try {
+      const sql = await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false, safe: false, dropTables: true });
+      return splitStatements(sql);
+    } finally {
+      await orm.close(true);
+    }
+  } finally {
+    await admin(serverUrl, `drop database if exists "${name}" with (force)`);
+  }
+}
+
+/** MikroORM's update SQL is one string of `;`-terminated statements, one per line or more. */
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*\n/)
+    .map((statement) => statement.trim().replace(/;$/, ''))
+    .filter((statement) => statement !== '' && !/^set names /i.test(statement));
+}
+
+async function admin(serverUrl: string, sql: string): Promise<void> {
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
