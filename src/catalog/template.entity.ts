@@ -17,6 +17,10 @@ export const Template = defineEntity({
     source: p.string().nullable(),
     /** The repo it was loaded from; its templates go when it goes, or are replaced on reload. */
     repo: () => p.manyToOne(TemplateRepo).nullable().deleteRule('cascade'),
+    /** The file of its repo it was loaded from: with the repo, its identity across reloads. */
+    path: p.text().nullable(),
+    /** Image names and sources, for the search vector (a generated column reads only its row). */
+    imageText: p.text().default(''),
     imageCount: p.integer().default(0),
     images: () => p.oneToMany(TemplateImage).mappedBy('template').orderBy({ position: 'asc' }),
     createdAt: p.datetime().onCreate(() => new Date()),
