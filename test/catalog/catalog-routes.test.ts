@@ -101,8 +101,9 @@ describe('template repos and templates', () => {
   });
 
   test('files that fail are reported in the load errors', async () => {
-    const res = await t.graphql(`{ templateRepo(id: ${repoId}) { loadErrors { file message } templates { name source } } }`);
+    const res = await t.graphql(`{ templateRepo(id: ${repoId}) { loadErrors { file line message } templates { name source } } }`);
     const repo = res.body.data.templateRepo;
+    expect(repo.loadErrors).toEqual(LOAD_ERRORS);
     expect(repo.loadErrors.map((e: { file: string }) => e.file).sort()).toEqual(['broken.pmx', 'invalid.pmx']);
     expect(repo.loadErrors.find((e: { file: string }) => e.file === 'invalid.pmx').message).toMatch(/name/);
     expect(repo.templates).toEqual(expect.arrayContaining([
