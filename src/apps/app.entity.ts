@@ -23,6 +23,10 @@ export const App = defineEntity({
     name: p.string(),
     from: p.string().fieldName('from_source').nullable(),
     documentation: p.text().nullable(),
+    /** Kept from the template it was made from, so a template made from the app gives them back. */
+    description: p.text().nullable(),
+    keywords: p.text().nullable(),
+    type: p.string().nullable(),
     /** App-level run-time failures (the network, an unreachable engine); services keep their own. */
     errors: p.json<{ message: string }[]>().$type<{ message: string }[]>(),
     categories: () => p.oneToMany(AppCategory).mappedBy('app').orderBy({ position: 'asc', id: 'asc' }),
@@ -55,6 +59,8 @@ export const Service = defineEntity({
     name: p.string().unique(),
     /** The name at creation; never changes (the original's unit name). */
     internalName: p.string(),
+    /** The template image's name ("Reverse Proxy") before it was sanitised into `name`. */
+    imageName: p.string().nullable(),
     description: p.text().nullable(),
     from: p.string().fieldName('from_image'),
     type: p.string().nullable(),

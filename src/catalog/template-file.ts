@@ -187,7 +187,9 @@ export function templateProblems(t: TemplateDefinition): TemplateProblem[] {
 /**
  * The template-file form (§6.2): `---`, top-level keys in a fixed order with nulls kept, image
  * keys in a fixed order with nil and empty values dropped, multi-line text as literal blocks.
- * `source`, `authors` and image `description` are not part of this form.
+ * `source` and `authors` are not part of this form. Unlike the original, an image's
+ * `description` is written (after `source`): a template saved from an app and loaded back is
+ * then equal to it, and the original's loader reads the key too.
  */
 export function serializeTemplateFile(t: TemplateDefinition): string {
   const body = {
@@ -205,6 +207,7 @@ function imageFileForm(image: ImageDefinition): Record<string, unknown> {
   const entries: [string, unknown][] = [
     ['name', image.name],
     ['source', image.source],
+    ['description', image.description],
     ['category', image.category],
     ['type', image.type],
     ['expose', image.expose],

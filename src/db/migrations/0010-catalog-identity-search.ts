@@ -26,6 +26,12 @@ export class Migration0010CatalogIdentitySearch extends Migration {
       setweight(to_tsvector('english'::regconfig, coalesce(documentation, '')), 'D')
     ) stored`);
     this.addSql(`create index templates_search_vector_idx on templates using gin (search_vector)`);
+    // Name and keywords alone: where a broad query's candidates for ranking come from first.
+    this.addSql(`alter table templates add column search_head tsvector generated always as (
+      setweight(to_tsvector('english'::regconfig, coalesce(name, '') || ' ' || regexp_replace(coalesce(name, ''), '[/:._-]+', ' ', 'g')), 'A') ||
+      setweight(to_tsvector('english'::regconfig, coalesce(keywords, '')), 'A')
+    ) stored`);
+    this.addSql(`create index templates_search_head_idx on templates using gin (search_head)`);
 
     // What a template made from an app gives back (src/apps/app-template.ts).
     this.addSql(`alter table apps add column description text, add column keywords text, add column type text`);
