@@ -37,7 +37,7 @@ builder.queryFields((t) => ({
   search: t.field({
     type: SearchResult,
     authScopes: { read: true },
-    description: 'Templates whose name or keywords contain any term, then matching images of every enabled registry',
+    description: 'Templates ranked by full-text relevance (name and keywords, description, images, documentation; all words first; typo-tolerant), then matching images of every enabled registry',
     args: { q: t.arg.string({ required: true }), limit: t.arg.int() },
     resolve: async (_root, { q, limit }, ctx) => {
       const result = await ctx.services.search.search(q, limit ?? undefined);

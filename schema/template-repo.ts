@@ -6,7 +6,11 @@ import { Template } from './template';
 
 const LoadError = builder.objectRef<RepoLoadError>('TemplateLoadError').implement({
   description: 'A .pmx file of the repo that did not load, and why',
-  fields: (t) => ({ file: t.exposeString('file'), message: t.exposeString('message') }),
+  fields: (t) => ({
+    file: t.exposeString('file', { description: 'The file, relative to the repo root' }),
+    line: t.int({ nullable: true, description: 'The 1-based line of the first problem, when known', resolve: (e) => e.line ?? null }),
+    message: t.exposeString('message'),
+  }),
 });
 
 export const TemplateRepo = builder.nodeRef<TemplateRepoRow, number>('TemplateRepo', {

@@ -67,7 +67,9 @@ export async function buildApp(em: EntityManager, def: TemplateDefinition, from:
   });
 
   const appName = uniqueName(def.name.replace(/\//g, '_'), await namesLike(em, App, def.name.replace(/\//g, '_')));
-  const app = em.create(App, { name: appName, from, documentation: def.documentation, errors: [] });
+  const app = em.create(App, {
+    name: appName, from, documentation: def.documentation, description: def.description, keywords: def.keywords, type: def.type, errors: [],
+  });
   const categories = new Map<string, AppCategory>();
   for (const image of def.images) {
     const name = image.category?.trim();
@@ -86,7 +88,7 @@ export async function buildApp(em: EntityManager, def: TemplateDefinition, from:
     taken.add(name);
     const category = image.category?.trim() ? categories.get(image.category.trim()) : undefined;
     services.set(image.name.trim(), em.create(Service, {
-      app, position, name, internalName: name,
+      app, position, name, internalName: name, imageName: image.name.trim(),
       description: image.description, from: image.source.trim(), type: image.type, command: image.command,
       ports: image.ports, expose: image.expose.map(String), environment: image.environment, volumes: image.volumes,
       categories: category ? [{ category_id: category.id, position: 0 }] : [],

@@ -8,7 +8,7 @@ import { toDefinition, type TemplateService } from '../catalog/template.service'
 import type { Template } from '../catalog/template.entity';
 import type { Config } from '../config';
 import { ValidationError } from '../errors';
-import type { App } from './app.entity';
+import type { App, Service } from './app.entity';
 import { loadApp } from './app-launch';
 
 /** Fields a client may set on a template made from an app, or saved to a repo. */
@@ -84,19 +84,25 @@ export class AppTemplateService {
   }
 }
 
-/** One image per service: its image, category (the first), links and volumes_from by name. */
+/**
+ * One image per service: its image, description, category (the first), links and volumes_from by
+ * name. The app's description, keywords and type (kept from its template) come back, and each
+ * image keeps the name it had in the template ("Reverse Proxy", not the container name
+ * "Reverse_Proxy") unless the service was renamed since.
+ */
 export function appDefinition(app: App): TemplateDefinition {
   const categories = new Map(app.categories.getItems().map((c) => [c.id, c.name]));
+  const imageName = (service: Service) => (service.imageName && service.name === service.internalName ? service.imageName : service.name);
   return {
     name: app.name,
-    description: null,
-    keywords: null,
-    type: normalizeType(null),
+    description: app.description ?? null,
+    keywords: app.keywords ?? null,
+    type: normalizeType(app.type ?? null),
     documentation: app.documentation ?? null,
     authors: [],
     source: null,
     images: app.services.getItems().map((service) => ({
-      name: service.name,
+      name: imageName(service),
       source: service.from,
       description: service.description ?? null,
       category: service.categories.map((c) => categories.get(c.category_id)).find((n) => n !== undefined) ?? null,
@@ -104,10 +110,10 @@ export function appDefinition(app: App): TemplateDefinition {
       command: service.command ?? null,
       expose: service.expose,
       ports: service.ports,
-      links: service.links.getItems().map((l) => ({ service: l.to.name, alias: l.alias })),
+      links: service.links.getItems().map((l) => ({ service: imageName(l.to), alias: l.alias })),
       environment: service.environment,
       volumes: service.volumes,
-      volumes_from: service.volumesFrom.getItems().map((v) => ({ service: v.exportedFrom.name })),
+      volumes_from: service.volumesFrom.getItems().map((v) => ({ service: imageName(v.exportedFrom) })),
       deployment: null,
     })),
   };

@@ -23,6 +23,10 @@ export const App = defineEntity({
     name: p.text(),
     from: p.text().fieldName('from_source').nullable(),
     documentation: p.text().nullable(),
+    /** Kept from the template it was made from, so a template made from the app gives them back. */
+    description: p.text().nullable(),
+    keywords: p.text().nullable(),
+    type: p.string().nullable(),
     /** App-level run-time failures (the network, an unreachable engine); services keep their own. */
     errors: p.json<{ message: string }[]>().$type<{ message: string }[]>().defaultRaw(`'[]'`),
     categories: () => p.oneToMany(AppCategory).mappedBy('app').orderBy({ position: 'asc', id: 'asc' }),
@@ -57,6 +61,8 @@ export const Service = defineEntity({
     name: p.text().unique(),
     /** The name at creation; never changes (the original's unit name). */
     internalName: p.text(),
+    /** The template image's name ("Reverse Proxy") before it was sanitised into `name`. */
+    imageName: p.text().nullable(),
     description: p.text().nullable(),
     from: p.text().fieldName('from_image'),
     type: p.text().nullable(),

@@ -7,7 +7,7 @@ import { DomainError, UpstreamError, ValidationError } from '../errors';
 import { collectTemplateFiles, MAX_TEMPLATE_FILE_BYTES, type RepoFile, type RepoFileError } from './repo-files';
 import { gitFailure, redactUrls, runGit } from './repo-git';
 import type { TemplateDefinition } from './template-definition';
-import { parseTemplateFile } from './template-file';
+import { parseTemplateFile, TemplateFileError } from './template-file';
 
 /**
  * Template repos (ARCHITECTURE.md §5 "Templates"): a git URL, a local git repository or plain
@@ -121,17 +121,32 @@ export async function readRepo(name: string, options: RepoOptions): Promise<{ fi
   return withCheckout(name, repo, options, async (work) => collectTemplateFiles(work));
 }
 
+export interface LoadedTemplate {
+  /** The file it came from, relative to the repo root: the template's identity in its repo. */
+  path: string;
+  definition: TemplateDefinition;
+}
+
+/** A file that did not load: where (the 1-based line of the first problem, when known) and why. */
+export interface TemplateLoadError extends RepoFileError {
+  line: number | null;
+}
+
 /** Parses every file; a file that fails goes to `errors` with the reason. */
-export function loadTemplates(files: RepoFile[], source: string): { templates: TemplateDefinition[]; errors: RepoFileError[] } {
-  const templates: TemplateDefinition[] = [];
-  const errors: RepoFileError[] = [];
+export function loadTemplates(files: RepoFile[], source: string): { templates: LoadedTemplate[]; errors: TemplateLoadError[] } {
+  const templates: LoadedTemplate[] = [];
+  const errors: TemplateLoadError[] = [];
   for (const file of files) {
     try {
-      templates.push({ ...parseTemplateFile(file.text, file.path), source });
+      templates.push({ path: file.path, definition: { ...parseTemplateFile(file.text, file.path), source } });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const prefix = `${file.path}: `;
-      errors.push({ file: file.path, message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message });
+      errors.push({
+        file: file.path,
+        line: error instanceof TemplateFileError ? error.line : null,
+        message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message,
+      });
     }
   }
   return { templates, errors };

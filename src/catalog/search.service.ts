@@ -6,9 +6,12 @@ import type { Registry } from './registry.entity';
 import type { RegistryService } from './registry.service';
 import { templateViews } from './template-read';
 import type { TemplateView } from './template-view';
+import { searchWords, type SearchWord } from './search-query';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
 export const MAX_SEARCH_LIMIT = 1000;
+/** pg_trgm word similarity a misspelt word needs to a word of a name or keywords (0-1). */
+export const TYPO_SIMILARITY = 0.5;
 
 /** One search result: a stored template, or a single-image template made from a registry image. */
 export interface SearchHit {
@@ -38,8 +41,8 @@ export class SearchService {
   ) {}
 
   /**
-   * Templates whose name or keywords contain any term (case-insensitive), then one hit per
-   * matching image of each enabled registry. A registry that fails adds an error, never fails
+   * Templates ranked by full-text relevance (README "Search: how templates rank"), then one hit
+   * per matching image of each enabled registry. A registry that fails adds an error, never fails
    * the search.
    */
   async search(query: string, limit = DEFAULT_SEARCH_LIMIT): Promise<SearchResult> {
@@ -48,7 +51,7 @@ export class SearchService {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
       throw new BadRequestError(`limit must be between 1 and ${MAX_SEARCH_LIMIT}`, ['limit']);
     }
-    const [templates, remote] = await Promise.all([this.searchTemplates(terms, limit), this.searchRegistries(terms, limit)]);
+    const [templates, remote] = await Promise.all([this.searchTemplates(query, limit), this.searchRegistries(terms, limit)]);
     return {
       query,
       hits: [...templates.map((template) => ({ template, registry: null, image: null })), ...remote.hits],
@@ -56,15 +59,51 @@ export class SearchService {
     };
   }
 
-  private async searchTemplates(terms: string[], limit: number): Promise<TemplateView[]> {
-    // One ILIKE pair per term, ORed: each is served by the trigram indexes (bitmap OR).
-    const patterns = terms.map((term) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    const where = patterns.map(() => `name ilike ? or keywords ilike ?`).join(' or ');
-    const rows: { id: number }[] = await this.em
-      .getConnection()
-      .execute(`select id from templates where ${where} order by id limit ${limit}`, patterns.flatMap((p) => [p, p]));
+  /** Ranked template ids: full text first; trigram similarity only when full text finds nothing. */
+  async rankedTemplateIds(query: string, limit = DEFAULT_SEARCH_LIMIT): Promise<number[]> {
+    const words = searchWords(query);
+    if (words.length === 0) return [];
+    const ids = await this.fullText(words, limit);
+    return ids.length > 0 ? ids : this.similar(words, limit);
+  }
+
+  private async searchTemplates(query: string, limit: number): Promise<TemplateView[]> {
+    const ids = await this.rankedTemplateIds(query, limit);
     // Views straight from rows: hydrating 100 hits as entities was most of a common term's p95.
-    return templateViews(this.em, rows.map((r) => r.id));
+    const views = new Map((await templateViews(this.em, ids)).map((view) => [view.id, view]));
+    return ids.map((id) => views.get(id)).filter((view) => view !== undefined);
+  }
+
+  /**
+   * One tsquery per word. Templates matching more words come first, then by the sum of each
+   * word's ts_rank (weights: name and keywords A, description B, images C, documentation D).
+   */
+  private async fullText(words: SearchWord[], limit: number): Promise<number[]> {
+    const rows: { id: number }[] = await this.em.getConnection().execute(fullTextStatement(words, limit));
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * The typo-tolerant fallback: names and keywords containing a word similar to one of the
+   * query's words (pg_trgm word similarity ≥ TYPO_SIMILARITY, served by the trigram indexes),
+   * most similar first.
+   */
+  private async similar(words: SearchWord[], limit: number): Promise<number[]> {
+    const terms = words.map((w) => w.word).filter((w) => w.length >= 3);
+    if (terms.length === 0) return [];
+    const any = terms.map(() => '(? <% name or ? <% keywords)').join(' or ');
+    const score = terms.map(() => 'greatest(word_similarity(?, name), word_similarity(?, coalesce(keywords, \'\')))').join(' + ');
+    return this.em.transactional(async (em) => {
+      // Local to this transaction: the operator <% compares against this threshold.
+      await em.getConnection().execute(`select set_config('pg_trgm.word_similarity_threshold', '${TYPO_SIMILARITY}', true)`, [], 'all', em.getTransactionContext());
+      const rows: { id: number }[] = await em.getConnection().execute(
+        `select id from templates where ${any} order by ${score} desc, id limit ${limit}`,
+        [...terms.flatMap((t) => [t, t]), ...terms.flatMap((t) => [t, t])],
+        'all',
+        em.getTransactionContext(),
+      );
+      return rows.map((row) => row.id);
+    });
   }
 
   private async searchRegistries(terms: string[], limit: number) {
@@ -98,6 +137,32 @@ export class SearchService {
     const { username, password, token } = this.registries.credentials(registry);
     return { username: username ?? undefined, password: password ?? undefined, token: token ?? undefined };
   }
+}
+
+/**
+ * Ranking reads every candidate's search vector, so a broad query ranks a bounded window of
+ * candidates: up to RANK_WINDOW templates matching every word, up to RANK_WINDOW matching a word
+ * in the name or keywords, and up to RANK_WINDOW matching anywhere (each window oldest first).
+ * Below RANK_WINDOW matches, that is every match, and the ranking is exact.
+ */
+export const RANK_WINDOW = 1000;
+
+/** The full-text statement for `words` (also timed on its own by bench scenario 3). */
+export function fullTextStatement(words: SearchWord[], limit: number): string {
+  // Literals, not parameters: the planner folds them into constants, so the OR of them is an
+  // index condition. searchWords leaves only letters, digits, `|`, `:*` and spaces in them.
+  const q = (w: SearchWord) => `to_tsquery('english'::regconfig, '${w.tsquery.replace(/'/g, "''")}')`;
+  const matched = words.map((w) => `(search_vector @@ ${q(w)})::int`).join(' + ');
+  const rank = words.map((w) => `ts_rank(search_vector, ${q(w)})`).join(' + ');
+  const any = words.map(q).join(' || ');
+  const windows = [
+    ...(words.length > 1 ? [`search_vector @@ (${words.map(q).join(' && ')})`] : []),
+    `search_head @@ (${any})`,
+    `search_vector @@ (${any})`,
+  ].map((where) => `(select id from templates where ${where} limit ${RANK_WINDOW})`);
+  return `select id from (
+      select id, ${matched} as matched, ${rank} as rank from templates where id in (${windows.join(' union ')})
+    ) hits order by matched desc, rank desc, id limit ${limit}`;
 }
 
 /** Commas and white space separate terms; duplicates and empties go. */

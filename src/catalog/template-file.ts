@@ -1,6 +1,6 @@
-import YAML from 'yaml';
+import YAML, { LineCounter, isNode, type Document } from 'yaml';
 import { ValidationError } from '../errors';
-import { parseYamlBounded } from '../yaml/parse';
+import { checkYamlSize, toJSBounded } from '../yaml/parse';
 import type {
   DeploymentDef, EnvDef, ImageDefinition, LinkDef, PortDef, TemplateDefinition, VolumeDef, VolumesFromDef,
 } from './template-definition';
@@ -16,6 +16,18 @@ import { normalizeType } from './template-types';
  * `expose` a single value. Like the original, a key that is not a template or image attribute is
  * an error; unlike it, so are unknown keys inside ports, links, environment, volumes,
  * volumes_from and deployment (a typo such as `host_prot` would otherwise vanish).
+ *
+ * Leniency for files of the original ecosystem, as their authors' tools read them (README
+ * "Template files: leniencies"):
+ * - a multi-line quoted scalar whose continuation lines are not indented (Ruby's Psych, on
+ *   libyaml, reads them; YAML 1.2 parsers refuse them), including a `---` line inside it (a
+ *   Markdown rule, not a document marker: the quote is still open);
+ * - an image with `repository` and `tag` instead of `source` (the earliest template form) gets
+ *   `source: repository:tag`;
+ * - blank `expose` entries (`expose: ['', '9200']`, as the original's UI saved them) are dropped;
+ * - a link or volumes_from naming an image by its source in the original's service-name form
+ *   (`paintedfox/postgresql:latest` -> `paintedfox_postgresql_latest`, with or without the tag),
+ *   as templates saved from apps did, points at that image when exactly one image matches.
  */
 
 /** One problem found in a template: `path` locates it for people, `field` for clients. */
@@ -25,28 +37,60 @@ export interface TemplateProblem {
   message: string;
 }
 
+/** A file that did not load: the problems' text, and the 1-based line of the first where known. */
+export class TemplateFileError extends ValidationError {
+  constructor(message: string, fields: string[], readonly line: number | null) {
+    super(message, fields);
+  }
+}
+
 const TOP_KEYS = ['name', 'description', 'keywords', 'recommended', 'type', 'documentation', 'authors', 'source', 'images'];
 const IMAGE_KEYS = [
   'name', 'source', 'description', 'category', 'type', 'command', 'expose', 'ports', 'links',
   'environment', 'volumes', 'volumes_from', 'deployment',
 ];
+const YAML_OPTIONS = { maxAliasCount: 1000 };
 
 export function parseTemplateFile(text: string, file: string): TemplateDefinition {
+  try {
+    checkYamlSize(text);
+  } catch (error) {
+    throw new TemplateFileError(`${file}: ${(error as Error).message}`, [], null);
+  }
+  let lines = new LineCounter();
+  let doc = YAML.parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines });
+  if (doc.errors.length > 0) {
+    // Lines are only indented, never added or removed: positions stay right for the retry.
+    const repaired = indentQuotedContinuations(text);
+    if (repaired !== text) {
+      const retryLines = new LineCounter();
+      const retry = YAML.parseDocument(repaired, { ...YAML_OPTIONS, lineCounter: retryLines });
+      if (retry.errors.length === 0) [doc, lines] = [retry, retryLines];
+    }
+  }
+  if (doc.errors.length > 0) {
+    const error = doc.errors[0];
+    throw new TemplateFileError(`${file}: not valid YAML: ${firstLine(error.message)}`, [], error.linePos?.[0].line ?? null);
+  }
   let data: unknown;
   try {
-    data = parseYamlBounded(text);
+    data = toJSBounded(doc, { maxAliases: YAML_OPTIONS.maxAliasCount });
   } catch (error) {
-    throw new ValidationError(`${file}: not valid YAML: ${firstLine((error as Error).message)}`, []);
+    throw new TemplateFileError(`${file}: not valid YAML: ${firstLine((error as Error).message)}`, [], null);
   }
   if (!isMapping(data)) {
-    throw new ValidationError(`${file}: a template file must be a YAML mapping (name, images, ...), got ${kindOf(data)}`, []);
+    throw new TemplateFileError(`${file}: a template file must be a YAML mapping (name, images, ...), got ${kindOf(data)}`, [], 1);
   }
   const problems: TemplateProblem[] = [];
   const template = readTemplate(data, problems);
+  resolveSourceNamedLinks(template);
   // A value of the wrong type was already reported; don't report it again as blank.
   const reported = new Set(problems.map((p) => p.path));
   problems.push(...templateProblems(template).filter((p) => !reported.has(p.path)));
-  if (problems.length > 0) throw problemsError(problems, `${file}: `);
+  if (problems.length > 0) {
+    const error = problemsError(problems, `${file}: `);
+    throw new TemplateFileError(error.message, error.fields, lineOf(doc, lines, problems[0].path));
+  }
   return template;
 }
 
@@ -149,7 +193,9 @@ export function templateProblems(t: TemplateDefinition): TemplateProblem[] {
 /**
  * The template-file form (§6.2): `---`, top-level keys in a fixed order with nulls kept, image
  * keys in a fixed order with nil and empty values dropped, multi-line text as literal blocks.
- * `source`, `authors` and image `description` are not part of this form.
+ * `source` and `authors` are not part of this form. Unlike the original, an image's
+ * `description` is written (after `source`): a template saved from an app and loaded back is
+ * then equal to it, and the original's loader reads the key too.
  */
 export function serializeTemplateFile(t: TemplateDefinition): string {
   const body = {
@@ -167,6 +213,7 @@ function imageFileForm(image: ImageDefinition): Record<string, unknown> {
   const entries: [string, unknown][] = [
     ['name', image.name],
     ['source', image.source],
+    ['description', image.description],
     ['category', image.category],
     ['type', image.type],
     ['expose', image.expose],
@@ -214,7 +261,14 @@ function readTemplate(data: Record<string, unknown>, problems: Problems): Templa
 }
 
 function readImage(raw: Record<string, unknown>, at: string, problems: Problems): ImageDefinition {
-  unknownKeys(raw, IMAGE_KEYS, at, 'images', problems);
+  // Early Panamax templates named the image by `repository` + `tag` instead of `source`.
+  const legacy = raw.source == null && raw.repository != null;
+  unknownKeys(raw, legacy ? [...IMAGE_KEYS, 'repository', 'tag'] : IMAGE_KEYS, at, 'images', problems);
+  if (legacy) {
+    const repository = str(raw.repository, `${at}.repository`, 'images.source', problems) ?? '';
+    const tag = str(raw.tag, `${at}.tag`, 'images.source', problems);
+    raw = { ...raw, source: isBlank(tag) ? repository : `${repository}:${String(tag).trim()}` };
+  }
   const field = (key: string) => `images.${key}`;
   const s = (key: string) => str(raw[key], `${at}.${key}`, field(key), problems);
   const items = (key: string) => list(raw[key], `${at}.${key}`, field(key), problems, true)
@@ -226,7 +280,8 @@ function readImage(raw: Record<string, unknown>, at: string, problems: Problems)
     category: s('category'),
     type: normalizeType(s('type')),
     command: s('command'),
-    expose: items('expose').map(({ item, path, field: f }) => str(item, path, f, problems) ?? ''),
+    // Blank entries are what the original's UI saved for an empty field (`['', '9200']`).
+    expose: items('expose').map(({ item, path, field: f }) => str(item, path, f, problems) ?? '').filter((e) => e.trim() !== ''),
     ports: items('ports').flatMap(({ item, path, field: f }) => readPort(item, path, f, problems)),
     links: items('links').flatMap(({ item, path, field: f }) => readLink(item, path, f, problems)),
     environment: readEnvironment(raw.environment, `${at}.environment`, field('environment'), problems),
@@ -305,6 +360,77 @@ function readDeployment(value: unknown, path: string, field: string, problems: P
     return {};
   }
   return { count };
+}
+
+// ---- leniencies and positions ----------------------------------------------------------
+
+/**
+ * Indents the continuation lines of multi-line quoted scalars that are less indented than
+ * their key. Leading white space of a quoted scalar's continuation line is folded away, so the
+ * value is unchanged; the YAML 1.2 parser then reads what libyaml read.
+ */
+export function indentQuotedContinuations(text: string): string {
+  const lines = text.split('\n');
+  const opening = /^(\s*)(-\s+)?(?:[^\s'"#][^:#]*:\s+)?(['"])/;
+  for (let i = 0; i < lines.length; i++) {
+    const match = opening.exec(lines[i]);
+    if (!match || (!match[2] && !/:\s+['"]$/.test(match[0]))) continue;
+    const quote = match[3];
+    let state = scanQuoted(lines[i].slice(match[0].length), quote);
+    if (state === 'closed') continue;
+    const indent = ' '.repeat(match[1].length + (match[2]?.length ?? 0) + 2);
+    let j = i + 1;
+    for (; j < lines.length && state === 'open'; j++) {
+      if (lines[j].trim() !== '' && !lines[j].startsWith(indent)) lines[j] = indent + lines[j].trimStart();
+      state = scanQuoted(lines[j], quote);
+    }
+    i = j - 1;
+  }
+  return lines.join('\n');
+}
+
+/** Whether a quoted scalar that is open at the start of `rest` closes in it. */
+function scanQuoted(rest: string, quote: string): 'open' | 'closed' {
+  for (let k = 0; k < rest.length; k++) {
+    const c = rest[k];
+    if (quote === '"' && c === '\\') k++;
+    else if (c === quote) {
+      if (quote === "'" && rest[k + 1] === "'") k++;
+      else return 'closed';
+    }
+  }
+  return 'open';
+}
+
+/** The original's service name for an image source: `foo/bar:1` -> `foo_bar_1` (§10.1). */
+function sourceServiceNames(source: string): string[] {
+  const full = source.trim().replace(/[^0-9A-Za-z._-]/g, '_');
+  const untagged = source.trim().replace(/:[^:/]*$/, '').replace(/[^0-9A-Za-z._-]/g, '_');
+  return [...new Set([full, untagged])];
+}
+
+function resolveSourceNamedLinks(t: TemplateDefinition): void {
+  const names = new Set(t.images.map((i) => i.name.trim()));
+  const resolve = (service: string): string => {
+    if (isBlank(service) || names.has(service.trim())) return service;
+    const matches = t.images.filter((i) => !isBlank(i.source) && sourceServiceNames(i.source).includes(service.trim()));
+    return matches.length === 1 ? matches[0].name.trim() : service;
+  };
+  for (const image of t.images) {
+    for (const link of image.links) link.service = resolve(link.service);
+    for (const from of image.volumes_from) from.service = resolve(from.service);
+  }
+}
+
+/** The 1-based line of a problem's path (`images[1].links[0]`), or of its nearest ancestor. */
+function lineOf(doc: Document, lines: LineCounter, path: string): number | null {
+  const keys: (string | number)[] = [];
+  for (const part of path.match(/[^.[\]]+/g) ?? []) keys.push(/^\d+$/.test(part) ? Number(part) : part);
+  for (let n = keys.length; n > 0; n--) {
+    const node = doc.getIn(keys.slice(0, n), true);
+    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
+  }
+  return null;
 }
 
 // ---- helpers ------------------------------------------------------------------------------

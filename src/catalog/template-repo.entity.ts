@@ -2,6 +2,8 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export interface RepoLoadError {
   file: string;
+  /** 1-based line of the first problem, when known (null for files that were not read, or older rows). */
+  line?: number | null;
   message: string;
 }
 

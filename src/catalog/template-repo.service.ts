@@ -60,8 +60,10 @@ export class TemplateRepoService {
   }
 
   /**
-   * Re-reads the repo and replaces its templates in one transaction. A repo that cannot be read
-   * keeps its previous templates (the read fails before the transaction starts).
+   * Re-reads the repo and applies it in one transaction: a template is identified by its file
+   * path in the repo, so an edited file updates its template in place (same id, image ids by
+   * position), a new file adds one and a deleted (or now unreadable) file's template goes. A repo
+   * that cannot be read keeps its previous templates (the read fails before the transaction).
    */
   async reload(id: number): Promise<TemplateRepo> {
     const { name } = await this.get(id);
@@ -73,8 +75,8 @@ export class TemplateRepoService {
     return this.em.transactional(async (em) => {
       // Two reloads of one repo serialise on its row.
       const repo = await em.findOneOrFail(TemplateRepo, { id }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
-      await em.nativeDelete(Template, { repo: id });
-      this.store(em, repo, loaded);
+      const existing = await em.find(Template, { repo: id }, { populate: ['images'], orderBy: { id: 'asc' } });
+      this.store(em, repo, loaded, existing);
       return repo;
     });
   }
@@ -89,14 +91,33 @@ export class TemplateRepoService {
   private async read(name: string) {
     const { files, errors } = await readRepo(name, this.source);
     const loaded = loadTemplates(files, name);
-    loaded.errors.unshift(...errors);
-    for (const error of loaded.errors) this.log.warn({ repo: name, file: error.file }, `template not loaded: ${error.message}`);
+    loaded.errors.unshift(...errors.map((error) => ({ ...error, line: null })));
+    for (const error of loaded.errors) this.log.warn({ repo: name, file: error.file, line: error.line }, `template not loaded: ${error.message}`);
     return loaded;
   }
 
-  private store(em: EntityManager, repo: TemplateRepo, loaded: ReturnType<typeof loadTemplates>): void {
+  /** Matches loaded files to stored templates by path and writes the difference (unflushed). */
+  private store(em: EntityManager, repo: TemplateRepo, loaded: ReturnType<typeof loadTemplates>, existing: Template[] = []): void {
     const templates = new TemplateService(em);
-    for (const def of loaded.templates) templates.build(def, repo);
+    const byPath = new Map(existing.filter((t) => t.path != null).map((t) => [t.path!, t]));
+    // Rows stored before templates had a path (migration 0010) are matched once by name.
+    const unpathed = existing.filter((t) => t.path == null);
+    const kept = new Set<Template>();
+    for (const { path, definition } of loaded.templates) {
+      let template = byPath.get(path);
+      if (!template) {
+        const index = unpathed.findIndex((t) => t.name === definition.name);
+        if (index >= 0) [template] = unpathed.splice(index, 1);
+      }
+      if (template) {
+        templates.update(template, definition);
+        template.path = path;
+        kept.add(template);
+      } else {
+        templates.build(definition, repo, path);
+      }
+    }
+    for (const template of existing) if (!kept.has(template)) em.remove(template);
     repo.templateCount = loaded.templates.length;
     repo.loadErrors = loaded.errors;
     repo.updatedAt = new Date();

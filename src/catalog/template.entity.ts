@@ -23,6 +23,10 @@ export const Template = defineEntity({
     source: p.text().nullable(),
     /** The repo it was loaded from; its templates go when it goes, or are replaced on reload. */
     repo: () => p.manyToOne(TemplateRepo).nullable().deleteRule('cascade').updateRule('no action'),
+    /** The file of its repo it was loaded from: with the repo, its identity across reloads. */
+    path: p.text().nullable(),
+    /** Image names and sources, for the search vector (a generated column reads only its row). */
+    imageText: p.text().default(''),
     imageCount: p.integer().default(0),
     images: () => p.oneToMany(TemplateImage).mappedBy('template').orderBy({ position: 'asc' }),
     createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),

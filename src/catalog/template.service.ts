@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findPage, type KeysetPage } from '../db/keyset';
 import { NotFoundError } from '../errors';
-import type { TemplateDefinition } from './template-definition';
+import type { ImageDefinition, TemplateDefinition } from './template-definition';
 import { templateViews } from './template-read';
 import type { TemplateRepo } from './template-repo.entity';
 import { imageDefinition, templateView, type TemplateView } from './template-view';
@@ -56,37 +56,24 @@ export class TemplateService {
   }
 
   /** Builds (unflushed) rows for a definition; the caller flushes, usually in a transaction. */
-  build(def: TemplateDefinition, repo: TemplateRepo | null): Template {
-    const template = this.em.create(Template, {
-      name: def.name,
-      description: def.description,
-      keywords: def.keywords,
-      type: def.type,
-      documentation: def.documentation,
-      authors: def.authors,
-      source: def.source,
-      repo,
-      imageCount: def.images.length,
+  build(def: TemplateDefinition, repo: TemplateRepo | null, path: string | null = null): Template {
+    const template = this.em.create(Template, { ...templateFields(def), repo, path });
+    def.images.forEach((image, position) => this.em.create(TemplateImage, { template, position, ...imageFields(image) }));
+    return template;
+  }
+
+  /**
+   * Rewrites a stored template from a definition in place (unflushed): the template keeps its id,
+   * images keep theirs by position; extra images go, new ones are added.
+   */
+  update(template: Template, def: TemplateDefinition): Template {
+    this.em.assign(template, templateFields(def));
+    const images = template.images.getItems();
+    def.images.forEach((image, position) => {
+      if (position < images.length) this.em.assign(images[position], imageFields(image));
+      else this.em.create(TemplateImage, { template, position, ...imageFields(image) });
     });
-    def.images.forEach((image, position) =>
-      this.em.create(TemplateImage, {
-        template,
-        position,
-        name: image.name,
-        source: image.source,
-        description: image.description,
-        category: image.category,
-        type: image.type,
-        command: image.command,
-        expose: image.expose,
-        ports: image.ports,
-        links: image.links,
-        environment: image.environment,
-        volumes: image.volumes,
-        volumesFrom: image.volumes_from,
-        deployment: image.deployment,
-      }),
-    );
+    for (const extra of images.slice(def.images.length)) this.em.remove(extra);
     return template;
   }
 
@@ -106,6 +93,46 @@ export class TemplateService {
        order by min(seen)`);
     return rows.map((row) => ({ keyword: row.keyword, count: Number(row.count) }));
   }
+}
+
+function templateFields(def: TemplateDefinition) {
+  return {
+    name: def.name,
+    description: def.description,
+    keywords: def.keywords,
+    type: def.type,
+    documentation: def.documentation,
+    authors: def.authors,
+    source: def.source,
+    imageCount: def.images.length,
+    imageText: imageSearchText(def.images),
+  };
+}
+
+function imageFields(image: ImageDefinition) {
+  return {
+    name: image.name,
+    source: image.source,
+    description: image.description,
+    category: image.category,
+    type: image.type,
+    command: image.command,
+    expose: image.expose,
+    ports: image.ports,
+    links: image.links,
+    environment: image.environment,
+    volumes: image.volumes,
+    volumesFrom: image.volumes_from,
+    deployment: image.deployment,
+  };
+}
+
+/**
+ * Image names and sources as searchable words: each as given, and again with / : . _ - as word
+ * breaks, so `tutum/mysql:5.5` is found by "mysql" (migration 0010 fills older rows the same way).
+ */
+export function imageSearchText(images: readonly Pick<ImageDefinition, 'name' | 'source'>[]): string {
+  return images.map((i) => `${i.name} ${i.source} ${`${i.name} ${i.source}`.replace(/[/:._-]+/g, ' ')}`).join(' ');
 }
 
 /** The domain form of a stored template: what the file serializer and the agent take. */

@@ -34,7 +34,7 @@ export class YamlInputError extends Error {}
 
 export function parseYamlBounded(text: string, limits: Partial<YamlLimits> = {}): unknown {
   const max = { ...DEFAULT_YAML_LIMITS, ...limits };
-  if (Buffer.byteLength(text, 'utf8') > max.maxBytes) throw new YamlInputError(`the YAML text is larger than ${max.maxBytes} bytes`);
+  checkYamlSize(text, max);
   let doc: Document.Parsed;
   try {
     doc = YAML.parseDocument(text, { uniqueKeys: true, merge: max.merge ?? false });
@@ -43,6 +43,21 @@ export function parseYamlBounded(text: string, limits: Partial<YamlLimits> = {})
     throw new YamlInputError(error instanceof RangeError ? 'the YAML text is nested too deeply' : firstLine(error));
   }
   if (doc.errors.length > 0) throw new YamlInputError(firstLine(doc.errors[0]));
+  return toJSBounded(doc, max);
+}
+
+/** Refuses a text over the byte limit before anything parses it. */
+export function checkYamlSize(text: string, limits: Partial<YamlLimits> = {}): void {
+  const max = { ...DEFAULT_YAML_LIMITS, ...limits };
+  if (Buffer.byteLength(text, 'utf8') > max.maxBytes) throw new YamlInputError(`the YAML text is larger than ${max.maxBytes} bytes`);
+}
+
+/**
+ * The value of a document parsed without errors, within the depth, alias and expanded-size
+ * limits: for callers that parse the document themselves (template files keep its line counter).
+ */
+export function toJSBounded(doc: Document.Parsed, limits: Partial<YamlLimits> = {}): unknown {
+  const max = { ...DEFAULT_YAML_LIMITS, ...limits };
   measure(doc, max);
   try {
     return doc.toJS({ maxAliasCount: max.maxAliases });

@@ -73,6 +73,11 @@ describe('registries', () => {
 });
 
 describe('template repos and templates', () => {
+  // An extra field beside the spec's: which files did not load, where and why.
+  const LOAD_ERRORS = [
+    { file: 'broken.pmx', line: 1, message: expect.stringMatching(/^not valid YAML: Flow sequence/) },
+    { file: 'invalid.pmx', line: null, message: "name: can't be blank; images[0].source: can't be blank" },
+  ];
   let repoDir: string;
   let repoId: number;
 
@@ -90,14 +95,15 @@ describe('template repos and templates', () => {
   test('POST /template_repos clones the repo and loads every valid .pmx', async () => {
     const res = await t.request('POST', '/template_repos', { body: { name: repoDir } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.any(Number), name: repoDir, template_count: 2, updated_at: ISO });
+    expect(res.body).toEqual({ id: expect.any(Number), name: repoDir, template_count: 2, updated_at: ISO, load_errors: LOAD_ERRORS });
     repoId = res.body.id;
     expect((await t.request('GET', '/template_repos')).body).toEqual([res.body]);
   });
 
   test('files that fail are reported in the load errors', async () => {
-    const res = await t.graphql(`{ templateRepo(id: ${repoId}) { loadErrors { file message } templates { name source } } }`);
+    const res = await t.graphql(`{ templateRepo(id: ${repoId}) { loadErrors { file line message } templates { name source } } }`);
     const repo = res.body.data.templateRepo;
+    expect(repo.loadErrors).toEqual(LOAD_ERRORS);
     expect(repo.loadErrors.map((e: { file: string }) => e.file).sort()).toEqual(['broken.pmx', 'invalid.pmx']);
     expect(repo.loadErrors.find((e: { file: string }) => e.file === 'invalid.pmx').message).toMatch(/name/);
     expect(repo.templates).toEqual(expect.arrayContaining([
@@ -198,7 +204,7 @@ describe('template repos and templates', () => {
     commitFiles(repoDir, { 'redis.pmx': pmx('Redis', { keywords: 'cache' }) });
     const res = await t.request('POST', `/template_repos/${repoId}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: repoId, name: repoDir, template_count: 3, updated_at: ISO });
+    expect(res.body).toEqual({ id: repoId, name: repoDir, template_count: 3, updated_at: ISO, load_errors: LOAD_ERRORS });
     expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
     const names = (await t.request('GET', '/templates')).body.map((tpl: { name: string }) => tpl.name).sort();
     expect(names).toEqual(['Ghost', 'Redis', 'WordPress']);

@@ -129,10 +129,12 @@ describe('readRepo and loadTemplates', () => {
     expect(files.map((f) => f.path)).toEqual(['nested/broken.pmx', 'nested/deep/rails.pmx', 'nested/invalid.pmx', 'wordpress.pmx']);
 
     const { templates, errors } = loadTemplates(files, name);
-    expect(templates.map((t) => [t.name, t.source])).toEqual([['Rails', name], ['Wordpress', name]]);
+    expect(templates.map((t) => [t.path, t.definition.name, t.definition.source])).toEqual([['nested/deep/rails.pmx', 'Rails', name], ['wordpress.pmx', 'Wordpress', name]]);
     expect(errors).toEqual([
-      { file: 'nested/broken.pmx', message: expect.stringMatching(/^not valid YAML: /) },
-      { file: 'nested/invalid.pmx', message: "name: can't be blank; images[0].source: can't be blank" },
+      // The file ends with a newline: the unclosed list is found at the end, line 2.
+      { file: 'nested/broken.pmx', line: 2, message: expect.stringMatching(/^not valid YAML: /) },
+      // No line: the first problem is a key that is missing.
+      { file: 'nested/invalid.pmx', line: null, message: "name: can't be blank; images[0].source: can't be blank" },
     ]);
   });
 

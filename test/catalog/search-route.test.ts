@@ -74,10 +74,14 @@ describeRegistry('GET /search over templates and registries (real docker-registr
     });
   });
 
-  test('every term is ORed, case-insensitively, over names and keywords', async () => {
+  test('every word counts, case-insensitively, commas or spaces; templates matching all words come first', async () => {
     const res = await t.request('GET', '/search?q=BLOG,%20sql');
-    // Stored order: the repo's files load in path order (ghost, pg, wp).
-    expect(res.body.map((hit: { name: string }) => hit.name)).toEqual(['Ghost', 'Postgres', 'WordPress Stack']);
+    expect(res.body.map((hit: { name: string }) => hit.name).sort()).toEqual(['Ghost', 'Postgres', 'WordPress Stack']);
+    // Ghost is the only one with both words (keywords blog and node); WordPress Stack has one.
+    const both = await t.request('GET', '/search?q=node%20blog');
+    expect(both.body.map((hit: { name: string }) => hit.name)).toEqual(['Ghost', 'WordPress Stack']);
+    // A stop word counts for nothing, and no word is a substring match: "on" finds nothing here.
+    expect((await t.request('GET', '/search?q=on')).body).toEqual([]);
   });
 
   test('the GraphQL result reports the registry that failed', async () => {
@@ -98,12 +102,16 @@ describeRegistry('GET /search over templates and registries (real docker-registr
     await t.request('PATCH', `/registries/${team.id}`, { body: { enabled: true } });
   });
 
-  test('the template search is served by the trigram indexes, not a scan', async () => {
+  test('full text is served by the GIN index on the search vector, the typo fallback by the trigram indexes', async () => {
     const conn = t.app.orm.em.getConnection();
     await conn.execute('set enable_seqscan = off');
-    const plan: { 'QUERY PLAN': string }[] = await conn.execute(
-      "explain select id from templates where name ilike '%press%' or keywords ilike '%press%'");
-    await conn.execute('set enable_seqscan = on');
-    expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/templates_(name|keywords)_trgm_idx/);
+    const plan = async (sql: string) => ((await conn.execute(`explain ${sql}`)) as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
+    try {
+      expect(await plan("select id from templates where search_vector @@ (to_tsquery('english'::regconfig, 'press | press:*') || to_tsquery('english'::regconfig, 'blog'))"))
+        .toMatch(/templates_search_vector_idx/);
+      expect(await plan("select id from templates where 'wrodpress' <% name or 'wrodpress' <% keywords")).toMatch(/templates_(name|keywords)_trgm_idx/);
+    } finally {
+      await conn.execute('set enable_seqscan = on');
+    }
   });
 });
