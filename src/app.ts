@@ -61,7 +61,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     bodyTimeoutMs: config.agentTimeoutMs,
     deployTimeoutMs: config.agentDeployTimeoutMs,
   });
-  const appRuntime = new AppRuntime(config.dockerHost, log);
+  const appRuntime = new AppRuntime(config.dockerHost, log, config.appDependencyTimeoutMs);
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });
     const secrets = SecretBox.fromConfig(config.secretKey, config.dataDir);

@@ -26,6 +26,7 @@ const schema = z.object({
   GITHUB_TOKEN: z.string().optional(),
   AGENT_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
   AGENT_DEPLOY_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
+  APP_DEPENDENCY_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
 });
 
 export interface Config {
@@ -47,6 +48,8 @@ export interface Config {
   agentTimeoutMs: number;
   /** Headers and body deadline of a deploy or redeploy: the agent may be pulling images. */
   agentDeployTimeoutMs: number;
+  /** How long a service waits for a compose `depends_on` condition (healthy, completed) of another. */
+  appDependencyTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -78,5 +81,6 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     githubToken: e.GITHUB_TOKEN,
     agentTimeoutMs: e.AGENT_TIMEOUT_MS,
     agentDeployTimeoutMs: e.AGENT_DEPLOY_TIMEOUT_MS,
+    appDependencyTimeoutMs: e.APP_DEPENDENCY_TIMEOUT_MS,
   };
 }

@@ -13,7 +13,7 @@ export class AppRuntime {
   private instance: string | undefined;
   private readonly inFlight = new Map<number, Promise<void>>();
 
-  constructor(dockerHost: string, private readonly log: Logger) {
+  constructor(dockerHost: string, private readonly log: Logger, readonly dependencyTimeoutMs = 120_000) {
     this.docker = new DockerClient({ host: dockerHost });
   }
 
