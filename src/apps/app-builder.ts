@@ -8,7 +8,7 @@ import { toDefinition } from '../catalog/template.service';
 import { validateTemplate } from '../catalog/template-file';
 import { BadRequestError, ValidationError } from '../errors';
 import { App, AppCategory, Service, ServiceLink, SharedVolume } from './app.entity';
-import { parseComposeYaml } from './compose';
+import { loadComposeApp } from './compose';
 import { dependencyOrder } from './dependency-order';
 import { sanitizeName, uniqueName, volumeSourceProblem } from './names';
 import type { ServiceOptions } from './service-options';
@@ -18,6 +18,12 @@ export interface CreateAppInput {
   composeYaml?: string | null;
   image?: string | null;
   registryId?: number | null;
+  /** The app's name; default the compose project's `name:`, else the template's. */
+  name?: string | null;
+  /** Values for the compose file's `${VAR}` substitutions. */
+  environment?: unknown;
+  /** Active compose profiles. */
+  profiles?: string[] | null;
 }
 
 /**
@@ -26,14 +32,15 @@ export interface CreateAppInput {
  */
 export async function appSource(
   input: CreateAppInput, templates: TemplateService, registries: RegistryService,
-): Promise<{ definition: TemplateDefinition; from: string }> {
+): Promise<{ definition: TemplateDefinition; from: string; extras?: AppExtras }> {
   if (input.templateId != null) {
     const definition = toDefinition(await templates.get(input.templateId));
-    return { definition, from: `Template: ${definition.name}` };
+    return { definition, from: `Template: ${definition.name}`, extras: { name: input.name } };
   }
   if (input.composeYaml != null) {
-    const definition = parseComposeYaml(input.composeYaml);
-    return { definition, from: `Template: ${definition.name}` };
+    const compose = loadComposeApp(input.composeYaml, { environment: environmentMap(input.environment), profiles: input.profiles ?? [] });
+    const from = compose.name ? `Compose: ${compose.name}` : `Template: ${compose.definition.name}`;
+    return { definition: compose.definition, from, extras: { name: input.name, warnings: compose.warnings, options: compose.options } };
   }
   if (input.image != null && input.image.trim() !== '') {
     const image = input.image.trim();
@@ -49,7 +56,7 @@ export async function appSource(
         expose: [], ports: [], links: [], environment: [], volumes: [], volumes_from: [], deployment: null,
       }],
     };
-    return { definition, from: `Template: ${name}` };
+    return { definition, from: `Template: ${name}`, extras: { name: input.name } };
   }
   throw new BadRequestError('give template_id, compose_yaml or image', ['template_id']);
 }
@@ -105,6 +112,17 @@ export async function buildApp(em: EntityManager, def: TemplateDefinition, from:
     for (const shared of image.volumes_from) em.create(SharedVolume, { mountedOn: from, exportedFrom: services.get(shared.service.trim())! });
   }
   return app;
+}
+
+/** The request's `environment`: a mapping of names to strings (numbers and booleans as text). */
+function environmentMap(value: unknown): Record<string, string> {
+  if (value == null) return {};
+  const bad = () => new ValidationError('environment must be a mapping of variable names to values', ['environment']);
+  if (typeof value !== 'object' || Array.isArray(value)) throw bad();
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => {
+    if (!['string', 'number', 'boolean'].includes(typeof v)) throw bad();
+    return [k, String(v)];
+  }));
 }
 
 /** What a source other than a stored template gives an app beyond its definition. */

@@ -40,9 +40,9 @@ export class AppService {
 
   /** Stores the app, then starts its services after the response, in dependency order. */
   async create(input: CreateAppInput): Promise<App> {
-    const { definition, from } = await appSource(input, this.templates, this.registries);
+    const { definition, from, extras } = await appSource(input, this.templates, this.registries);
     const app = await this.em.transactional(async (em) => {
-      const built = await buildApp(em, definition, from);
+      const built = await buildApp(em, definition, from, extras);
       await em.flush();
       return built;
     });

@@ -90,7 +90,7 @@ describeDocker('apps are isolated: app-scoped names, services reached by their o
     const before = (await t.request('GET', '/apps')).body.length;
     const res = await t.request('POST', '/apps', { body: { compose_yaml: 'services:\n  a:\n    image: platform-test/busybox:latest\n    volumes: ["./conf:/etc/conf"]\n' } });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ code: 422, message: expect.stringContaining('"./conf" is a relative host path'), fields: expect.stringContaining('volumes') });
+    expect(res.body).toEqual({ code: 422, message: expect.stringContaining('services.a.volumes[0]: "./conf" is a relative host path'), fields: 'compose_yaml' });
     expect((await t.request('GET', '/apps')).body).toHaveLength(before);
     const service = await t.request('POST', `/apps/${apps[1]}/services`, { body: { name: 'x', from: 'platform-test/busybox:latest', volumes: [{ host_path: '../up', container_path: '/x' }] } });
     expect(service.body).toEqual({ code: 422, message: expect.stringContaining('"../up" is a relative host path'), fields: 'volumes' });
