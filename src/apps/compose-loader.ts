@@ -29,6 +29,8 @@ export interface ComposeModel {
   secrets: Record<string, Mapping | null>;
   configs: Record<string, Mapping | null>;
   warnings: string[];
+  /** The environment interpolation read (the request's): secrets and configs may come from it. */
+  environment: Record<string, string>;
 }
 
 // The package's schema predates the top-level `name:` of the specification; it is added here.
@@ -41,6 +43,10 @@ const longPort = ((((schema.definitions as Mapping).service as Mapping).properti
 for (const form of longPort.oneOf as Mapping[]) {
   if (isMapping(form.properties) && form.properties.published) form.properties.published = { type: ['string', 'integer'] };
 }
+// Secrets and configs from the environment, and inline configs (`content:`), came later too.
+const definitions = schema.definitions as Record<string, Mapping>;
+definitions.secret.properties = { ...(definitions.secret.properties as Mapping), environment: { type: 'string' } };
+definitions.config.properties = { ...(definitions.config.properties as Mapping), environment: { type: 'string' }, content: { type: 'string' } };
 // Its `$schema` is draft 2019-09 written with a trailing `#`, which ajv's meta-schema id lacks.
 delete schema.$schema;
 let validator: ReturnType<Ajv2019['compile']> | undefined;
@@ -84,6 +90,7 @@ export function loadCompose(text: string, options: ComposeLoadOptions = {}): Com
     volumes: (doc.volumes ?? {}) as ComposeModel['volumes'],
     secrets: (doc.secrets ?? {}) as ComposeModel['secrets'],
     configs: (doc.configs ?? {}) as ComposeModel['configs'],
+    environment: options.environment ?? {},
     warnings: [...unset].sort().map((name) => `the variable ${name} is not set: it was replaced by an empty string (give it in environment)`),
   };
 }

@@ -159,10 +159,12 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   const replicas = isMapping(svc.deploy) ? svc.deploy.replicas : svc.scale;
   if (typeof replicas === 'number' && replicas !== 1) options.replicas = replicas;
   const files = [
-    ...filesOf(at, 'secrets', svc.secrets, model.secrets, (n) => `/run/secrets/${n}`, problems),
-    ...filesOf(at, 'configs', svc.configs, model.configs, (n) => `/${n}`, problems),
+    ...filesOf(at, 'secrets', svc.secrets, model, (n) => `/run/secrets/${n}`, problems),
+    ...filesOf(at, 'configs', svc.configs, model, (n) => `/${n}`, problems),
   ];
   if (files.length) options.files = files;
+  // Files are written into the container's filesystem before it starts, which a read-only one refuses.
+  if ((svc.secrets != null || svc.configs != null) && svc.read_only === true) problems.push(`${at}.read_only: a read-only service cannot be given secrets or configs here`);
   const external = externalVolumes(svc, model);
   if (external.length) options.externalVolumes = external;
   for (const [volume, def] of Object.entries(model.volumes)) {
@@ -191,10 +193,11 @@ function networksOf(at: string, value: unknown, model: ComposeModel, problems: s
 }
 
 function filesOf(
-  at: string, key: 'secrets' | 'configs', value: unknown, declared: Record<string, Mapping | null>,
+  at: string, key: 'secrets' | 'configs', value: unknown, model: ComposeModel,
   defaultTarget: (name: string) => string, problems: string[],
 ): NonNullable<ServiceOptions['files']> {
   if (value == null) return [];
+  const declared = model[key];
   return (value as unknown[]).flatMap((item) => {
     const ref = isMapping(item) ? item : { source: String(item) };
     const source = String(ref.source);
@@ -205,13 +208,13 @@ function filesOf(
     }
     let content: string | undefined;
     if (typeof def.content === 'string') content = def.content;
-    else if (typeof def.environment === 'string') content = undefined;
+    else if (typeof def.environment === 'string') content = model.environment[def.environment];
     if (content === undefined) {
       const what = def.file != null ? `file "${String(def.file)}" cannot be read: an app's compose file has no directory on the server`
         : def.external ? 'external secrets and configs live in a swarm, not on one engine'
-          : def.environment != null ? `it comes from the server's environment variable ${String(def.environment)}, which apps may not read`
+          : def.environment != null ? `the variable ${String(def.environment)} is not in the request's environment`
             : 'it has no content';
-      problems.push(`${key}.${source}: ${what}; give its content inline (content:)`);
+      problems.push(`${key}.${source}: ${what}; give ${key === 'secrets' ? 'it from environment: (a variable of the request\'s environment)' : 'its content inline (content:)'}`);
       return [];
     }
     const target = typeof ref.target === 'string' ? (ref.target.startsWith('/') ? ref.target : `${key === 'secrets' ? '/run/secrets/' : '/'}${ref.target}`) : defaultTarget(source);

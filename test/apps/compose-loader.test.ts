@@ -118,7 +118,7 @@ services:
 
   test('conformance files as apps: those that need files from a directory are refused naming them, the rest map', () => {
     const app = (file: string) => () => loadComposeApp(readFileSync(path.join(conformance, `${file}.yaml`), 'utf8'));
-    expect(thrown(app('simple_secretfile')).message).toBe('compose_yaml: secrets.test_secret: file "./test_secret.txt" cannot be read: an app\'s compose file has no directory on the server; give its content inline (content:)');
+    expect(thrown(app('simple_secretfile')).message).toBe('compose_yaml: secrets.test_secret: file "./test_secret.txt" cannot be read: an app\'s compose file has no directory on the server; give it from environment: (a variable of the request\'s environment)');
     expect(thrown(app('simple_configfile')).message).toContain('configs.test_config: file "./test_config.txt" cannot be read');
     expect(thrown(app('simple_volume')).message).toContain('services.entry.volumes[0]: "./test_volume.txt" is a relative host path');
     expect(app('scaling')().options.get('client')).toEqual({ replicas: 3 });
@@ -200,6 +200,7 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
       ['    build: .\n', 'services.web.build'],
       ['    networks: [nowhere]\n', 'services.web.networks: "nowhere" is not declared'],
       ['    depends_on: [ghost]\n', 'services.web.depends_on: "ghost" is not a service of this file'],
+      ['    read_only: true\n    secrets: [s]\nsecrets:\n  s: {environment: S}\n', 'services.web.read_only: a read-only service cannot be given secrets or configs here'],
     ];
     for (const [body, message] of cases) {
       const text = body.startsWith('    build') ? 'services:\n  web:\n' + body : undefined;
