@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCidr } from './apps/network-pool';
 import type { QueryLimits } from './graphql/limits';
 
 /**
@@ -27,6 +28,15 @@ const schema = z.object({
   AGENT_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
   AGENT_DEPLOY_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
   APP_DEPENDENCY_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
+  APP_NETWORK_POOL: z.string().default('10.192.0.0/12').refine((v) => {
+    try {
+      parseCidr(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be an IPv4 CIDR such as 10.192.0.0/12'),
+  APP_NETWORK_PREFIX: z.coerce.number().int().min(8).max(30).default(24),
 });
 
 export interface Config {
@@ -50,6 +60,9 @@ export interface Config {
   agentDeployTimeoutMs: number;
   /** How long a service waits for a compose `depends_on` condition (healthy, completed) of another. */
   appDependencyTimeoutMs: number;
+  /** The address pool app networks take their subnets from, and the prefix length of each. */
+  appNetworkPool: string;
+  appNetworkPrefix: number;
 }
 
 export class ConfigError extends Error {
@@ -82,5 +95,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentTimeoutMs: e.AGENT_TIMEOUT_MS,
     agentDeployTimeoutMs: e.AGENT_DEPLOY_TIMEOUT_MS,
     appDependencyTimeoutMs: e.APP_DEPENDENCY_TIMEOUT_MS,
+    appNetworkPool: e.APP_NETWORK_POOL,
+    appNetworkPrefix: e.APP_NETWORK_PREFIX,
   };
 }

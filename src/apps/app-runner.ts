@@ -125,7 +125,7 @@ export class AppRunner {
       names.set(key, name);
       if (existing.has(name)) continue;
       try {
-        await this.docker.createNetwork(name, labels, 'bridge', { internal: network.internal ?? false });
+        await this.runtime.networkPool.create(this.docker, name, labels, { internal: network.internal ?? false });
       } catch (error) {
         // Made by a concurrent start of the same app.
         if (!(error instanceof EngineConflictError)) throw error;
