@@ -54,6 +54,7 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
     if (key in WARNED_KEYS) warnings.push(`${at}.${key} is ignored: ${WARNED_KEYS[key]}`);
     else problems.push(`${at}.${key}: ${REFUSED_KEYS[key] || 'is not supported'}`);
   }
+  if (svc.build != null && svc.image != null) warnings.push(`${at}.build is ignored: images are not built here; the image ${String(svc.image)} is run as given`);
   if (isMapping(svc.deploy)) {
     for (const key of Object.keys(svc.deploy)) {
       if (key !== 'replicas') warnings.push(`${at}.deploy.${key} is ignored: only deploy.replicas applies to apps on one engine`);

@@ -211,11 +211,12 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
   });
 
   test('each warned key is accepted with a warning naming it', () => {
-    const app = service('    container_name: fixed\n    platform: linux/arm64\n    pull_policy: always\n    deploy: {replicas: 2, resources: {limits: {cpus: "0.5"}}}\n');
+    const app = service('    container_name: fixed\n    platform: linux/arm64\n    pull_policy: always\n    deploy: {replicas: 2, resources: {limits: {cpus: "0.5"}}}\n    build: .\n');
     expect(app.warnings).toEqual([
       'services.web.container_name is ignored: containers get app-scoped names so that copies of an app run side by side; the service is reached by its own name',
       'services.web.platform is ignored: the engine runs its own platform',
       'services.web.pull_policy is ignored: images the engine has are used; missing ones are pulled',
+      'services.web.build is ignored: images are not built here; the image busybox is run as given',
       'services.web.deploy.resources is ignored: only deploy.replicas applies to apps on one engine',
     ]);
     expect(app.options.get('web')).toEqual({ replicas: 2 });
