@@ -141,7 +141,9 @@ export class AppRunner {
       const image = await this.ensureImage(service.from);
       service.defaultExposedPorts = defaultExposedPorts(image);
       const options = service.options ?? {};
-      const joined = (options.networks?.length ? options.networks : [{ name: 'default', aliases: [] }])
+      // An internal network is joined last: published ports go through the network the container is made on.
+      const joined = [...(options.networks?.length ? options.networks : [{ name: 'default', aliases: [] } as AppNetwork])]
+        .sort((a, b) => Number(a.internal ?? false) - Number(b.internal ?? false))
         .map((n) => ({ name: ctx.networks.get(n.name)!, aliases: [...new Set([service.name, ...n.aliases])] }));
       const [primary, ...others] = joined;
       const replicas = options.replicas ?? 1;
