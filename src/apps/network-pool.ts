@@ -22,8 +22,19 @@ export class NetworkPool {
     this.blocks = 2 ** (prefix - bits);
   }
 
-  /** Creates the network on a free block of the pool; a full pool is a 409 naming it. */
-  async create(docker: DockerClient, name: string, labels: Record<string, string>, options: { internal?: boolean }): Promise<void> {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Creates the network on a free block of the pool; a full pool is a 409 naming it. This
+   * process's creations run one at a time: they would only race each other for the same block.
+   */
+  create(docker: DockerClient, name: string, labels: Record<string, string>, options: { internal?: boolean }): Promise<void> {
+    const run = this.queue.then(() => this.createNow(docker, name, labels, options));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async createNow(docker: DockerClient, name: string, labels: Record<string, string>, options: { internal?: boolean }): Promise<void> {
     const used = (await docker.listNetworks()).flatMap((n) => ((n.IPAM as { Config?: { Subnet?: string }[] } | undefined)?.Config ?? [])
       .map((c) => c.Subnet).filter((s): s is string => !!s && !s.includes(':')).map(parseCidr));
     for (let block = 0; block < this.blocks; block += 1) {

@@ -120,6 +120,8 @@ export class DockerClient extends EngineHttp {
     options: { attachable?: boolean; internal?: boolean; subnet?: string } = {},
   ): Promise<{ Id: string }> {
     return this.request('POST', '/networks/create', {
+      // A loaded engine takes its time over bridges and firewall rules.
+      timeoutMs: Math.max(this.timeoutMs, 60_000),
       body: {
         Name: name, Driver: driver, Labels: labels, CheckDuplicate: true, Attachable: options.attachable ?? false,
         Internal: options.internal ?? false,

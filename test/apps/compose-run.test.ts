@@ -34,7 +34,7 @@ describeDocker('compose and Panamax apps run as their authors meant', () => {
     await docker?.close();
   });
 
-  const journal = (id: number, done: (lines: any[]) => boolean) => waitFor(async () => (await t.request('GET', `/apps/${id}/journal`)).body as any[], done, 90_000);
+  const journal = (id: number, done: (lines: any[]) => boolean) => waitFor(async () => (await t.request('GET', `/apps/${id}/journal`)).body as any[], (l) => Array.isArray(l) && done(l), 180_000);
   const services = async (id: number) => (await t.request('GET', `/apps/${id}/services`)).body as any[];
 
   test('the official WordPress template: its DB_1 link sets the variables the 2014 image reads', async () => {
@@ -61,7 +61,7 @@ describeDocker('compose and Panamax apps run as their authors meant', () => {
       'DB_1_PORT_3306_TCP_PORT=3306',
       'DB_1_PORT_3306_TCP_PROTO=tcp',
     ]);
-  });
+  }, 300_000);
 
   test('a compose file\'s engine keys, depends_on conditions, secrets, networks with aliases and replicas', async () => {
     const port = await freePort();
@@ -134,5 +134,5 @@ secrets:
     expect(bad.body).toEqual({ code: 422, message: 'compose_yaml: services.a.image: required variable TAG is missing a value: give the tag', fields: 'compose_yaml' });
     const refused = await t.request('POST', '/apps', { body: { compose_yaml: 'services:\n  a:\n    image: x\n    env_file: .env\n' } });
     expect(refused.body).toEqual({ code: 422, message: expect.stringContaining('services.a.env_file'), fields: 'compose_yaml' });
-  }, 180_000);
+  }, 400_000);
 });

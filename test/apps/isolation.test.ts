@@ -26,8 +26,9 @@ describeDocker('apps are isolated: app-scoped names, services reached by their o
   });
 
   const journal = (id: number) => waitFor(async () => (await t.request('GET', `/apps/${id}/journal`)).body as any[],
-    (lines) => lines.some((l) => l.message.startsWith('DATABASE_PORT=')), 120_000);
+    (lines) => Array.isArray(lines) && lines.some((l) => l.message.startsWith('DATABASE_PORT=')), 180_000);
 
+  // Generous waits: on a loaded shared machine the engine takes seconds over each network and container.
   test('two copies of one compose file run side by side; in each, db and its alias resolve with the link variables set', async () => {
     for (let i = 0; i < 2; i += 1) {
       const res = await t.request('POST', '/apps', { body: { compose_yaml: SIDE_BY_SIDE } });
@@ -56,7 +57,7 @@ describeDocker('apps are isolated: app-scoped names, services reached by their o
         `DATABASE_PORT_80_TCP_PROTO=tcp`,
       ]);
     }
-  });
+  }, 400_000);
 
   test('each copy has its own named volume; deleting one leaves the other\'s alone', async () => {
     const volumes = async () => (await docker.listVolumes({ labels: { 'platform.instance': instance } })).map((v) => v.Name).sort();
@@ -78,13 +79,15 @@ describeDocker('apps are isolated: app-scoped names, services reached by their o
     }
     const res = await t.request('POST', '/apps', { body: { compose_yaml: SIDE_BY_SIDE } });
     expect(res.status).toBe(200);
+    const tenth = await waitFor(async () => (await t.request('GET', `/apps/${res.body.id}/services`)).body as any[], (l) => Array.isArray(l) && l.every((s) => s.sub_state === 'running' || s.errors), 180_000);
+    expect(tenth.map((s) => [s.name, s.sub_state, s.errors])).toEqual([['db', 'running', null], ['web', 'running', null]]);
     const lines = (await journal(res.body.id)).filter((l) => l.service === 'web').map((l) => l.message);
     expect(lines.slice(0, 2)).toEqual(['resolved db', 'resolved database']);
     for (const id of ids) {
-      const [one] = await waitFor(async () => (await t.request('GET', `/apps/${id}/services`)).body as any[], (l) => l[0]?.sub_state === 'running');
+      const [one] = await waitFor(async () => (await t.request('GET', `/apps/${id}/services`)).body as any[], (l) => Array.isArray(l) && l[0]?.sub_state === 'running', 180_000);
       expect(one).toMatchObject({ name: 'one', errors: null });
     }
-  }, 300_000);
+  }, 600_000);
 
   test('a relative bind is refused with a 422 naming volumes, and nothing is stored', async () => {
     const before = (await t.request('GET', '/apps')).body.length;

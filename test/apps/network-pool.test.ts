@@ -36,7 +36,7 @@ describeDocker('app networks from the service\'s own address pool', () => {
       const res = await t.request('POST', '/apps', { body: compose(name) });
       expect(res.body.name).toBe(name);
       ids.push(res.body.id);
-      await waitFor(async () => (await t.request('GET', `/apps/${res.body.id}/services`)).body as any[], (l) => l.every((s) => s.sub_state === 'running'));
+      await waitFor(async () => (await t.request('GET', `/apps/${res.body.id}/services`)).body as any[], (l) => Array.isArray(l) && l.every((s) => s.sub_state === 'running'), 180_000);
     }
     const subnets = await Promise.all(ids.map(async (id) => {
       const network = await docker.inspectNetwork(`platform-app-${id}-${instance.slice(0, 8)}`);
@@ -47,11 +47,11 @@ describeDocker('app networks from the service\'s own address pool', () => {
     const third = await t.request('POST', '/apps', { body: compose('third') });
     expect(third.status).toBe(200);
     const message = `no free /27 subnet left in the app network pool 10.251.7.0/26 (APP_NETWORK_POOL) for network platform-app-${third.body.id}-${instance.slice(0, 8)}`;
-    const services = await waitFor(async () => (await t.request('GET', `/apps/${third.body.id}/services`)).body as any[], (l) => l.every((s) => s.errors));
+    const services = await waitFor(async () => (await t.request('GET', `/apps/${third.body.id}/services`)).body as any[], (l) => Array.isArray(l) && l.every((s) => s.errors), 180_000);
     expect(services.map((s) => [s.name, s.errors])).toEqual([
       ['one', { code: 409, message, fields: 'network' }],
       ['two', { code: 409, message, fields: 'network' }],
     ]);
     expect((await t.request('GET', `/apps/${third.body.id}`)).body.errors).toEqual([{ message }]);
-  });
+  }, 600_000);
 });
