@@ -42,6 +42,7 @@ export const App = builder.nodeRef<AppRow, number>('App', {
     from: t.string({ nullable: true, resolve: (a) => a.from ?? null }),
     errors: t.field({ type: [AppError], description: "The app's own run-time failures, then each failing service's", resolve: (a, _args, ctx) => ctx.services.apps.errors(a) }),
     documentation: t.string({ nullable: true, resolve: (a) => a.documentation ?? null }),
+    warnings: t.field({ type: [AppError], description: 'What the source asked for that is not honoured as written (compose keys); also in errors, prefixed "warning:"', resolve: (a) => a.warnings ?? [] }),
     categories: t.field({ type: [CategoryPosition], resolve: async (a) => appCategories((await a.categories.load()).getItems()) }),
   }),
 });
@@ -64,6 +65,9 @@ const CreateAppInput = builder.inputType('CreateAppInput', {
     composeYaml: t.string(),
     image: t.string(),
     registryId: t.int(),
+    name: t.string({ description: "The app's name; default the compose file's `name:`, else the template's" }),
+    environment: t.field({ type: 'JSON', description: 'Values for the compose file\'s ${VAR} substitutions: a mapping of names to strings' }),
+    profiles: t.stringList({ description: 'Active compose profiles: services in other profiles are left out' }),
   }),
 });
 

@@ -5,6 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { routes } from '../rest/routes';
 import { getSchema } from '../schema/index';
 import { AppRuntime } from './apps/app-runtime';
+import { NetworkPool } from './apps/network-pool';
 import { TokenService } from './auth/token.service';
 import { AgentClient } from './targets/agent-client';
 import type { Config } from './config';
@@ -66,7 +67,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     deployTimeoutMs: config.agentDeployTimeoutMs,
     maxResponseBytes: config.agentMaxResponseBytes,
   });
-  const appRuntime = new AppRuntime(config.dockerHost, log);
+  const appRuntime = new AppRuntime(config.dockerHost, log, config.appDependencyTimeoutMs, new NetworkPool(config.appNetworkPool, config.appNetworkPrefix));
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });
     const secrets = SecretBox.fromConfig(config.secretKey, config.dataDir);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCidr } from './apps/network-pool';
 import type { QueryLimits } from './graphql/limits';
 
 /**
@@ -41,6 +42,16 @@ const schema = z.object({
   GRAPHQL_TRUSTED_DOCUMENTS_FILE: z.string().min(1).optional(),
   GRAPHQL_BATCH_LIMIT: z.coerce.number().int().min(0).max(100).default(10),
   AGENT_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(8 * 1024 * 1024),
+  APP_DEPENDENCY_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
+  APP_NETWORK_POOL: z.string().default('10.192.0.0/12').refine((v) => {
+    try {
+      parseCidr(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be an IPv4 CIDR such as 10.192.0.0/12'),
+  APP_NETWORK_PREFIX: z.coerce.number().int().min(8).max(30).default(24),
 });
 
 function isOrigin(value: string): boolean {
@@ -86,6 +97,11 @@ export interface Config {
   batchLimit: number;
   /** Largest answer read from an agent. */
   agentMaxResponseBytes: number;
+  /** How long a service waits for a compose `depends_on` condition (healthy, completed) of another. */
+  appDependencyTimeoutMs: number;
+  /** The address pool app networks take their subnets from, and the prefix length of each. */
+  appNetworkPool: string;
+  appNetworkPrefix: number;
 }
 
 export class ConfigError extends Error {
@@ -125,5 +141,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedDocumentsFile: e.GRAPHQL_TRUSTED_DOCUMENTS_FILE ? path.resolve(e.GRAPHQL_TRUSTED_DOCUMENTS_FILE) : undefined,
     batchLimit: e.GRAPHQL_BATCH_LIMIT,
     agentMaxResponseBytes: e.AGENT_MAX_RESPONSE_BYTES,
+    appDependencyTimeoutMs: e.APP_DEPENDENCY_TIMEOUT_MS,
+    appNetworkPool: e.APP_NETWORK_POOL,
+    appNetworkPrefix: e.APP_NETWORK_PREFIX,
   };
 }

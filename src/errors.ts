@@ -44,6 +44,12 @@ export class NotFoundError extends DomainError {
   }
 }
 
+/** 424: a service's container was not made because a service it depends on failed its condition (compose depends_on). */
+export class DependencyFailedError extends DomainError {
+  readonly code = 'DEPENDENCY_FAILED';
+  readonly httpStatus = 424;
+}
+
 /** 405: a known path with a method it does not take. */
 export class MethodNotAllowedError extends DomainError {
   readonly code = 'METHOD_NOT_ALLOWED';

@@ -6,17 +6,24 @@ import { DEFAULT_TYPE } from '../catalog/template-types';
 import type { TemplateService } from '../catalog/template.service';
 import { toDefinition } from '../catalog/template.service';
 import { validateTemplate } from '../catalog/template-file';
-import { BadRequestError } from '../errors';
+import { BadRequestError, ValidationError } from '../errors';
 import { App, AppCategory, Service, ServiceLink, SharedVolume } from './app.entity';
-import { parseComposeYaml } from './compose';
+import { loadComposeApp } from './compose';
 import { dependencyOrder } from './dependency-order';
-import { sanitizeName, uniqueName } from './names';
+import { sanitizeName, uniqueName, volumeSourceProblem } from './names';
+import type { ServiceOptions } from './service-options';
 
 export interface CreateAppInput {
   templateId?: number | null;
   composeYaml?: string | null;
   image?: string | null;
   registryId?: number | null;
+  /** The app's name; default the compose project's `name:`, else the template's. */
+  name?: string | null;
+  /** Values for the compose file's `${VAR}` substitutions. */
+  environment?: unknown;
+  /** Active compose profiles. */
+  profiles?: string[] | null;
 }
 
 /**
@@ -25,14 +32,15 @@ export interface CreateAppInput {
  */
 export async function appSource(
   input: CreateAppInput, templates: TemplateService, registries: RegistryService,
-): Promise<{ definition: TemplateDefinition; from: string }> {
+): Promise<{ definition: TemplateDefinition; from: string; extras?: AppExtras }> {
   if (input.templateId != null) {
     const definition = toDefinition(await templates.get(input.templateId));
-    return { definition, from: `Template: ${definition.name}` };
+    return { definition, from: `Template: ${definition.name}`, extras: { name: input.name } };
   }
   if (input.composeYaml != null) {
-    const definition = parseComposeYaml(input.composeYaml);
-    return { definition, from: `Template: ${definition.name}` };
+    const compose = loadComposeApp(input.composeYaml, { environment: environmentMap(input.environment), profiles: input.profiles ?? [] });
+    const from = compose.name ? `Compose: ${compose.name}` : `Template: ${compose.definition.name}`;
+    return { definition: compose.definition, from, extras: { name: input.name, warnings: compose.warnings, options: compose.options } };
   }
   if (input.image != null && input.image.trim() !== '') {
     const image = input.image.trim();
@@ -48,7 +56,7 @@ export async function appSource(
         expose: [], ports: [], links: [], environment: [], volumes: [], volumes_from: [], deployment: null,
       }],
     };
-    return { definition, from: `Template: ${name}` };
+    return { definition, from: `Template: ${name}`, extras: { name: input.name } };
   }
   throw new BadRequestError('give template_id, compose_yaml or image', ['template_id']);
 }
@@ -58,17 +66,22 @@ export async function appSource(
  * category, one service per image with every field, links and volumes_from resolved by image
  * name. Names are sanitised and made unique (apps among apps, services across all apps).
  */
-export async function buildApp(em: EntityManager, def: TemplateDefinition, from: string): Promise<App> {
+export async function buildApp(em: EntityManager, def: TemplateDefinition, from: string, extras: AppExtras = {}): Promise<App> {
   validateTemplate(def);
+  const relative = def.images.flatMap((image) => image.volumes.map((v) => volumeSourceProblem(v.host_path)).filter(Boolean)
+    .map((problem) => `${image.name}: ${problem}`));
+  if (relative.length > 0) throw new ValidationError(relative.join('; '), ['volumes']);
   const byName = new Map(def.images.map((image) => [image.name.trim(), image]));
   dependencyOrder(def.images.map((i) => i.name.trim()), (name) => {
     const image = byName.get(name);
     return [...(image?.links ?? []).map((l) => l.service.trim()), ...(image?.volumes_from ?? []).map((v) => v.service.trim())];
   });
 
-  const appName = uniqueName(def.name.replace(/\//g, '_'), await namesLike(em, App, def.name.replace(/\//g, '_')));
+  const wanted = (extras.name?.trim() || def.name).replace(/\//g, '_');
+  const appName = uniqueName(wanted, await namesLike(em, App, wanted));
   const app = em.create(App, {
-    name: appName, from, documentation: def.documentation, description: def.description, keywords: def.keywords, type: def.type, errors: [],
+    name: appName, from, documentation: def.documentation, description: def.description, keywords: def.keywords, type: def.type,
+    errors: [], warnings: (extras.warnings ?? []).map((message) => ({ message })),
   });
   const categories = new Map<string, AppCategory>();
   for (const image of def.images) {
@@ -79,12 +92,11 @@ export async function buildApp(em: EntityManager, def: TemplateDefinition, from:
   }
   await em.flush();
 
+  // Names are unique within the app only: each service is reachable by its own name inside it.
   const services = new Map<string, Service>();
   const taken = new Set<string>();
   for (const [position, image] of def.images.entries()) {
-    const base = sanitizeName(image.name.trim());
-    for (const existing of await namesLike(em, Service, base)) taken.add(existing);
-    const name = uniqueName(base, taken);
+    const name = uniqueName(sanitizeName(image.name.trim()), taken);
     taken.add(name);
     const category = image.category?.trim() ? categories.get(image.category.trim()) : undefined;
     services.set(image.name.trim(), em.create(Service, {
@@ -92,7 +104,7 @@ export async function buildApp(em: EntityManager, def: TemplateDefinition, from:
       description: image.description, from: image.source.trim(), type: image.type, command: image.command,
       ports: image.ports, expose: image.expose.map(String), environment: image.environment, volumes: image.volumes,
       categories: category ? [{ category_id: category.id, position: 0 }] : [],
-      defaultExposedPorts: [], lastError: null, startingAt: null,
+      defaultExposedPorts: [], lastError: null, startingAt: null, options: extras.options?.get(image.name.trim()) ?? {},
     }));
   }
   for (const image of def.images) {
@@ -101,6 +113,27 @@ export async function buildApp(em: EntityManager, def: TemplateDefinition, from:
     for (const shared of image.volumes_from) em.create(SharedVolume, { mountedOn: from, exportedFrom: services.get(shared.service.trim())! });
   }
   return app;
+}
+
+/** The request's `environment`: a mapping of names to strings (numbers and booleans as text). */
+function environmentMap(value: unknown): Record<string, string> {
+  if (value == null) return {};
+  const bad = () => new ValidationError('environment must be a mapping of variable names to values', ['environment']);
+  if (typeof value !== 'object' || Array.isArray(value)) throw bad();
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => {
+    if (!['string', 'number', 'boolean'].includes(typeof v)) throw bad();
+    return [k, String(v)];
+  }));
+}
+
+/** What a source other than a stored template gives an app beyond its definition. */
+export interface AppExtras {
+  /** The app's name (the compose project's `name:`, or one given in the request). */
+  name?: string | null;
+  /** Shown with the app's errors: what was not honoured as written. */
+  warnings?: string[];
+  /** Per image name: options without a template field (compose keys). */
+  options?: Map<string, ServiceOptions>;
 }
 
 /** Names starting with `prefix` (a superset of the exact clashes `uniqueName` looks for). */

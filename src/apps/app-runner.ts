@@ -3,18 +3,22 @@ import type { Registry } from '../catalog/registry.entity';
 import { imagePrefix } from '../catalog/registry-client';
 import type { RegistryService } from '../catalog/registry.service';
 import { containerSpec } from '../engines/container-spec';
-import type { ImageInspect, RegistryAuth } from '../engines/docker-types';
+import type { ContainerInspect, ImageInspect, RegistryAuth } from '../engines/docker-types';
 import { EngineConflictError, EngineRequestError, isEngineUnreachable } from '../engines/engine-errors';
 import { defaultExposedPorts } from '../engines/states';
-import { DomainError } from '../errors';
+import { DependencyFailedError, DomainError } from '../errors';
 import type { Logger } from '../logger';
 import type { App, RunError, Service } from './app.entity';
 import type { AppRuntime } from './app-runtime';
 import { dependencyOrder } from './dependency-order';
+import { linkEnvironment } from './link-env';
+import { containerName, projectName, scopedName, volumeSourceKind } from './names';
+import type { AppNetwork } from './service-options';
 
 export const LABEL_INSTANCE = 'platform.instance';
 export const LABEL_APP = 'platform.app';
 export const LABEL_SERVICE = 'platform.service';
+export const LABEL_VOLUME = 'platform.volume';
 
 /**
  * Runs an app's services as containers: one user-defined network per app (links resolve by
@@ -41,9 +45,14 @@ export class AppRunner {
     return labels;
   }
 
-  /** `platform-app-<id>-<installation>`: unique on an engine shared by installations. */
+  /** The app's project name, which its engine objects' names start with (names.ts). */
+  async project(appId: number): Promise<string> {
+    return projectName(appId, await this.runtime.instanceId(this.em));
+  }
+
+  /** The app's default network: named after the project. */
   async networkName(appId: number): Promise<string> {
-    return `platform-app-${appId}-${(await this.runtime.instanceId(this.em)).slice(0, 8)}`;
+    return this.project(appId);
   }
 
   /** Marks the services as starting (start-pre), so reads during the run say so. */
@@ -76,9 +85,10 @@ export class AppRunner {
     await this.em.flush();
     let pending = [...order];
     try {
-      const network = await this.ensureNetwork(app.id);
+      const project = await this.project(app.id);
+      const networks = await this.ensureNetworks(app.id, project, all);
       for (const service of order) {
-        await this.startOne(app.id, service, network);
+        await this.startOne(app.id, service, { project, networks, all });
         pending = pending.filter((s) => s !== service);
         await this.em.flush();
       }
@@ -86,52 +96,84 @@ export class AppRunner {
       if (isEngineUnreachable(error)) {
         this.recordUnreachable(app, pending, error);
       } else {
-        app.errors = [{ message: error instanceof DomainError ? error.message : 'Unexpected error.' }];
-        for (const service of pending) service.startingAt = null;
+        // A network that could not be made (an exhausted address pool) stops every service still to start.
+        const message = error instanceof DomainError ? error.message : 'Unexpected error.';
+        app.errors = [{ message }];
+        for (const service of pending) {
+          service.startingAt = null;
+          service.lastError = runError(error);
+        }
       }
       await this.em.flush();
       throw error;
     }
   }
 
-  private async ensureNetwork(appId: number): Promise<string> {
-    const name = await this.networkName(appId);
-    const existing = await this.docker.listNetworks({ labels: await this.labels(appId) });
-    if (existing.some((n) => n.Name === name)) return name;
-    try {
-      await this.docker.createNetwork(name, await this.labels(appId));
-    } catch (error) {
-      // Made by a concurrent start of the same app.
-      if (!(error instanceof EngineConflictError)) throw error;
+  /** The app's networks (its default one and those its compose file declared), made when missing. */
+  private async ensureNetworks(appId: number, project: string, all: Service[]): Promise<Map<string, string>> {
+    const wanted = new Map<string, AppNetwork>([['default', { name: 'default', aliases: [] }]]);
+    for (const service of all) for (const network of service.options?.networks ?? []) wanted.set(network.name, network);
+    const labels = await this.labels(appId);
+    const existing = new Set((await this.docker.listNetworks({ labels })).map((n) => n.Name));
+    const names = new Map<string, string>();
+    for (const [key, network] of wanted) {
+      if (network.external) {
+        names.set(key, network.external);
+        continue;
+      }
+      const name = key === 'default' ? project : scopedName(project, key);
+      names.set(key, name);
+      if (existing.has(name)) continue;
+      try {
+        await this.runtime.networkPool.create(this.docker, name, labels, { internal: network.internal ?? false });
+      } catch (error) {
+        // Made by a concurrent start of the same app.
+        if (!(error instanceof EngineConflictError)) throw error;
+      }
     }
-    return name;
+    return names;
   }
 
-  private async startOne(appId: number, service: Service, network: string): Promise<void> {
+  private async startOne(appId: number, service: Service, ctx: StartContext): Promise<void> {
     try {
       await this.removeServiceContainers(appId, service.id);
+      await this.awaitDependencies(appId, service, ctx.all);
       const image = await this.ensureImage(service.from);
       service.defaultExposedPorts = defaultExposedPorts(image);
-      const spec = containerSpec({
-        name: service.name,
-        image: service.from,
-        command: service.command,
-        environment: service.environment,
-        ports: service.ports,
-        expose: service.expose,
-        volumes: service.volumes,
-        volumesFrom: service.volumesFrom.getItems().map((v) => v.exportedFrom.name),
-        links: service.links.getItems().map((l) => ({ service: l.to.name, alias: l.alias })),
-        labels: await this.labels(appId, service.id),
-        network: { name: network, aliases: [service.name] },
-      });
-      const created = await this.docker.createContainer(service.name, spec).catch((error: unknown) => {
-        if (error instanceof EngineConflictError) {
-          throw new EngineConflictError(`a container named "${service.name}" already exists on the engine and is not this service's: rename the service or remove that container`, ['name']);
-        }
-        throw error;
-      });
-      await this.docker.startContainer(created.Id);
+      const options = service.options ?? {};
+      // An internal network is joined last: published ports go through the network the container is made on.
+      const joined = [...(options.networks?.length ? options.networks : [{ name: 'default', aliases: [] } as AppNetwork])]
+        .sort((a, b) => Number(a.internal ?? false) - Number(b.internal ?? false))
+        .map((n) => ({ name: ctx.networks.get(n.name)!, aliases: [...new Set([service.name, ...n.aliases])] }));
+      const [primary, ...others] = joined;
+      const replicas = options.replicas ?? 1;
+      for (let replica = 1; replica <= replicas; replica += 1) {
+        const name = containerName(ctx.project, service.name, replica);
+        const spec = containerSpec({
+          name,
+          image: service.from,
+          command: service.command,
+          environment: service.environment,
+          extraEnvironment: await this.linkVariables(appId, name, service),
+          ports: service.ports,
+          expose: service.expose,
+          volumes: await this.volumes(appId, ctx.project, service),
+          volumesFrom: service.volumesFrom.getItems().map((v) => containerName(ctx.project, v.exportedFrom.name)),
+          links: service.links.getItems().map((l) => ({ service: containerName(ctx.project, l.to.name), alias: l.alias })),
+          labels: await this.labels(appId, service.id),
+          network: primary,
+          engine: options.engine,
+        });
+        const created = await this.docker.createContainer(name, spec).catch((error: unknown) => {
+          if (error instanceof EngineConflictError) {
+            throw new EngineConflictError(`a container named "${name}" already exists on the engine and is not this service's: remove that container`, ['name']);
+          }
+          throw error;
+        });
+        for (const network of others) await this.docker.connectNetwork(network.name, created.Id, network.aliases);
+        if (options.files?.length) await this.docker.putFiles(created.Id, options.files);
+        await this.docker.startContainer(created.Id);
+      }
       service.lastError = null;
     } catch (error) {
       if (isEngineUnreachable(error)) throw error;
@@ -139,6 +181,66 @@ export class AppRunner {
       if (!(error instanceof DomainError)) this.log.error({ err: error, service: service.name }, 'starting a service failed');
     } finally {
       service.startingAt = null;
+    }
+  }
+
+  /**
+   * The variables Docker's legacy links set, from each linked service's first container (started
+   * before this one: links are dependencies), so Panamax-era images find `DB_PORT_3306_TCP_ADDR`.
+   */
+  private async linkVariables(appId: number, parent: string, service: Service): Promise<string[]> {
+    const env: string[] = [];
+    for (const link of service.links.getItems()) {
+      const target = await this.firstContainer(appId, link.to.id);
+      if (!target) continue;
+      const ip = Object.values(target.NetworkSettings.Networks ?? {}).map((n) => n.IPAddress).find(Boolean) ?? '';
+      env.push(...linkEnvironment(link.alias, parent, target, ip));
+    }
+    return env;
+  }
+
+  private async firstContainer(appId: number, serviceId: number): Promise<ContainerInspect | null> {
+    const [first] = await this.docker.listContainers({ all: true, labels: await this.labels(appId, serviceId) });
+    return first ? this.docker.inspectContainer(first.Id) : null;
+  }
+
+  /** Named volumes become the app's own (`<project>_<name>`, labelled, removed with it) unless external. */
+  private async volumes(appId: number, project: string, service: Service): Promise<Service['volumes']> {
+    const external = new Set(service.options?.externalVolumes ?? []);
+    const result: Service['volumes'] = [];
+    for (const volume of service.volumes) {
+      if (volumeSourceKind(volume.host_path) !== 'named' || external.has(volume.host_path!.trim())) {
+        result.push(volume);
+        continue;
+      }
+      const name = scopedName(project, volume.host_path!.trim());
+      await this.docker.createVolume(name, { ...(await this.labels(appId)), [LABEL_VOLUME]: volume.host_path!.trim() });
+      result.push({ ...volume, host_path: name });
+    }
+    return result;
+  }
+
+  /** Waits for what compose `depends_on` conditions ask of the services this one needs. */
+  private async awaitDependencies(appId: number, service: Service, all: Service[]): Promise<void> {
+    for (const dependency of service.options?.dependsOn ?? []) {
+      if (dependency.condition === 'service_started') continue;
+      const target = all.find((s) => s.name === dependency.service);
+      if (!target) continue;
+      const deadline = Date.now() + this.runtime.dependencyTimeoutMs;
+      for (;;) {
+        const container = await this.firstContainer(appId, target.id);
+        const state = container?.State as (ContainerInspect['State'] & { Health?: { Status: string } }) | undefined;
+        if (dependency.condition === 'service_healthy' && state?.Health?.Status === 'healthy') break;
+        if (dependency.condition === 'service_completed_successfully' && state?.Status === 'exited') {
+          if (state.ExitCode === 0) break;
+          throw new DependencyFailedError(`${dependency.service} exited with code ${state.ExitCode}, and this service needs it to complete successfully (depends_on)`, ['depends_on']);
+        }
+        if (!container || state?.Status === 'exited' || state?.Status === 'dead' || state?.Health?.Status === 'unhealthy' || Date.now() > deadline) {
+          const what = dependency.condition === 'service_healthy' ? 'healthy' : 'complete';
+          throw new DependencyFailedError(`${dependency.service} did not become ${what} (depends_on ${dependency.condition}): ${container ? `it is ${state?.Health?.Status ?? state?.Status}` : 'it has no container'}`, ['depends_on']);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
     }
   }
 
@@ -171,20 +273,33 @@ export class AppRunner {
     }
   }
 
-  /** Every container and the network of the app. */
+  /** Every container, network and named volume of the app (external ones are not the app's: never labelled). */
   async removeApp(appId: number): Promise<void> {
     const labels = await this.labels(appId);
     for (const container of await this.docker.listContainers({ all: true, labels })) {
       await this.docker.removeContainer(container.Id, { force: true, removeVolumes: true });
     }
     for (const network of await this.docker.listNetworks({ labels })) await this.docker.removeNetwork(network.Id);
+    for (const volume of await this.docker.listVolumes({ labels })) await this.docker.removeVolume(volume.Name);
   }
 }
 
 /** The names a service must start after. */
 export function needs(service: Service): string[] {
-  return [...service.links.getItems().map((l) => l.to.name), ...service.volumesFrom.getItems().map((v) => v.exportedFrom.name)];
+  return [
+    ...service.links.getItems().map((l) => l.to.name),
+    ...service.volumesFrom.getItems().map((v) => v.exportedFrom.name),
+    ...(service.options?.dependsOn ?? []).map((d) => d.service),
+  ];
 }
+
+interface StartContext {
+  project: string;
+  /** Compose network name → the engine's network name. */
+  networks: Map<string, string>;
+  all: Service[];
+}
+
 
 /** `registry.example:5000/team/app:1` → `registry.example:5000`; null for Docker Hub names. */
 export function imageHost(ref: string): string | null {

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DockerClient } from '../engines/docker-client';
 import type { Logger } from '../logger';
+import { NetworkPool } from './network-pool';
 
 /**
  * What the apps domain keeps for the life of the process: one engine client (a connection
@@ -13,7 +14,12 @@ export class AppRuntime {
   private instance: string | undefined;
   private readonly inFlight = new Map<number, Promise<void>>();
 
-  constructor(dockerHost: string, private readonly log: Logger) {
+  constructor(
+    dockerHost: string,
+    private readonly log: Logger,
+    readonly dependencyTimeoutMs = 120_000,
+    readonly networkPool = new NetworkPool('10.192.0.0/12', 24),
+  ) {
     this.docker = new DockerClient({ host: dockerHost });
   }
 

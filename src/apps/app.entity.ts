@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { EnvDef, PortDef, VolumeDef } from '../catalog/template-definition';
+import type { ServiceOptions } from './service-options';
 
 /** What went wrong at run time, as the spec's Error object. */
 export interface RunError {
@@ -29,6 +30,8 @@ export const App = defineEntity({
     type: p.string().nullable(),
     /** App-level run-time failures (the network, an unreachable engine); services keep their own. */
     errors: p.json<{ message: string }[]>().$type<{ message: string }[]>().defaultRaw(`'[]'`),
+    /** What the source asked for that is not honoured as written (compose keys); shown with the errors. */
+    warnings: p.json<{ message: string }[]>().$type<{ message: string }[]>().defaultRaw(`'[]'`).onCreate(() => []),
     categories: () => p.oneToMany(AppCategory).mappedBy('app').orderBy({ position: 'asc', id: 'asc' }),
     services: () => p.oneToMany(Service).mappedBy('app').orderBy({ position: 'asc', id: 'asc' }),
     createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
@@ -49,7 +52,7 @@ export const AppCategory = defineEntity({
 });
 export type AppCategory = InferEntity<typeof AppCategory>;
 
-/** One container of an app. `name` is unique across apps: it is the container's name. */
+/** One container (or `options.replicas` of them) of an app. `name` is unique within its app. */
 export const Service = defineEntity({
   name: 'Service',
   tableName: 'services',
@@ -58,7 +61,7 @@ export const Service = defineEntity({
     id: p.integer().primary(),
     app: () => p.manyToOne(App).deleteRule('cascade').updateRule('no action'),
     position: p.integer().default(0),
-    name: p.text().unique(),
+    name: p.text(),
     /** The name at creation; never changes (the original's unit name). */
     internalName: p.text(),
     /** The template image's name ("Reverse Proxy") before it was sanitised into `name`. */
@@ -78,6 +81,8 @@ export const Service = defineEntity({
     lastError: p.json<RunError>().$type<RunError | null>().nullable(),
     /** Set while its image is pulled and its container made (start-pre); cleared after. */
     startingAt: p.datetime().nullable(),
+    /** Compose options without a field of their own (entrypoint, healthcheck, networks, ...). */
+    options: p.json<ServiceOptions>().$type<ServiceOptions>().onCreate(() => ({})),
     links: () => p.oneToMany(ServiceLink).mappedBy('from').orderBy({ id: 'asc' }),
     volumesFrom: () => p.oneToMany(SharedVolume).mappedBy('mountedOn').orderBy({ id: 'asc' }),
   },

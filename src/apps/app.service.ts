@@ -48,9 +48,9 @@ export class AppService {
 
   /** Stores the app, then starts its services after the response, in dependency order. */
   async create(input: CreateAppInput): Promise<App> {
-    const { definition, from } = await appSource(input, this.templates, this.registries);
+    const { definition, from, extras } = await appSource(input, this.templates, this.registries);
     const app = await this.em.transactional(async (em) => {
-      const built = await buildApp(em, definition, from);
+      const built = await buildApp(em, definition, from, extras);
       await em.flush();
       return built;
     });
@@ -89,14 +89,15 @@ export class AppService {
   }
 }
 
-/** The App's `errors`: its own, then each service's, prefixed with the service's name. */
+/** The App's `errors`: its own, then each service's, prefixed with the service's name, then its warnings. */
 export function appErrors(app: App): AppErrorEntry[] {
   const own = app.errors ?? [];
+  const warnings = (app.warnings ?? []).map((w) => ({ message: `warning: ${w.message}` }));
   // An unreachable engine is said once, by the app, not again by every service.
   const said = new Set(own.map((e) => e.message));
   const services = app.services.isInitialized()
     ? app.services.getItems().filter((s) => s.lastError && !said.has(s.lastError.message))
       .map((s) => ({ message: `${s.name}: ${s.lastError!.message}` }))
     : [];
-  return [...own, ...services];
+  return [...own, ...services, ...warnings];
 }

@@ -1,45 +1,61 @@
-import { BadRequestError, ValidationError } from '../errors';
-import { parseYamlBounded } from '../yaml/parse';
+import { ValidationError } from '../errors';
 import type {
   EnvDef, ImageDefinition, LinkDef, PortDef, TemplateDefinition, VolumeDef, VolumesFromDef,
 } from '../catalog/template-definition';
 import { templateProblems } from '../catalog/template-file';
 import { DEFAULT_TYPE, normalizeType } from '../catalog/template-types';
+import { FIELD, loadCompose, type ComposeLoadOptions } from './compose-loader';
+import { serviceOptions } from './compose-options';
+import { volumeSourceProblem } from './names';
+import type { ServiceOptions } from './service-options';
 
 /**
- * docker-compose YAML → a template (reference/original-api.md §6.5), with the original's quirks
- * fixed: compose v1 (services at the top level) and v2/v3 (`services:`; `version:` ignored);
- * every short and long port and volume form; `command` kept; `deploy.replicas` becomes
- * `deployment.count`. Keys without a template counterpart (depends_on, restart, networks,
- * entrypoint, env_file, ...) are ignored, as the original did.
+ * docker-compose YAML → a template (reference/original-api.md §6.5) plus what the template
+ * cannot hold: the file is loaded to the Compose Specification's canonical model first
+ * (compose-loader.ts), then every short and long port and volume form becomes a template field,
+ * and the keys without a template counterpart (entrypoint, healthcheck, networks, ...) become
+ * the services' engine options (compose-options.ts), warnings, or a 422 naming them.
  *
  * A volume mode other than `rw` stays on the container path (`/data:ro`), which is the
  * engine's bind syntax: dropping it would silently make a read-only mount writable.
  */
 export const COMPOSE_TEMPLATE_NAME = 'App From Compose Yaml';
 
-const FIELD = 'compose_yaml';
-
 interface Problem { path: string; message: string }
 
-export function parseComposeYaml(text: string): TemplateDefinition {
-  if (typeof text !== 'string' || text.trim() === '') throw new BadRequestError("compose_yaml: can't be blank", [FIELD]);
-  let doc: unknown;
-  try {
-    doc = parseYamlBounded(text);
-  } catch (error) {
-    throw new BadRequestError(`compose_yaml: not valid YAML: ${(error as Error).message.split('\n', 1)[0]}`, [FIELD]);
-  }
-  if (!isMapping(doc)) throw new BadRequestError('compose_yaml: must be a YAML mapping of services', [FIELD]);
+export interface ComposeApp {
+  definition: TemplateDefinition;
+  /** The compose project's `name:`, if it has one. */
+  name: string | null;
+  /** Per service name: what the engine carries beyond the template fields. */
+  options: Map<string, ServiceOptions>;
+  /** Accepted but not honoured as written: shown on the app. */
+  warnings: string[];
+}
 
+/**
+ * A compose file → the template its services make, their engine options and the app's
+ * warnings. Every problem is reported at once: 422 on compose_yaml, naming each key.
+ */
+export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): ComposeApp {
+  const model = loadCompose(text, load);
   const problems: Problem[] = [];
-  const services = serviceMap(doc);
-  const names = Object.keys(services);
-  if (names.length === 0) throw new ValidationError('compose_yaml: no services defined', [FIELD]);
-
-  const images = names.map((name) => readService(name, services[name], problems));
+  const warnings = [...model.warnings];
+  const names = Object.keys(model.services);
+  const options = new Map<string, ServiceOptions>();
+  const images = names.map((name) => {
+    const svc = model.services[name] ?? {};
+    const mapped = serviceOptions(name, svc, model);
+    options.set(name, mapped.options);
+    warnings.push(...mapped.warnings);
+    for (const message of mapped.problems) {
+      const colon = message.indexOf(': ');
+      problems.push({ path: message.slice(0, colon), message: message.slice(colon + 2) });
+    }
+    return readService(name, svc, problems);
+  });
   const template: TemplateDefinition = {
-    name: COMPOSE_TEMPLATE_NAME,
+    name: model.name ?? COMPOSE_TEMPLATE_NAME,
     description: null,
     keywords: null,
     type: DEFAULT_TYPE,
@@ -53,21 +69,25 @@ export function parseComposeYaml(text: string): TemplateDefinition {
   for (const p of templateProblems(template)) {
     const path = byName(p.path);
     // A missing image was already explained (build-only, or none given).
-    if (path.endsWith('.source') && problems.some((q) => q.path === path.slice(0, -'.source'.length))) continue;
+    const service = path.slice(0, -'.source'.length);
+    if (path.endsWith('.source') && problems.some((q) => q.path === service || q.path === `${service}.build`)) continue;
     problems.push({ path, message: byName(p.message) });
+  }
+  for (const [i, image] of images.entries()) {
+    for (const [j, volume] of image.volumes.entries()) {
+      const problem = volumeSourceProblem(volume.host_path);
+      if (problem) problems.push({ path: `services.${names[i]}.volumes[${j}]`, message: problem });
+    }
   }
   if (problems.length > 0) {
     throw new ValidationError(`compose_yaml: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, [FIELD]);
   }
-  return template;
+  return { definition: template, name: model.name, options, warnings: [...new Set(warnings)] };
 }
 
-function serviceMap(doc: Record<string, unknown>): Record<string, unknown> {
-  const nested = doc.services;
-  const v2 = isMapping(nested) && ('version' in doc || Object.values(nested).every((s) => s === null || isMapping(s)));
-  if (v2) return nested;
-  // v1: every top-level key is a service; extension fields (`x-...`) are not.
-  return Object.fromEntries(Object.entries(doc).filter(([key]) => key !== 'version' && !key.startsWith('x-')));
+/** The template of a compose file (see loadComposeApp). */
+export function parseComposeYaml(text: string, load: ComposeLoadOptions = {}): TemplateDefinition {
+  return loadComposeApp(text, load).definition;
 }
 
 function readService(name: string, raw: unknown, problems: Problem[]): ImageDefinition {
@@ -78,7 +98,7 @@ function readService(name: string, raw: unknown, problems: Problem[]): ImageDefi
 
   let source = '';
   if (typeof svc.image === 'string' && svc.image.trim() !== '') source = svc.image.trim();
-  else if (svc.build !== undefined) add(at, 'has build: but no image:; building images is not supported, give the image to run');
+  else if (svc.build !== undefined) add(`${at}.build`, 'building images is not supported here: give the image to run');
   else add(at, 'has no image:');
 
   const each = <T>(key: string, read: (item: unknown, path: string) => T | string): T[] =>

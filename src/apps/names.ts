@@ -19,3 +19,39 @@ export function uniqueName(candidate: string, existing: Iterable<string>): strin
     if (!taken.has(name)) return name;
   }
 }
+
+/**
+ * The engine objects of an app carry app-scoped names, as the reference implementation (docker
+ * compose) names a project's: the project is `platform-app-<app id>-<installation>` (an engine may
+ * be shared by installations), containers are `<project>-<service>` (and `-<n>` from the second
+ * replica on), volumes and extra networks `<project>_<name>`. Inside the app, services are
+ * reached by their own names (network aliases), so two copies of one file run side by side.
+ */
+export function projectName(appId: number, instance: string): string {
+  return `platform-app-${appId}-${instance.slice(0, 8)}`;
+}
+
+export function containerName(project: string, service: string, replica = 1): string {
+  return replica > 1 ? `${project}-${service}-${replica}` : `${project}-${service}`;
+}
+
+export function scopedName(project: string, name: string): string {
+  return `${project}_${name}`;
+}
+
+/** How a volume's `host_path` is read: none (anonymous), a host path, a named volume, or a relative path. */
+export type VolumeSourceKind = 'anonymous' | 'bind' | 'named' | 'relative';
+
+export function volumeSourceKind(hostPath: string | null | undefined): VolumeSourceKind {
+  const source = hostPath?.trim() ?? '';
+  if (source === '') return 'anonymous';
+  if (source.startsWith('/')) return 'bind';
+  if (/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(source)) return 'named';
+  return 'relative';
+}
+
+/** Why a volume's host path cannot be used as given, or null. */
+export function volumeSourceProblem(hostPath: string | null | undefined): string | null {
+  if (volumeSourceKind(hostPath) !== 'relative') return null;
+  return `"${hostPath}" is a relative host path: an app has no directory on the server to resolve it against; give an absolute path or a volume name`;
+}

@@ -4,6 +4,7 @@ import { normalizeType } from '../catalog/template-types';
 import { ValidationError } from '../errors';
 import { Service, type App, type ServiceCategoryRef } from './app.entity';
 import { dependencyOrder } from './dependency-order';
+import { volumeSourceProblem } from './names';
 
 export interface LinkInput {
   /** The linked service's id (the spec's ServiceLink.id); `serviceId` is the original's name for it. */
@@ -81,6 +82,8 @@ export async function checkServiceInput(
   });
   input.volumes?.forEach((volume, i) => {
     if (blank(volume.container_path)) add('volumes', `volumes[${i}]: container path can't be blank`);
+    const problem = volumeSourceProblem(volume.host_path);
+    if (problem) add('volumes', `volumes[${i}]: ${problem}`);
   });
   input.environment?.forEach((env, i) => {
     if (blank(env.variable)) add('environment', `environment[${i}]: variable can't be blank`);

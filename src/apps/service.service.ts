@@ -2,7 +2,6 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { isEngineUnreachable } from '../engines/engine-errors';
 import { NotFoundError } from '../errors';
 import { Service, ServiceLink, SharedVolume, type App } from './app.entity';
-import { namesLike } from './app-builder';
 import { launch, loadApp, type AppsDeps } from './app-launch';
 import { LABEL_INSTANCE, LABEL_SERVICE } from './app-runner';
 import { readJournal, type JournalEntry, type JournalQuery } from './journal';
@@ -99,11 +98,11 @@ export class ServiceService {
     const app = await loadApp(this.em, appId);
     const all = app.services.getItems();
     const checked = await checkServiceInput(this.em, app, all, null, input);
-    const name = await this.uniqueServiceName(input.name!, null);
+    const name = this.uniqueServiceName(app, input.name!, null);
     const service = this.em.create(Service, {
       app, position: all.length, name, internalName: name, from: input.from!.trim(),
       description: null, type: null, command: null, ports: [], expose: [], environment: [], volumes: [], categories: [],
-      defaultExposedPorts: [], lastError: null, startingAt: null,
+      defaultExposedPorts: [], lastError: null, startingAt: null, options: {},
     });
     applyServiceFields(service, input, checked);
     for (const link of checked.links ?? []) this.em.create(ServiceLink, { from: service, to: link.to, alias: link.alias });
@@ -124,7 +123,7 @@ export class ServiceService {
     const all = app.services.getItems();
     const checked = await checkServiceInput(this.em, app, all, service, input);
     const oldName = service.name;
-    if (input.name != null && sanitizeName(input.name.trim()) !== service.name) service.name = await this.uniqueServiceName(input.name, service.name);
+    if (input.name != null && sanitizeName(input.name.trim()) !== service.name) service.name = this.uniqueServiceName(app, input.name, service.name);
     applyServiceFields(service, input, checked);
     // Old links go in a flush of their own: the unit of work inserts before it deletes, and a
     // kept (from, to) pair would clash with its own old row.
@@ -166,9 +165,9 @@ export class ServiceService {
     return service;
   }
 
-  private async uniqueServiceName(raw: string, current: string | null): Promise<string> {
-    const base = sanitizeName(raw.trim());
-    const taken = (await namesLike(this.em, Service, base)).filter((n) => n !== current);
-    return uniqueName(base, taken);
+  /** Unique within the app: services of other apps may have the same name. */
+  private uniqueServiceName(app: App, raw: string, current: string | null): string {
+    const taken = app.services.getItems().map((s) => s.name).filter((n) => n !== current);
+    return uniqueName(sanitizeName(raw.trim()), taken);
   }
 }

@@ -1,6 +1,13 @@
 import type { ContainerCreateBody, EndpointSettings } from './docker-types';
 import { shellWords } from './shell-words';
 
+/** `later` after `first`, a later variable replacing an earlier one of the same name. */
+export function mergeEnvironment(first: string[], later: string[]): string[] {
+  const byName = new Map<string, string>();
+  for (const entry of [...first, ...later]) byName.set(entry.split('=', 1)[0], entry);
+  return [...byName.values()];
+}
+
 export interface ServicePort {
   host_interface?: string | null;
   host_port?: string | number | null;
@@ -24,6 +31,10 @@ export interface ServiceDefinition {
   network?: { name: string; aliases: string[] };
   /** Engine restart policy: no, always, on-failure, unless-stopped. Default: the engine's (no). */
   restart?: string;
+  /** Set before the service's own environment, which wins on a clash (the legacy link variables). */
+  extraEnvironment?: string[];
+  /** Further fields of the create body and of its HostConfig, already in the engine's names. */
+  engine?: { config?: Record<string, unknown>; hostConfig?: Record<string, unknown> };
 }
 
 /** `80` + `UDP` → `80/udp`; anything but UDP is TCP, as in the original's `-p` flag. */
@@ -66,14 +77,16 @@ export function containerSpec(service: ServiceDefinition): ContainerCreateBody {
   }
 
   const links = service.links.map((link) => `${link.service}:${link.alias}`);
+  const own = service.environment.map((env) => `${env.variable}=${env.value ?? ''}`);
   const body: ContainerCreateBody = {
+    ...service.engine?.config,
     Image: service.image,
     ...(words.length ? { Cmd: words } : {}),
-    Env: service.environment.map((env) => `${env.variable}=${env.value ?? ''}`),
-    Labels: { ...service.labels },
+    Env: service.extraEnvironment?.length ? mergeEnvironment(service.extraEnvironment, own) : own,
+    Labels: { ...(service.engine?.config?.Labels as Record<string, string> | undefined), ...service.labels },
     ExposedPorts: exposed,
     Volumes: volumes,
-    HostConfig: { PortBindings: bindings, Binds: binds, VolumesFrom: [...service.volumesFrom] },
+    HostConfig: { ...service.engine?.hostConfig, PortBindings: bindings, Binds: binds, VolumesFrom: [...service.volumesFrom] },
   };
   if (service.restart) body.HostConfig.RestartPolicy = { Name: service.restart };
   if (service.network) {

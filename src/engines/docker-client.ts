@@ -7,6 +7,7 @@ import type {
   ContainerCreateBody, ContainerInspect, ContainerSummary, EngineEvent, EngineVersion, ImageInspect, NetworkSummary, RegistryAuth,
 } from './docker-types';
 import { EngineNotFoundError, EngineRequestError } from './engine-errors';
+import { tarOf } from './tar';
 
 export interface DockerClientOptions extends EngineConnectionOptions {
   /** Pulls stream progress for minutes; this is the longest silence allowed. */
@@ -108,9 +109,18 @@ export class DockerClient extends EngineHttp {
     return readLogs(this, container, options);
   }
 
-  createNetwork(name: string, labels: Record<string, string> = {}, driver = 'bridge', options: { attachable?: boolean } = {}): Promise<{ Id: string }> {
+  createNetwork(
+    name: string, labels: Record<string, string> = {}, driver = 'bridge',
+    options: { attachable?: boolean; internal?: boolean; subnet?: string } = {},
+  ): Promise<{ Id: string }> {
     return this.request('POST', '/networks/create', {
-      body: { Name: name, Driver: driver, Labels: labels, CheckDuplicate: true, Attachable: options.attachable ?? false },
+      // A loaded engine takes its time over bridges and firewall rules.
+      timeoutMs: Math.max(this.timeoutMs, 60_000),
+      body: {
+        Name: name, Driver: driver, Labels: labels, CheckDuplicate: true, Attachable: options.attachable ?? false,
+        Internal: options.internal ?? false,
+        ...(options.subnet ? { IPAM: { Driver: 'default', Config: [{ Subnet: options.subnet }] } } : {}),
+      },
     });
   }
 
@@ -130,6 +140,34 @@ export class DockerClient extends EngineHttp {
   async connectNetwork(network: string, container: string, aliases: string[] = []): Promise<void> {
     await this.request('POST', path('networks', network, 'connect'), {
       body: { Container: container, EndpointConfig: { Aliases: aliases } },
+    });
+  }
+
+  /** Creates the named volume, or answers the one that exists (the engine's create is idempotent). */
+  createVolume(name: string, labels: Record<string, string> = {}): Promise<{ Name: string }> {
+    return this.request('POST', '/volumes/create', { body: { Name: name, Labels: labels } });
+  }
+
+  async listVolumes(options: { labels?: Record<string, string> } = {}): Promise<Array<{ Name: string; Labels: Record<string, string> | null }>> {
+    const label = labelFilter(options.labels);
+    const result = await this.request<{ Volumes: Array<{ Name: string; Labels: Record<string, string> | null }> | null }>('GET', '/volumes', {
+      query: { filters: label ? { label } : undefined },
+    });
+    return result.Volumes ?? [];
+  }
+
+  async removeVolume(name: string): Promise<void> {
+    await this.request('DELETE', path('volumes', name));
+  }
+
+  /**
+   * Writes files into a created container (before it starts): a tar of them, unpacked at `/`
+   * by the engine (PUT /containers/{id}/archive). Parent directories are made.
+   */
+  async putFiles(id: string, files: Array<{ target: string; content: string; mode?: number }>): Promise<void> {
+    const archive = await tarOf(files);
+    await this.request('PUT', path('containers', id, 'archive'), {
+      query: { path: '/' }, rawBody: archive, headers: { 'content-type': 'application/x-tar' },
     });
   }
 

@@ -21,6 +21,8 @@ export interface EngineRequestOptions {
   query?: Record<string, QueryValue>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as is (a tar archive), with the content type given in `headers`. */
+  rawBody?: Buffer;
   headers?: Record<string, string>;
   timeoutMs?: number;
   /** The longest silence inside the body; default `timeoutMs`, 0 for streams that may idle. */
@@ -96,7 +98,7 @@ export class EngineHttp {
         method: method as 'GET',
         path: this.prefix + path + queryString(options.query),
         headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
         headersTimeout: timeoutMs,
         bodyTimeout: options.bodyTimeoutMs ?? timeoutMs,
         signal: options.signal,

@@ -99,7 +99,11 @@ export interface ContainerCreateBody {
     Links?: string[];
     NetworkMode?: string;
     RestartPolicy?: { Name: string; MaximumRetryCount?: number };
+    /** Compose options mapped to the engine's names (CapAdd, Sysctls, Tmpfs, ...): see compose-options.ts. */
+    [key: string]: unknown;
   };
+  /** Compose options mapped to the engine's names (Entrypoint, User, WorkingDir, Healthcheck, ...). */
+  [key: string]: unknown;
   NetworkingConfig?: { EndpointsConfig: Record<string, EndpointSettings> };
 }
 

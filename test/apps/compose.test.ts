@@ -35,7 +35,7 @@ web:
 db:
   image: mysql:5.7
   environment: [MYSQL_ROOT_PASSWORD=s3cr=t, MYSQL_ALLOW_EMPTY]
-  volumes: ["/var/lib/mysql", "./conf:/etc/mysql/conf.d:ro", "data:/data:rw"]
+  volumes: ["/var/lib/mysql", "/etc/conf:/etc/mysql/conf.d:ro", "data:/data:rw"]
 cache:
   image: memcached
 `;
@@ -61,7 +61,7 @@ cache:
           environment: [{ variable: 'MYSQL_ROOT_PASSWORD', value: 's3cr=t' }, { variable: 'MYSQL_ALLOW_EMPTY', value: '' }],
           volumes: [
             { container_path: '/var/lib/mysql' },
-            { host_path: './conf', container_path: '/etc/mysql/conf.d:ro' },
+            { host_path: '/etc/conf', container_path: '/etc/mysql/conf.d:ro' },
             { host_path: 'data', container_path: '/data' },
           ],
         }),
@@ -153,7 +153,7 @@ services:
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.fields).toEqual(['compose_yaml']);
     expect(error.message).toBe([
-      'compose_yaml: services.app: has build: but no image:; building images is not supported, give the image to run',
+      'compose_yaml: services.app.build: building images is not supported here: give the image to run',
       'services.web.ports[0]: "80:abc": "abc" is not a port number',
       'services.web.ports[1]: "8000-8010:8000-8010": port ranges (8000-8010) are not supported',
       'services.web.ports[2]: target: "" is not a port number',

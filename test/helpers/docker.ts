@@ -78,7 +78,7 @@ export function describeDocker(name: string, fn: () => void): void {
   }
 }
 
-/** Removes every container (with its volumes) and network carrying `label` (`key=value` or `key`). */
+/** Removes every container (with its volumes), network and volume carrying `label` (`key=value` or `key`). */
 export async function removeByLabel(label: string): Promise<void> {
   const [key, ...rest] = label.split('=');
   const labels = { [key]: rest.join('=') };
@@ -89,6 +89,9 @@ export async function removeByLabel(label: string): Promise<void> {
     }
     for (const network of await client.listNetworks({ labels })) {
       await client.removeNetwork(network.Id).catch(() => undefined);
+    }
+    for (const volume of await client.listVolumes({ labels })) {
+      await client.removeVolume(volume.Name).catch(() => undefined);
     }
   } finally {
     await client.close();

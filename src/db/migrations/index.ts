@@ -3,6 +3,7 @@ import { Migration0001Catalog } from './0001-catalog';
 import { Migration0002Apps } from './0002-apps';
 import { Migration0003Targets } from './0003-targets';
 import { Migration0005SubscriptionTickets } from './0005-subscription-tickets';
+import { Migration0009AppScopedNames } from './0009-app-scoped-names';
 import { Migration0010CatalogIdentitySearch } from './0010-catalog-identity-search';
 
 /** Every committed migration of the main service, in order. Append; never edit a landed one. */
@@ -11,5 +12,6 @@ export const migrations: MigrationObject[] = [
   { name: '0002-apps', class: Migration0002Apps },
   { name: '0003-targets', class: Migration0003Targets },
   { name: '0005-subscription-tickets', class: Migration0005SubscriptionTickets },
+  { name: '0009-app-scoped-names', class: Migration0009AppScopedNames },
   { name: '0010-catalog-identity-search', class: Migration0010CatalogIdentitySearch },
 ];

