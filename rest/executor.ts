@@ -128,7 +128,8 @@ async function runCompiled(schema: GraphQLSchema, prepared: Prepared, variables:
 }
 
 function buildVariables(prepared: Prepared, request: RestRequest): Record<string, unknown> {
-  const params = Object.fromEntries(Object.entries(request.params).map(([k, v]) => [camel(k), v]));
+  const { wildcard } = prepared.route;
+  const params = Object.fromEntries(Object.entries(request.params).map(([k, v]) => [k === '*' && wildcard ? wildcard : camel(k), v]));
   const query = Object.fromEntries(
     Object.entries(request.query).map(([k, v]) => [camel(k), Array.isArray(v) ? v[v.length - 1] : v]),
   );
@@ -172,6 +173,10 @@ function fitInput(value: unknown, type: GraphQLInputType): unknown {
 
 function scalarFromString(raw: string | undefined, type: GraphQLInputType, name: string): unknown {
   const named = getNamedType(type).name;
+  if (named === 'Boolean' && raw !== undefined) {
+    if (raw !== 'true' && raw !== 'false') throw new BadRequestError(`${snake(name)} must be true or false`, [snake(name)]);
+    return raw === 'true';
+  }
   if (named !== 'Int' || raw === undefined) return raw;
   if (!/^-?\d+$/.test(raw)) throw new BadRequestError(`${snake(name)} must be an integer`, [snake(name)]);
   return Number(raw);

@@ -16,4 +16,11 @@ export interface RestRoute {
   status: 200 | 201 | 204;
   /** Dot path into the result data for the body; default: the operation's one root field. */
   result?: string;
+  /**
+   * A create's `Location`: this path with `:id` from the body's `id` and any other parameter
+   * from the request's path (clients that read no body take the new id from it).
+   */
+  location?: string;
+  /** The variable a trailing `*` of the path fills (an image name spans several segments). */
+  wildcard?: string;
 }

@@ -21,6 +21,7 @@ export const App = builder.objectRef<AppRow>('App').implement({
     errors: t.field({ type: [AppError], description: "The app's own run-time failures, then each failing service's", resolve: (a, _args, ctx) => ctx.services.apps.errors(a) }),
     documentation: t.string({ nullable: true, resolve: (a) => a.documentation ?? null }),
     categories: t.field({ type: [Category], resolve: async (a) => (await a.categories.load()).getItems() }),
+    composeYaml: t.string({ description: 'The app as a Compose file (services, ports, links, volumes)', resolve: (a, _args, ctx) => ctx.services.apps.composeYaml(a.id) }),
   }),
 });
 
@@ -43,6 +44,10 @@ const CreateAppInput = builder.inputType('CreateAppInput', {
     image: t.string(),
     registryId: t.int(),
   }),
+});
+
+const UpdateAppInput = builder.inputType('UpdateAppInput', {
+  fields: (t) => ({ id: t.int({ required: true }), name: t.string(), documentation: t.string() }),
 });
 
 const AppIdInput = builder.inputType('AppIdInput', { fields: (t) => ({ id: t.int({ required: true }) }) });
@@ -85,6 +90,14 @@ builder.mutationFields((t) => ({
     authScopes: { write: true },
     args: { input: t.arg({ type: CreateAppInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.apps.create(input),
+  }),
+  updateApp: t.field({
+    type: App,
+    errors: {},
+    authScopes: { write: true },
+    description: "Renames the app or changes its documentation; its services are not touched",
+    args: { input: t.arg({ type: UpdateAppInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.apps.update(input.id, input),
   }),
   rebuildApp: t.field({
     type: App,

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { routes } from '../rest/routes';
+import { extraRoutes, routes } from '../rest/routes';
 import { getSchema } from '../schema/index';
 import { AppRuntime } from './apps/app-runtime';
 import { TokenService } from './auth/token.service';
@@ -70,7 +70,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const schema = getSchema();
     const yoga = createGraphQL(schema, deps);
-    const handler = createHandler(deps, schema, yoga, routes);
+    const handler = createHandler(deps, schema, yoga, [...routes, ...extraRoutes]);
     const opened = orm;
     const openedEvents = events;
     const sockets: { close(): Promise<void> }[] = [];

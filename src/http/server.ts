@@ -34,10 +34,12 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
       const body = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
       return forward(yoga, req, res, url, identity, body);
     }
-    const found = router.find(req.method as HTTPMethod, url.pathname);
+    // ActiveResource clients put `.json` on every path (`/apps/5.json`); it names the one format served.
+    const pathname = url.pathname.replace(/\.json$/, '');
+    const found = router.find(req.method as HTTPMethod, pathname);
     if (!found) {
-      if (knownPaths.find('GET', url.pathname)) throw new MethodNotAllowedError(`${req.method} is not allowed on ${url.pathname}`);
-      throw new NotFoundError(`no such path: ${url.pathname}`);
+      if (knownPaths.find('GET', pathname)) throw new MethodNotAllowedError(`${req.method} is not allowed on ${pathname}`);
+      throw new NotFoundError(`no such path: ${pathname}`);
     }
     const identity = await authenticate(deps, req);
     const body = parseJson(await readBody(req));
@@ -45,11 +47,7 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     const context = createContext(identity, deps);
     const outcome = await runRoute(schema, prepared.get(route)!, { params: found.params, query: Object.fromEntries(url.searchParams), body }, context);
     if (!outcome.ok) throw outcome.error;
-    if (outcome.status === 204) {
-      res.writeHead(204).end();
-      return;
-    }
-    sendJson(res, outcome.status, outcome.body ?? null);
+    sendOutcome(res, route, found.params, outcome);
   };
 
   return (req, res) => {
@@ -68,6 +66,23 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
       sendJson(res, status, body, status === 401 ? { 'www-authenticate': 'Bearer realm="platform"' } : {});
     });
   };
+}
+
+/** A route's success: its status, its body (none for 204), and a create's `Location`. */
+export function sendOutcome(res: ServerResponse, route: RestRoute, params: Record<string, string | undefined>, outcome: { status: number; body: unknown }): void {
+  const location = route.location ? locationOf(route.location, params, outcome.body) : undefined;
+  const headers: Record<string, string> = location ? { location } : {};
+  if (outcome.status === 204) {
+    res.writeHead(204, headers).end();
+    return;
+  }
+  sendJson(res, outcome.status, outcome.body ?? null, headers);
+}
+
+function locationOf(template: string, params: Record<string, string | undefined>, body: unknown): string | undefined {
+  const id = (body as { id?: unknown } | null)?.id;
+  if (id === undefined || id === null) return undefined;
+  return template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(name === 'id' ? String(id) : params[name] ?? ''));
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
