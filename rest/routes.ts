@@ -52,6 +52,7 @@ export const routes = [
  * on the main listener beside the spec's paths, which they do not change.
  */
 export const extraRoutes = [
+  { method: 'GET', path: '/template_repos/:id', operation: 'GetTemplateRepo', status: 200 },
   { method: 'DELETE', path: '/apps/:app_id/services/:id', operation: 'DeleteService', status: 204 },
   { method: 'GET', path: '/apps/:id/compose_yml', operation: 'GetAppCompose', status: 200, result: 'app' },
   { method: 'GET', path: '/apps/:app_id/categories', operation: 'ListCategories', status: 200 },

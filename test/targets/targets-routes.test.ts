@@ -72,6 +72,7 @@ describe('deployment targets and deployments through interface A', () => {
       },
     });
     expect(res.status).toBe(200);
+    expect(res.headers.location).toBe(`/deployment_targets/${targetId}/deployments/${res.body.id}`);
     expect(res.body).toEqual({
       id: expect.any(Number),
       name: 'WordPress',
