@@ -23,4 +23,10 @@ export interface RestRoute {
   location?: string;
   /** The variable a trailing `*` of the path fills (an image name spans several segments). */
   wildcard?: string;
+  /**
+   * `form`: values typed in HTML forms, as the original UI sends them: "8080" is an Int,
+   * "1"/"0"/"true"/"false" a Boolean, "" nothing, a number where a String is wanted its
+   * text; form rows marked `_deleted: "1"` are dropped. Default: JSON types as they are.
+   */
+  coerce?: 'form';
 }

@@ -7,6 +7,7 @@ import './connection';
 import './app';
 import './category';
 import './app-template';
+import './local-image';
 import './metadata';
 import './registry';
 import './repository';

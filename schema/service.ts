@@ -14,6 +14,7 @@ export const ServiceError = builder.objectRef<{ code: number; message: string; f
 export const ServiceLink = builder.objectRef<{ id: number; service: string; alias: string }>('ServiceLink').implement({
   fields: (t) => ({
     id: t.string({ description: 'ID of the linked service', resolve: (l) => String(l.id) }),
+    serviceId: t.int({ description: 'ID of the linked service, as a number', resolve: (l) => l.id }),
     service: t.exposeString('service', { description: 'Name of the linked service' }),
     alias: t.exposeString('alias'),
   }),
@@ -44,7 +45,7 @@ export const Service = builder.objectRef<ServiceView>('Service').implement({
       type: [ServiceLink],
       resolve: (v) => v.service.links.getItems().map((l) => ({ id: l.to.id, service: l.to.name, alias: l.alias })),
     }),
-    volumesFrom: t.field({ type: [VolumeFrom], resolve: (v) => v.service.volumesFrom.getItems().map((s) => ({ service: s.exportedFrom.name })) }),
+    volumesFrom: t.field({ type: [VolumeFrom], resolve: (v) => v.service.volumesFrom.getItems().map((s) => ({ service: s.exportedFrom.name, serviceId: s.exportedFrom.id })) }),
   }),
 });
 

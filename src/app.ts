@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { legacyUiRoutes } from '../rest/legacy-ui-routes';
 import { extraRoutes, routes } from '../rest/routes';
 import { getSchema } from '../schema/index';
 import { AppRuntime } from './apps/app-runtime';
@@ -17,12 +18,15 @@ import { migrations } from './db/migrations/index';
 import { openOrm } from './db/orm';
 import { createGraphQL } from './http/graphql';
 import { attachGraphQLWs } from './http/graphql-ws';
+import { createLegacyUiHandler } from './http/legacy-ui';
 import { createHandler, type Handler } from './http/server';
 import { createLogger, type Logger } from './logger';
 import { VERSION } from './version';
 
 export interface App {
   handler: Handler;
+  /** The original web UI's listener (LEGACY_UI_PORT); undefined when it is off. */
+  legacyHandler?: Handler;
   orm: MikroORM;
   deps: AppDeps;
   /** Serves GraphQL subscriptions over WebSocket (graphql-ws) on the server's upgrades to /graphql. */
@@ -71,6 +75,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const schema = getSchema();
     const yoga = createGraphQL(schema, deps);
     const handler = createHandler(deps, schema, yoga, [...routes, ...extraRoutes]);
+    const legacyHandler = config.legacyUi ? createLegacyUiHandler(deps, schema, legacyUiRoutes, config.legacyUi.scope) : undefined;
     const opened = orm;
     const openedEvents = events;
     const sockets: { close(): Promise<void> }[] = [];
@@ -80,6 +85,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     };
     return {
       handler,
+      legacyHandler,
       orm: opened,
       deps,
       attach: (server) => void sockets.push(attachGraphQLWs(server, yoga, deps)),

@@ -26,6 +26,9 @@ const schema = z.object({
   GITHUB_TOKEN: z.string().optional(),
   AGENT_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
   AGENT_DEPLOY_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
+  LEGACY_UI_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  LEGACY_UI_HOST: z.string().min(1).default('127.0.0.1'),
+  LEGACY_UI_SCOPE: z.enum(['read', 'write', 'deploy']).default('read'),
 });
 
 export interface Config {
@@ -47,6 +50,11 @@ export interface Config {
   agentTimeoutMs: number;
   /** Headers and body deadline of a deploy or redeploy: the agent may be pulling images. */
   agentDeployTimeoutMs: number;
+  /**
+   * The listener for the original web UI (its dialect, no token: it acts with `scope`). Off
+   * (undefined) unless LEGACY_UI_PORT is set; meant for a trusted network beside the UI.
+   */
+  legacyUi?: { port: number; host: string; scope: 'read' | 'write' | 'deploy' };
 }
 
 export class ConfigError extends Error {
@@ -78,5 +86,6 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     githubToken: e.GITHUB_TOKEN,
     agentTimeoutMs: e.AGENT_TIMEOUT_MS,
     agentDeployTimeoutMs: e.AGENT_DEPLOY_TIMEOUT_MS,
+    legacyUi: e.LEGACY_UI_PORT === undefined ? undefined : { port: e.LEGACY_UI_PORT, host: e.LEGACY_UI_HOST, scope: e.LEGACY_UI_SCOPE },
   };
 }

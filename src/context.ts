@@ -6,6 +6,7 @@ import type { AppRuntime } from './apps/app-runtime';
 import { AppService } from './apps/app.service';
 import { ServiceService } from './apps/service.service';
 import { CategoryService } from './apps/category.service';
+import { LocalImageService } from './apps/local-image.service';
 import type { Identity } from './auth/token.service';
 import { TokenService } from './auth/token.service';
 import { PlatformService } from './catalog/platform.service';
@@ -93,6 +94,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   const apps = lazy(() => new AppService(em, appsDeps, templates(), registries()));
   const appServices = lazy(() => new ServiceService(em, appsDeps));
   const categories = lazy(() => new CategoryService(em));
+  const localImages = lazy(() => new LocalImageService(deps.appRuntime.docker));
   const appTemplates = lazy(() => new AppTemplateService(em, templates(), config, path.join(config.dataDir, 'repos')));
   const subscriptions = lazy(() => new SubscriptionService(deps.events, (appId) => apps().get(appId)));
   return {
@@ -109,6 +111,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
     get apps() { return apps(); },
     get appServices() { return appServices(); },
     get categories() { return categories(); },
+    get localImages() { return localImages(); },
     get appTemplates() { return appTemplates(); },
     get subscriptions() { return subscriptions(); },
   };

@@ -50,6 +50,19 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     sendOutcome(res, route, found.params, outcome);
   };
 
+  return withRequestLog(deps, handle, (error, res) => {
+    const { status, body } = describeError(error, deps.log);
+    if (res.headersSent) return void res.destroy();
+    sendJson(res, status, body, status === 401 ? { 'www-authenticate': 'Bearer realm="platform"' } : {});
+  });
+}
+
+/** Runs `handle`, logs one line per request, and hands any failure to `fail` for its answer. */
+export function withRequestLog(
+  deps: AppDeps,
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  fail: (error: unknown, res: ServerResponse) => void,
+): Handler {
   return (req, res) => {
     const started = process.hrtime.bigint();
     // On 'close', not 'finish': a subscription stream the client left never finishes, and is
@@ -60,11 +73,7 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
       // The path only: query strings may carry search terms, never log them with headers.
       deps.log.info({ method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode, durationMs: Math.round(durationMs * 10) / 10, ...aborted }, 'request');
     });
-    handle(req, res).catch((error: unknown) => {
-      const { status, body } = describeError(error, deps.log);
-      if (res.headersSent) return void res.destroy();
-      sendJson(res, status, body, status === 401 ? { 'www-authenticate': 'Bearer realm="platform"' } : {});
-    });
+    handle(req, res).catch((error: unknown) => fail(error, res));
   };
 }
 
