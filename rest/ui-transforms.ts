@@ -92,7 +92,8 @@ export const searchByType: ResponseTransform = (body, request) => {
   if (!type || type === 'remote_image') {
     out.remote_images = data.search.items.filter((item) => item.id === null).map((item) => ({
       source: (item.images as { source: string }[])[0]?.source.replace(/:[^:/]+$/, '') ?? item.name,
-      description: item.description,
+      // A v2 registry has no descriptions; the UI prints the member as text.
+      description: item.description ?? '',
       is_official: item.is_official ?? false,
       is_trusted: item.is_trusted ?? false,
       star_count: item.star_count ?? 0,
