@@ -12,7 +12,8 @@ import { startAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-
 import { cleanupEngine, instanceId, suffix, waitFor } from '../apps/fixtures';
 import { shapeDiff } from './shape';
 
-const FIXTURES = path.join(__dirname, '..', '..', '..', 'shared', 'reference', 'original-ui-fixtures');
+// Byte-for-byte copies of ../shared/reference/original-ui-fixtures (panamax-ui spec/support/fixtures).
+const FIXTURES = path.join(__dirname, 'fixtures');
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8'));
 
 /** The answer has the shape of the fixture of that call (test/compat/shape.ts). */
