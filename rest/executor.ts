@@ -84,7 +84,8 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
         name: v.variable.name.value,
         type: typeFromAST(schema, v.type) as GraphQLInputType,
       })),
-      resultPath: route.result ? route.result.split('.') : [rootName],
+      // `result: ''` is the whole data (an operation with several root fields).
+      resultPath: route.result === undefined ? [rootName] : route.result.split('.').filter(Boolean),
       typedErrors: typedErrorsOf(schema, operation, document, route.operation),
       compiled: operation.operation === 'query' ? compile(schema, own, route.operation) : null,
     });
@@ -112,7 +113,7 @@ export async function runRoute(schema: GraphQLSchema, prepared: Prepared, reques
     contextValue: context,
   });
   if (result.errors?.length) return { ok: false, error: toDomainError(result.errors[0]) };
-  const typed = prepared.typedErrors && typedError((result.data as Record<string, unknown> | null)?.[prepared.resultPath[0]], prepared.typedErrors);
+  const typed = prepared.typedErrors && typedError((result.data as Record<string, unknown> | null)?.[prepared.resultPath[0] ?? ''], prepared.typedErrors);
   if (typed) return { ok: false, error: typed };
   if (prepared.route.status === 204) return { ok: true, status: 204, body: undefined };
   let body: unknown = result.data;
@@ -128,7 +129,9 @@ async function runCompiled(schema: GraphQLSchema, prepared: Prepared, variables:
 }
 
 function buildVariables(prepared: Prepared, request: RestRequest): Record<string, unknown> {
-  const params = Object.fromEntries(Object.entries(request.params).map(([k, v]) => [camel(k), v]));
+  const { wildcard, coerce } = prepared.route;
+  const form = coerce === 'form';
+  const params = Object.fromEntries(Object.entries(request.params).map(([k, v]) => [k === '*' && wildcard ? wildcard : camel(k), v]));
   const query = Object.fromEntries(
     Object.entries(request.query).map(([k, v]) => [camel(k), Array.isArray(v) ? v[v.length - 1] : v]),
   );
@@ -137,10 +140,10 @@ function buildVariables(prepared: Prepared, request: RestRequest): Record<string
     if (name === 'input') {
       const body = request.body ?? {};
       if (typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('the body must be a JSON object');
-      variables.input = fitInput({ ...query, ...(body as object), ...params }, type);
+      variables.input = fitInput({ ...query, ...(body as object), ...params }, type, form);
     } else {
       const raw = params[name] ?? query[name];
-      if (raw !== undefined) variables[name] = scalarFromString(raw, type, name);
+      if (raw !== undefined && !(form && raw === '')) variables[name] = scalarFromString(raw, type, name, form);
     }
   }
   return variables;
@@ -151,10 +154,14 @@ function buildVariables(prepared: Prepared, request: RestRequest): Record<string
  * keys the type does not have are dropped (clients PUT back whole representations, read-only
  * fields included), and path/query strings become Ints where the type wants one.
  */
-function fitInput(value: unknown, type: GraphQLInputType): unknown {
+function fitInput(value: unknown, type: GraphQLInputType, form = false): unknown {
   const inner = isNonNullType(type) ? type.ofType : type;
   if (value === null || value === undefined) return value;
-  if (isListType(inner)) return Array.isArray(value) ? value.map((v) => fitInput(v, inner.ofType)) : value;
+  if (isListType(inner)) {
+    if (!Array.isArray(value)) return value;
+    const rows = form ? value.filter((row) => !deletedRow(row)) : value;
+    return rows.map((v) => fitInput(v, inner.ofType, form));
+  }
   if (isInputObjectType(inner)) {
     if (typeof value !== 'object' || Array.isArray(value)) return value;
     const source = value as Record<string, unknown>;
@@ -162,16 +169,40 @@ function fitInput(value: unknown, type: GraphQLInputType): unknown {
     for (const field of Object.values(inner.getFields())) {
       const snake = field.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
       const raw = snake in source ? source[snake] : source[field.name];
-      if (raw !== undefined) out[field.name] = fitInput(raw, field.type);
+      if (raw !== undefined) out[field.name] = fitInput(raw, field.type, form);
     }
     return out;
   }
   if (typeof value === 'string' && getNamedType(inner).name === 'Int' && /^-?\d+$/.test(value)) return Number(value);
+  return form ? formValue(value, getNamedType(inner).name) : value;
+}
+
+/** A form's value as the type wants it (route `coerce: 'form'`); anything else is left for GraphQL to judge. */
+function formValue(value: unknown, typeName: string): unknown {
+  if (typeof value === 'string') {
+    if (value === '' && ['Int', 'Float', 'Boolean'].includes(typeName)) return null;
+    if (typeName === 'Boolean' && ['1', 'true'].includes(value)) return true;
+    if (typeName === 'Boolean' && ['0', 'false'].includes(value)) return false;
+    if (typeName === 'Float' && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  }
+  if (typeof value === 'number' && (typeName === 'String' || typeName === 'ID')) return String(value);
   return value;
 }
 
-function scalarFromString(raw: string | undefined, type: GraphQLInputType, name: string): unknown {
+/** A nested form row the user removed: Rails' `_deleted` (or `_destroy`) flag set. */
+function deletedRow(row: unknown): boolean {
+  if (!row || typeof row !== 'object') return false;
+  const flag = (row as Record<string, unknown>)._deleted ?? (row as Record<string, unknown>)._destroy;
+  return flag === true || flag === '1' || flag === 'true';
+}
+
+function scalarFromString(raw: string | undefined, type: GraphQLInputType, name: string, form = false): unknown {
   const named = getNamedType(type).name;
+  if (form && raw !== undefined && named === 'Boolean' && (raw === '1' || raw === '0')) return raw === '1';
+  if (named === 'Boolean' && raw !== undefined) {
+    if (raw !== 'true' && raw !== 'false') throw new BadRequestError(`${snake(name)} must be true or false`, [snake(name)]);
+    return raw === 'true';
+  }
   if (named !== 'Int' || raw === undefined) return raw;
   if (!/^-?\d+$/.test(raw)) throw new BadRequestError(`${snake(name)} must be an integer`, [snake(name)]);
   return Number(raw);

@@ -16,4 +16,17 @@ export interface RestRoute {
   status: 200 | 201 | 204;
   /** Dot path into the result data for the body; default: the operation's one root field. */
   result?: string;
+  /**
+   * A create's `Location`: this path with `:id` from the body's `id` and any other parameter
+   * from the request's path (clients that read no body take the new id from it).
+   */
+  location?: string;
+  /** The variable a trailing `*` of the path fills (an image name spans several segments). */
+  wildcard?: string;
+  /**
+   * `form`: values typed in HTML forms, as the original UI sends them: "8080" is an Int,
+   * "1"/"0"/"true"/"false" a Boolean, "" nothing, a number where a String is wanted its
+   * text; form rows marked `_deleted: "1"` are dropped. Default: JSON types as they are.
+   */
+  coerce?: 'form';
 }

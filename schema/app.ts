@@ -44,6 +44,7 @@ export const App = builder.nodeRef<AppRow, number>('App', {
     documentation: t.string({ nullable: true, resolve: (a) => a.documentation ?? null }),
     warnings: t.field({ type: [AppError], description: 'What the source asked for that is not honoured as written (compose keys); also in errors, prefixed "warning:"', resolve: (a) => a.warnings ?? [] }),
     categories: t.field({ type: [CategoryPosition], resolve: async (a) => appCategories((await a.categories.load()).getItems()) }),
+    composeYaml: t.string({ description: 'The app as a Compose file (services, ports, links, volumes)', resolve: (a, _args, ctx) => ctx.services.apps.composeYaml(a.id) }),
   }),
 });
 
@@ -69,6 +70,10 @@ const CreateAppInput = builder.inputType('CreateAppInput', {
     environment: t.field({ type: 'JSON', description: 'Values for the compose file\'s ${VAR} substitutions: a mapping of names to strings' }),
     profiles: t.stringList({ description: 'Active compose profiles: services in other profiles are left out' }),
   }),
+});
+
+const UpdateAppInput = builder.inputType('UpdateAppInput', {
+  fields: (t) => ({ id: t.int({ required: true }), name: t.string(), documentation: t.string() }),
 });
 
 const AppIdInput = builder.inputType('AppIdInput', { fields: (t) => ({ id: t.int({ required: true }) }) });
@@ -114,6 +119,14 @@ builder.mutationFields((t) => ({
     authScopes: { write: true },
     args: { input: t.arg({ type: CreateAppInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.apps.create(input),
+  }),
+  updateApp: t.field({
+    type: App,
+    errors: {},
+    authScopes: { write: true },
+    description: "Renames the app or changes its documentation; its services are not touched",
+    args: { input: t.arg({ type: UpdateAppInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.apps.update(input.id, input),
   }),
   rebuildApp: t.field({
     type: App,

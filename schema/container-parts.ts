@@ -35,8 +35,11 @@ export const Volume = builder.objectRef<VolumeView>('Volume').implement({
   }),
 });
 
-export const VolumeFrom = builder.objectRef<VolumesFromDef>('VolumeFrom').implement({
-  fields: (t) => ({ service: t.exposeString('service') }),
+export const VolumeFrom = builder.objectRef<VolumesFromDef & { serviceId?: number }>('VolumeFrom').implement({
+  fields: (t) => ({
+    service: t.exposeString('service'),
+    serviceId: t.int({ nullable: true, description: "The service's id (a service's; null for a template image's)", resolve: (v) => v.serviceId ?? null }),
+  }),
 });
 
 export const PortInput = builder.inputType('PortInput', {

@@ -30,6 +30,14 @@ const User = builder.objectRef<UserInfo>('User').implement({
     email: t.string({ nullable: true, resolve: (u) => u.email }),
     repos: t.exposeStringList('repos'),
     templateRepoProviders: t.field({ type: [Provider], resolve: (u) => u.templateRepoProviders }),
+    githubAccessTokenPresent: t.exposeBoolean('githubAccessTokenPresent', { description: 'Whether templates can be saved to GitHub (the server has GITHUB_TOKEN)' }),
+  }),
+});
+
+const UpdateUserInput = builder.inputType('UpdateUserInput', {
+  fields: (t) => ({
+    email: t.string(),
+    githubAccessToken: t.string({ description: 'Refused when set: the server saves to GitHub with its own GITHUB_TOKEN' }),
   }),
 });
 
@@ -43,5 +51,16 @@ builder.queryFields((t) => ({
     type: User,
     authScopes: { read: true },
     resolve: (_root, _args, ctx) => ctx.services.users.me(ctx.identity),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  updateUser: t.field({
+    type: User,
+    errors: {},
+    authScopes: { read: true },
+    description: "The caller's own settings (PUT /user)",
+    args: { input: t.arg({ type: UpdateUserInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.users.update(ctx.identity, input),
   }),
 }));

@@ -13,6 +13,7 @@ const RegistryImageTemplate = builder.objectRef<TemplateView>('RegistryImageTemp
     tags: t.stringList({ resolve: (v) => v.tags ?? [] }),
     starCount: t.int({ nullable: true, resolve: (v) => v.starCount ?? null }),
     isOfficial: t.boolean({ nullable: true, resolve: (v) => v.isOfficial ?? null }),
+    isTrusted: t.boolean({ nullable: true, description: 'An automated build (Docker Hub); null where the registry does not say', resolve: (v) => v.isTrusted ?? null }),
   }),
 });
 
@@ -76,5 +77,6 @@ function hitView(hit: SearchHit): TemplateView {
     tags: image.tags,
     starCount: image.starCount,
     isOfficial: image.isOfficial,
+    isTrusted: image.isTrusted,
   };
 }

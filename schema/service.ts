@@ -37,6 +37,7 @@ export const ServiceLink = builder.objectRef<LinkShape>('ServiceLink').implement
     }),
     serviceName: t.string({ description: 'Name of the linked service', resolve: (l) => l.to.name }),
     linkedServiceId: t.string({ description: "The linked service's databaseId as a string (interface A's link id)", resolve: (l) => String(l.to.id) }),
+    serviceId: t.int({ description: "The linked service's databaseId (interface A's and the original UI's link id)", resolve: (l) => l.to.id }),
     alias: t.exposeString('alias'),
   }),
 });
@@ -63,7 +64,7 @@ Service.implement({
     app: t.field({ type: App, description: 'The app it belongs to', resolve: (v) => v.service.app }),
     categories: t.field({ type: [CategoryPosition], description: "The app's categories at this service's positions", resolve: (v) => serviceCategories(v.service) }),
     links: t.field({ type: [ServiceLink], resolve: (v) => v.service.links.getItems().map((l) => ({ to: l.to, alias: l.alias })) }),
-    volumesFrom: t.field({ type: [VolumeFrom], resolve: (v) => v.service.volumesFrom.getItems().map((s) => ({ service: s.exportedFrom.name })) }),
+    volumesFrom: t.field({ type: [VolumeFrom], resolve: (v) => v.service.volumesFrom.getItems().map((s) => ({ service: s.exportedFrom.name, serviceId: s.exportedFrom.id })) }),
   }),
 });
 

@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { routes } from '../rest/routes';
+import { legacyUiRoutes } from '../rest/legacy-ui-routes';
+import { extraRoutes, routes } from '../rest/routes';
 import { getSchema } from '../schema/index';
 import { AppRuntime } from './apps/app-runtime';
 import { NetworkPool } from './apps/network-pool';
@@ -19,12 +20,15 @@ import { openOrm } from './db/orm';
 import { createGraphQL } from './http/graphql';
 import { answerClientErrorsAsJson } from './http/client-errors';
 import { attachGraphQLWs } from './http/graphql-ws';
+import { createLegacyUiHandler } from './http/legacy-ui';
 import { createHandler, type Handler } from './http/server';
 import { createLogger, type Logger } from './logger';
 import { VERSION } from './version';
 
 export interface App {
   handler: Handler;
+  /** The original web UI's listener (LEGACY_UI_PORT); undefined when it is off. */
+  legacyHandler?: Handler;
   orm: MikroORM;
   deps: AppDeps;
   /**
@@ -76,7 +80,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const schema = getSchema();
     const yoga = createGraphQL(schema, deps);
-    const handler = createHandler(deps, schema, yoga, routes);
+    const handler = createHandler(deps, schema, yoga, [...routes, ...extraRoutes]);
+    const legacyHandler = config.legacyUi ? createLegacyUiHandler(deps, schema, legacyUiRoutes, config.legacyUi.scope) : undefined;
     const opened = orm;
     const openedEvents = events;
     const sockets: { close(): Promise<void> }[] = [];
@@ -86,6 +91,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     };
     return {
       handler,
+      legacyHandler,
       orm: opened,
       deps,
       attach: (server) => {

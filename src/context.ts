@@ -5,11 +5,14 @@ import { AppRunner } from './apps/app-runner';
 import type { AppRuntime } from './apps/app-runtime';
 import { AppService } from './apps/app.service';
 import { ServiceService } from './apps/service.service';
+import { CategoryService } from './apps/category.service';
+import { LocalImageService } from './apps/local-image.service';
 import type { Identity } from './auth/token.service';
 import { SubscriptionTicketService } from './auth/ticket.service';
 import { TokenService } from './auth/token.service';
 import { PlatformService } from './catalog/platform.service';
 import { RegistryService } from './catalog/registry.service';
+import { RepositoryService } from './catalog/repository.service';
 import { SearchService } from './catalog/search.service';
 import { TemplateRepoService } from './catalog/template-repo.service';
 import { TemplateService } from './catalog/template.service';
@@ -67,10 +70,11 @@ export function createServices(em: EntityManager, deps: AppDeps) {
       ),
   );
   const search = lazy(() => new SearchService(em, registries(), config.registryTimeoutMs, log));
+  const repositories = lazy(() => new RepositoryService(registries(), deps.appRuntime.docker, config.registryTimeoutMs));
   const tokens = lazy(() => new TokenService(em, config.adminToken));
   const tickets = lazy(() => new SubscriptionTicketService(em, config.subscriptionTicketTtlSeconds));
   const platform = lazy(() => new PlatformService(em, deps.version));
-  const users = lazy(() => new UserService(em, config.githubUrl, config.templateRepoRoots));
+  const users = lazy(() => new UserService(em, config.githubUrl, config.templateRepoRoots, Boolean(config.githubToken)));
   const targets = lazy(() => new TargetService(em, deps.secrets, deps.agents, log));
   // Per request: one agent request per target and key, however many fields ask.
   const agentLoaders = lazy(() => {
@@ -91,6 +95,8 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   };
   const apps = lazy(() => new AppService(em, appsDeps, templates(), registries()));
   const appServices = lazy(() => new ServiceService(em, appsDeps));
+  const categories = lazy(() => new CategoryService(em));
+  const localImages = lazy(() => new LocalImageService(deps.appRuntime.docker));
   const appTemplates = lazy(() => new AppTemplateService(em, templates(), config, path.join(config.dataDir, 'repos')));
   const subscriptions = lazy(
     () => new SubscriptionService(deps.events, (appId) => apps().get(appId), (id) => new ServiceService(deps.orm.em.fork() as EntityManager, appsDeps).getById(id)),
@@ -100,6 +106,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
     get templates() { return templates(); },
     get repos() { return repos(); },
     get search() { return search(); },
+    get repositories() { return repositories(); },
     get tokens() { return tokens(); },
     get tickets() { return tickets(); },
     get platform() { return platform(); },
@@ -108,6 +115,8 @@ export function createServices(em: EntityManager, deps: AppDeps) {
     get deployments() { return deployments(); },
     get apps() { return apps(); },
     get appServices() { return appServices(); },
+    get categories() { return categories(); },
+    get localImages() { return localImages(); },
     get appTemplates() { return appTemplates(); },
     get subscriptions() { return subscriptions(); },
   };

@@ -80,10 +80,22 @@ export class UpstreamError extends DomainError {
   readonly httpStatus = 502;
 }
 
+/**
+ * 502: an agent answered definitively that the token is wrong: it rejected the credentials, or
+ * presented a certificate other than the one pinned in the token. Retrying cannot help.
+ */
+export class AgentRejectedTokenError extends UpstreamError {}
+
 /** 504: an upstream did not answer in time. */
 export class UpstreamTimeoutError extends DomainError {
   readonly code = 'UPSTREAM_TIMEOUT';
   readonly httpStatus = 504;
+}
+
+/** 501: a call of the original API that needs what this product does not have (its job runner). */
+export class NotImplementedError extends DomainError {
+  readonly code = 'NOT_IMPLEMENTED';
+  readonly httpStatus = 501;
 }
 
 /** 503: the service itself cannot serve yet (database unreachable). */
@@ -93,7 +105,7 @@ export class UnavailableError extends DomainError {
 }
 
 const CATALOGUE = [BadRequestError, UnauthenticatedError, ForbiddenError, NotFoundError, MethodNotAllowedError, ConflictError,
-  PayloadTooLargeError, ValidationError, UpstreamError, UpstreamTimeoutError, UnavailableError];
+  PayloadTooLargeError, ValidationError, UpstreamError, UpstreamTimeoutError, NotImplementedError, UnavailableError];
 
 /** Every stable code with its status (the schema's ErrorCode enum). */
 export const ERROR_CODES: readonly { code: string; httpStatus: number }[] = CATALOGUE.map((E) => new E('')).map(({ code, httpStatus }) => ({ code, httpStatus }));

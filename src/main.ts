@@ -26,13 +26,25 @@ async function main(): Promise<void> {
     log.info({ host: config.host, port }, `platform listening on http://${config.host}:${port}`);
   });
 
+  // The original web UI's listener: off unless LEGACY_UI_PORT is set (see README, Compatibility).
+  const legacy = app.legacyHandler && config.legacyUi ? createServer(app.legacyHandler) : undefined;
+  if (legacy && config.legacyUi) {
+    const { host, port: legacyPort, scope } = config.legacyUi;
+    legacy.listen(legacyPort, host, () => {
+      const address = legacy.address();
+      const port = typeof address === 'object' && address ? address.port : legacyPort;
+      log.warn({ host, port, scope }, `legacy UI listener on http://${host}:${port}: no token, every call acts with scope ${scope}`);
+    });
+  }
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const closed = Promise.all([server, ...(legacy ? [legacy] : [])].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
     server.closeIdleConnections();
+    legacy?.closeIdleConnections();
     // Subscriptions never end on their own: end them, so the server's close can complete.
     await app.closeStreams();
     await closed;

@@ -12,12 +12,15 @@ export interface DeploymentView {
   name: string | null;
   template: number | null;
   service_ids: string[];
+  /** The original agents' member: whether a template is stored to redeploy from (always, here). */
+  redeployable: boolean;
 }
 
 /** Interface B, single fetch. */
 export interface DeploymentStatusView {
   id: number;
   name: string | null;
+  redeployable: boolean;
   status: { services: ServiceStatus[] };
 }
 
@@ -43,9 +46,11 @@ export class DeploymentService {
    */
   async list(options: { withStatus?: boolean } = {}): Promise<(DeploymentView & Partial<Pick<DeploymentStatusView, 'status'>>)[]> {
     const rows = await this.orm.em.getConnection().execute<ReadRow[]>(
-      `select id, name, template -> 'id' as template_id, service_ids from agent_deployments order by id`,
+      `select id, name, template -> 'id' as template_id, jsonb_array_length(coalesce(template -> 'images', '[]'::jsonb)) > 0 as redeployable, service_ids from agent_deployments order by id`,
     );
-    const views = rows.map((row) => ({ id: row.id, name: row.name, template: typeof row.template_id === 'number' ? row.template_id : null, service_ids: row.service_ids }));
+    const views = rows.map((row) => ({
+      id: row.id, name: row.name, template: typeof row.template_id === 'number' ? row.template_id : null, service_ids: row.service_ids, redeployable: row.redeployable === true,
+    }));
     if (!options.withStatus) return views;
     const statuses = await Promise.all(rows.map((row) => this.adapter.status(row.service_ids)));
     return views.map((view, i) => ({ ...view, status: { services: statuses[i] } }));
@@ -83,12 +88,12 @@ export class DeploymentService {
   async get(rawId: string): Promise<DeploymentStatusView> {
     const id = parseId(rawId);
     const [row] = await this.orm.em.getConnection().execute<ReadRow[]>(
-      'select id, name, service_ids from agent_deployments where id = ?',
+      `select id, name, jsonb_array_length(coalesce(template -> 'images', '[]'::jsonb)) > 0 as redeployable, service_ids from agent_deployments where id = ?`,
       [id],
     );
     if (!row) throw NotFoundError.of('deployment', id);
     const services = await this.adapter.status(row.service_ids);
-    return { id: row.id, name: row.name, status: { services } };
+    return { id: row.id, name: row.name, redeployable: row.redeployable === true, status: { services } };
   }
 
   async remove(rawId: string): Promise<void> {
@@ -152,12 +157,13 @@ interface ReadRow {
   id: number;
   name: string | null;
   template_id?: unknown;
+  redeployable?: boolean;
   service_ids: string[];
 }
 
 function view(row: AgentDeployment): DeploymentView {
   const template = row.template as DeployTemplate;
-  return { id: row.id, name: row.name ?? null, template: template.id ?? null, service_ids: row.serviceIds };
+  return { id: row.id, name: row.name ?? null, template: template.id ?? null, service_ids: row.serviceIds, redeployable: (template.images ?? []).length > 0 };
 }
 
 function parseId(raw: string): number {

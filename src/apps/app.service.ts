@@ -7,6 +7,13 @@ import { App, AppCategory } from './app.entity';
 import { appSource, buildApp, type CreateAppInput } from './app-builder';
 import { launch, loadApp, type AppsDeps } from './app-launch';
 import { readJournal, type JournalEntry, type JournalQuery } from './journal';
+import { composeYaml } from './compose-export';
+import { ValidationError } from '../errors';
+
+export interface AppUpdate {
+  name?: string | null;
+  documentation?: string | null;
+}
 
 /** One entry of an App's `errors`. */
 export interface AppErrorEntry {
@@ -57,6 +64,24 @@ export class AppService {
     const loaded = await loadApp(this.em, app.id);
     await launch(this.em, this.deps, loaded, loaded.services.getItems(), { background: true, failOnEngineError: false });
     return loaded;
+  }
+
+  /** Renames the app or changes its documentation; its services are not touched. */
+  async update(id: number, input: AppUpdate): Promise<App> {
+    const app = await loadApp(this.em, id);
+    if (input.name !== undefined && input.name !== null) {
+      const name = input.name.trim();
+      if (!name) throw new ValidationError("name can't be blank", ['name']);
+      app.name = name;
+    }
+    if (input.documentation !== undefined) app.documentation = input.documentation;
+    await this.em.flush();
+    return app;
+  }
+
+  /** The app as a Compose file (GET /apps/{id}/compose_yml). */
+  async composeYaml(id: number): Promise<string> {
+    return composeYaml(await loadApp(this.em, id));
   }
 
   /** Recreates every service's container from the stored definition; the engine's failure is a 502. */

@@ -1,9 +1,10 @@
 import type { Dispatcher } from 'undici';
+import { NotFoundError } from '../errors';
 import type { RegistryCredentials } from './registry-auth';
 import { toDomainError, upstream, type HttpContext } from './registry-http';
 import { RegistrySession } from './registry-session';
 import { searchV1 } from './registry-v1';
-import { probeV2, searchCatalog } from './registry-v2';
+import { listTags, probeV2, searchCatalog } from './registry-v2';
 
 export interface RegistryTarget {
   id: number;
@@ -33,6 +34,7 @@ const DEFAULT_LIMIT = 25;
 const MAX_LIMIT = 100;
 const DOCKER_HUB_HOSTS = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io', 'registry.hub.docker.com', 'hub.docker.com']);
 const DOCKER_HUB_INDEX = 'https://index.docker.io';
+const DOCKER_HUB_V2 = 'https://registry-1.docker.io';
 
 /**
  * Images of one registry whose repository name contains any of `terms` (case-insensitive).
@@ -74,6 +76,32 @@ export async function searchRegistry(
   try {
     return await Promise.race([work, deadline]);
   } catch (error) {
+    throw toDomainError(error, ctx);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The tags of one repository of the registry (v2 `tags/list`; Docker Hub's through its v2
+ * endpoint). A repository that is missing or not ours to pull is a 404.
+ */
+export async function registryTags(registry: RegistryTarget, name: string, options: SearchRegistryOptions): Promise<string[]> {
+  const controller = new AbortController();
+  const ctx: HttpContext = { registryName: registry.name, timeoutMs: options.timeoutMs, signal: controller.signal, dispatcher: options.dispatcher };
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  try {
+    const { url, userinfo } = endpointBase(registry, ctx);
+    const hub = DOCKER_HUB_HOSTS.has(url.hostname);
+    const base = hub ? new URL(DOCKER_HUB_V2) : url;
+    const credentials = hasCredentials(registry.credentials) ? registry.credentials! : userinfo;
+    // Docker Hub keeps official images under library/.
+    const repository = hub && !name.includes('/') ? `library/${name}` : name;
+    const tags = await listTags(new RegistrySession(base, credentials, ctx), repository);
+    if (tags === null) throw new NotFoundError(`Registry "${registry.name}" has no repository ${name}`, ['name']);
+    return tags;
+  } catch (error) {
+    if (error instanceof NotFoundError) throw error;
     throw toDomainError(error, ctx);
   } finally {
     clearTimeout(timer);

@@ -42,7 +42,7 @@ export async function searchCatalog(session: RegistrySession, terms: string[], l
 }
 
 /** The repository's tags; null when it is gone or not ours to pull (it is then left out). */
-async function listTags(session: RegistrySession, name: string): Promise<string[] | null> {
+export async function listTags(session: RegistrySession, name: string): Promise<string[] | null> {
   const path = `/v2/${name.split('/').map(encodeURIComponent).join('/')}/tags/list`;
   const { response, data } = await session.getJson(path, `repository:${name}:pull`);
   if ([401, 403, 404].includes(response.status)) return null;

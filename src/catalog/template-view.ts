@@ -24,6 +24,7 @@ export interface TemplateView {
   tags?: string[];
   starCount?: number | null;
   isOfficial?: boolean | null;
+  isTrusted?: boolean | null;
 }
 
 /**

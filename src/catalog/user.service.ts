@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Identity } from '../auth/token.service';
+import { ValidationError } from '../errors';
 import { classifyRepoName } from './repo-source';
 import { TemplateRepo } from './template-repo.entity';
+import { UserProfile } from './user-profile.entity';
 
 export interface TemplateRepoProvider {
   id: number;
@@ -20,13 +22,24 @@ export interface UserInfo {
   email: string | null;
   repos: string[];
   templateRepoProviders: TemplateRepoProvider[];
+  /** Whether templates can be saved to GitHub: the server has GITHUB_TOKEN. */
+  githubAccessTokenPresent: boolean;
 }
+
+export interface UserUpdate {
+  email?: string | null;
+  githubAccessToken?: string | null;
+}
+
+// Loose on purpose: the address is only written into commits; it must just look like one.
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 export class UserService {
   constructor(
     private readonly em: EntityManager,
     private readonly githubBaseUrl: string,
     private readonly localRoots: readonly string[] = [],
+    private readonly githubTokenConfigured = false,
   ) {}
 
   /** The caller, and the template repos a template can be saved to (every repo we know). */
@@ -40,11 +53,32 @@ export class UserService {
         return false;
       }
     });
+    const profile = await this.em.findOne(UserProfile, { username: identity.username });
     return {
       username: identity.username,
-      email: identity.email,
+      email: profile?.email ?? identity.email,
       repos: writable.map((repo) => repo.name),
       templateRepoProviders: TEMPLATE_REPO_PROVIDERS,
+      githubAccessTokenPresent: this.githubTokenConfigured,
     };
+  }
+
+  /**
+   * Sets the caller's e-mail. A GitHub token is the server's (GITHUB_TOKEN), shared by every
+   * user: one sent here is refused rather than silently dropped.
+   */
+  async update(identity: Identity, input: UserUpdate): Promise<UserInfo> {
+    if (input.githubAccessToken) {
+      throw new ValidationError('github_access_token is not stored per user: the server saves to GitHub with its GITHUB_TOKEN', ['github_access_token']);
+    }
+    if (input.email !== undefined) {
+      const email = input.email?.trim() || null;
+      if (email !== null && !EMAIL.test(email)) throw new ValidationError('email is not an e-mail address', ['email']);
+      const profile = await this.em.findOne(UserProfile, { username: identity.username });
+      if (profile) profile.email = email;
+      else this.em.create(UserProfile, { username: identity.username, email });
+      await this.em.flush();
+    }
+    return this.me(identity);
   }
 }

@@ -38,6 +38,16 @@ export class DockerClient extends EngineHttp {
     return this.request('GET', path('images', ref, 'json'));
   }
 
+  /** Every local image (`GET /images/json`). */
+  listAllImages(): Promise<{ Id: string; RepoTags: string[] | null; Size: number; VirtualSize?: number; Created: number }[]> {
+    return this.request('GET', '/images/json');
+  }
+
+  /** Local images whose reference matches (`tutum/wordpress` matches every tag of it). */
+  listImages(reference: string): Promise<{ Id: string; RepoTags: string[] | null }[]> {
+    return this.request('GET', '/images/json', { query: { filters: { reference: [reference] } } });
+  }
+
   async imageExists(ref: string): Promise<boolean> {
     return (await orNull(this.inspectImage(ref))) !== null;
   }

@@ -45,10 +45,12 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
       checkGraphQLVariables(url, body);
       return forward(yoga, req, res, url, identity, body);
     }
-    const found = router.find(req.method as HTTPMethod, url.pathname);
+    // ActiveResource clients put `.json` on every path (`/apps/5.json`); it names the one format served.
+    const pathname = url.pathname.replace(/\.json$/, '');
+    const found = router.find(req.method as HTTPMethod, pathname);
     if (!found) {
-      if (knownPaths.find('GET', url.pathname)) throw new MethodNotAllowedError(`${req.method} is not allowed on ${url.pathname}`);
-      throw new NotFoundError(`no such path: ${url.pathname}`);
+      if (knownPaths.find('GET', pathname)) throw new MethodNotAllowedError(`${req.method} is not allowed on ${pathname}`);
+      throw new NotFoundError(`no such path: ${pathname}`);
     }
     const identity = await authenticate(deps, req);
     const body = parseJson(await readBody(req));
@@ -58,13 +60,22 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     const context = createContext(identity, deps);
     const outcome = await runRoute(schema, prepared.get(route)!, { params: found.params, query: Object.fromEntries(url.searchParams), body }, context);
     if (!outcome.ok) throw outcome.error;
-    if (outcome.status === 204) {
-      res.writeHead(204).end();
-      return;
-    }
-    sendJson(res, outcome.status, outcome.body ?? null);
+    sendOutcome(res, route, found.params, outcome);
   };
 
+  return withRequestLog(deps, handle, (error, res) => {
+    const { status, body } = describeError(error, deps.log);
+    if (res.headersSent) return void res.destroy();
+    sendJson(res, status, body, errorHeaders(status));
+  });
+}
+
+/** Runs `handle`, logs one line per request, and hands any failure to `fail` for its answer. */
+export function withRequestLog(
+  deps: AppDeps,
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  fail: (error: unknown, res: ServerResponse) => void,
+): Handler {
   return (req, res) => {
     const started = process.hrtime.bigint();
     // On 'close', not 'finish': a subscription stream the client left never finishes, and is
@@ -75,15 +86,28 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
       // The path only: query strings may carry search terms, never log them with headers.
       deps.log.info({ method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode, durationMs: Math.round(durationMs * 10) / 10, ...aborted }, 'request');
     });
-    handle(req, res).catch((error: unknown) => {
-      const { status, body } = describeError(error, deps.log);
-      if (res.headersSent) return void res.destroy();
-      sendJson(res, status, body, errorHeaders(status));
-    });
+    handle(req, res).catch((error: unknown) => fail(error, res));
   };
 }
 
-function errorHeaders(status: number): Record<string, string> {
+/** A route's success: its status, its body (none for 204), and a create's `Location`. */
+export function sendOutcome(res: ServerResponse, route: RestRoute, params: Record<string, string | undefined>, outcome: { status: number; body: unknown }): void {
+  const location = route.location ? locationOf(route.location, params, outcome.body) : undefined;
+  const headers: Record<string, string> = location ? { location } : {};
+  if (outcome.status === 204) {
+    res.writeHead(204, headers).end();
+    return;
+  }
+  sendJson(res, outcome.status, outcome.body ?? null, headers);
+}
+
+function locationOf(template: string, params: Record<string, string | undefined>, body: unknown): string | undefined {
+  const id = (body as { id?: unknown } | null)?.id;
+  if (id === undefined || id === null) return undefined;
+  return template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(name === 'id' ? String(id) : params[name] ?? ''));
+}
+
+export function errorHeaders(status: number): Record<string, string> {
   if (status === 401) return { 'www-authenticate': 'Bearer realm="platform"' };
   if (status === 503) return { 'retry-after': String(RETRY_AFTER_SECONDS) };
   return {};

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Pool, errors as undiciErrors } from 'undici';
 import { z } from 'zod';
 import {
+  AgentRejectedTokenError,
   BadRequestError,
   DomainError,
   NotFoundError,
@@ -234,7 +235,7 @@ function statusError(status: number, text: string, who: string, method: string, 
   }
   const said = detail ? `: ${detail.message}` : '';
   if (status === 401 || status === 403) {
-    return new UpstreamError(`The agent of ${who} rejected the credentials in its token (HTTP ${status}); the password may have been rotated.`);
+    return new AgentRejectedTokenError(`The agent of ${who} rejected the credentials in its token (HTTP ${status}${said}); the password may have been rotated.`);
   }
   if (status === 404) return new NotFoundError(`Not found on ${who} (${method} ${path})${said}`, detail?.fields.length ? detail.fields : ['id']);
   if (status === 400) return new BadRequestError(`${who} refused the request${said}`, detail?.fields ?? []);
@@ -258,7 +259,7 @@ function transportError(
   }
   const code = errorCode(error);
   if (code && (TLS_CODES.has(code) || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS'))) {
-    return new UpstreamError(
+    return new AgentRejectedTokenError(
       `The agent of ${who} at ${url} presented a TLS certificate that does not match the one in its token (${code}).`,
     );
   }

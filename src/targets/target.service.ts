@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box';
 import { findPage, type KeysetPage } from '../db/keyset';
-import { DomainError, NotFoundError, ValidationError } from '../errors';
+import { AgentRejectedTokenError, DomainError, NotFoundError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
 import type { AgentClient, AgentMetadata, AgentTarget } from './agent-client';
 import { decodeAuthBlob } from './auth-blob';
@@ -35,8 +35,10 @@ export class TargetService {
 
   /**
    * Decodes the token (422 naming auth_blob when it is not one), then asks the agent for its
-   * metadata. An agent that cannot be reached still gets its target, with the failure kept in
-   * `metadataError`; the row is written once, after the agent answered or failed.
+   * metadata. An agent that rejects the token's credentials or presents another certificate has
+   * answered for good: 422 naming auth_blob with its reason, nothing stored. An agent that
+   * cannot be reached still gets its target, with the failure kept in `metadataError`; the row
+   * is written once, after the agent answered or failed.
    */
   async create(input: { name?: string | null; authBlob?: string | null }): Promise<DeploymentTarget> {
     const name = input.name?.trim();
@@ -53,16 +55,22 @@ export class TargetService {
       metadataError: null,
     });
     // Not yet flushed: the agent is asked with a provisional key.
-    await this.applyMetadata(target, { id: `new:${blob.endpointUrl}`, name, authBlob: this.authBlob(target) });
-    await this.agents.forget(`new:${blob.endpointUrl}`);
+    const failure = await this.applyMetadata(target, { id: `new:${blob.endpointUrl}`, name, authBlob: this.authBlob(target) })
+      .finally(() => this.agents.forget(`new:${blob.endpointUrl}`));
+    if (failure instanceof AgentRejectedTokenError) {
+      this.em.remove(target);
+      throw new ValidationError(failure.message, ['auth_blob']);
+    }
     await this.em.flush();
     return target;
   }
 
+  /** Asks the agent again; its failure is recorded on the target and is the answer (502/504). */
   async refreshMetadata(id: number): Promise<DeploymentTarget> {
     const target = await this.get(id);
-    await this.applyMetadata(target, this.agentTarget(target));
+    const failure = await this.applyMetadata(target, this.agentTarget(target));
     await this.em.flush();
+    if (failure) throw failure;
     return target;
   }
 
@@ -82,7 +90,8 @@ export class TargetService {
     return this.secrets.open(target.sealedAuthBlob);
   }
 
-  private async applyMetadata(target: DeploymentTarget, agent: AgentTarget): Promise<void> {
+  /** Records the agent's versions, or why it could not be asked (returned, for the caller to judge). */
+  private async applyMetadata(target: DeploymentTarget, agent: AgentTarget): Promise<DomainError | null> {
     let metadata: AgentMetadata;
     try {
       metadata = await this.agents.metadata(agent);
@@ -90,13 +99,14 @@ export class TargetService {
       if (!(error instanceof DomainError)) throw error;
       this.log.warn({ target: target.name }, `agent metadata failed: ${error.message}`);
       target.metadataError = error.message;
-      return;
+      return error;
     }
     target.agentVersion = metadata.agent.version;
     target.adapterVersion = metadata.adapter.version;
     target.adapterType = metadata.adapter.type;
     target.metadataAt = new Date();
     target.metadataError = null;
+    return null;
   }
 }
 

@@ -87,6 +87,7 @@ describeDocker('agent with the docker adapter', () => {
       id,
       name: 'hello',
       template: null,
+      redeployable: true,
       service_ids: [
         expect.stringMatching(/^platform-d\d+-[0-9a-f]{6}-web-1$/),
         expect.stringMatching(/-worker-1$/),

@@ -79,7 +79,7 @@ describe('agent with the http adapter', () => {
   test('deploy with an override, list, get, redeploy and delete', async () => {
     const created = await agentRequest(agent, 'POST', '/deployments', { body: descriptor });
     expect(created.status).toBe(200);
-    expect(created.body).toEqual({ id: expect.any(Number), name: 'wordpress', template: 7, service_ids: ['wp-svc-1', 'db-svc-2'] });
+    expect(created.body).toEqual({ id: expect.any(Number), name: 'wordpress', template: 7, service_ids: ['wp-svc-1', 'db-svc-2'], redeployable: true });
     expect(fake.calls).toEqual([
       {
         method: 'POST',
@@ -99,6 +99,7 @@ describe('agent with the http adapter', () => {
             ports: [{ containerPort: 80, hostPort: 9090 }],
             volumes: [{ containerPath: '/var/www', hostPath: '/srv/wp' }],
             volumesFrom: [],
+            volumes_from: [],
             deployment: { count: 3 },
           },
           {
@@ -111,6 +112,7 @@ describe('agent with the http adapter', () => {
             ports: [],
             volumes: [],
             volumesFrom: [],
+            volumes_from: [],
             deployment: { count: 1 },
           },
         ],
@@ -120,20 +122,21 @@ describe('agent with the http adapter', () => {
 
     const list = await agentRequest(agent, 'GET', '/deployments');
     expect(list.status).toBe(200);
-    expect(list.body).toEqual([{ id, name: 'wordpress', template: 7, service_ids: ['wp-svc-1', 'db-svc-2'] }]);
+    expect(list.body).toEqual([{ id, name: 'wordpress', template: 7, service_ids: ['wp-svc-1', 'db-svc-2'], redeployable: true }]);
 
     const one = await agentRequest(agent, 'GET', `/deployments/${id}`);
     expect(one.status).toBe(200);
     expect(one.body).toEqual({
       id,
       name: 'wordpress',
+      redeployable: true,
       status: { services: [{ id: 'wp-svc-1', actualState: 'running 2/2' }, { id: 'db-svc-2', actualState: 'running 2/2' }] },
     });
 
     fake.calls.length = 0;
     const redeployed = await agentRequest(agent, 'POST', `/deployments/${id}/redeploy`);
     expect(redeployed.status).toBe(200);
-    expect(redeployed.body).toEqual({ id, name: 'wordpress', template: 7, service_ids: ['wp-svc-3', 'db-svc-4'] });
+    expect(redeployed.body).toEqual({ id, name: 'wordpress', template: 7, service_ids: ['wp-svc-3', 'db-svc-4'], redeployable: true });
     // The new services first (same merged template), then the old ones go.
     expect(fake.calls.map((call) => `${call.method} ${call.path}`)).toEqual([
       'POST /v1/services',
@@ -179,7 +182,7 @@ describe('agent with the http adapter', () => {
     expect(res.body).toEqual({ code: 502, message: 'The adapter refused the deployment (HTTP 500): cluster is full', fields: '' });
     expect(fake.calls.map((call) => call.method)).toEqual(['POST']);
     const list = await agentRequest(agent, 'GET', '/deployments');
-    expect(list.body).toEqual([{ id, name: 'wordpress', template: 7, service_ids: created.body.service_ids }]);
+    expect(list.body).toEqual([{ id, name: 'wordpress', template: 7, service_ids: created.body.service_ids, redeployable: true }]);
     failCreate = false;
     expect((await agentRequest(agent, 'DELETE', `/deployments/${id}`)).status).toBe(204);
   });
@@ -245,3 +248,62 @@ async function withRow(agent: RunningAgent, serviceIds: string[], run: (id: numb
     await client.end();
   }
 }
+
+/**
+ * The original agents' peers as they are (reference/original-agent.md §4, §5, §7): panamaxcli's
+ * create body, an adapter answering like the Go adapters (201 with `[{id}]` only, 404 for a
+ * service it no longer has), and `redeployable` on every deployment. The adapter is a recording
+ * test server standing for an external orchestrator.
+ */
+describe('interface B and the http adapter with the original peers', () => {
+  let fake: Awaited<ReturnType<typeof startFakeAdapter>>;
+  let agent: RunningAgent;
+
+  beforeAll(async () => {
+    let n = 0;
+    fake = await startFakeAdapter((call, res) => {
+      // pmxadapter answers a create with the ids only (no actualState), status 201.
+      if (call.method === 'POST' && call.path === '/v1/services') {
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(JSON.stringify((call.body as { name: string }[]).map((s) => ({ id: `${s.name}.${++n}` }))));
+        return true;
+      }
+      if (call.method === 'GET' && call.path.endsWith('.1')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'no such service' }));
+        return true;
+      }
+    });
+    agent = await startAgent({ env: { ADAPTER_URL: fake.url } });
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await fake?.close();
+  });
+
+  test("panamaxcli's create body (numbers as strings, volumes_from, an empty override) deploys; both volume keys reach the adapter", async () => {
+    const created = await agentRequest(agent, 'POST', '/deployments', {
+      body: {
+        override: {},
+        template: {
+          name: 'pair',
+          images: [
+            { name: 'web', source: 'nginx:1', ports: [{ host_port: '8080', container_port: '80', proto: 'tcp' }], volumes_from: [{ service: 'data' }], deployment: { count: '2' } },
+            { name: 'data', source: 'busybox', volumes: [{ container_path: '/data' }] },
+          ],
+        },
+      },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({ id: expect.any(Number), name: 'pair', template: null, service_ids: ['web.1', 'data.2'], redeployable: true });
+    const sent = fake.calls[0].body as Record<string, unknown>[];
+    expect(sent[0]).toMatchObject({ name: 'web', ports: [{ containerPort: 80, hostPort: 8080 }], volumesFrom: [{ name: 'data' }], volumes_from: [{ name: 'data' }], deployment: { count: 2 } });
+
+    // A service the adapter answers 404 for is "not found", as the original agents said.
+    const one = await agentRequest(agent, 'GET', `/deployments/${created.body.id}`);
+    expect(one.body).toEqual({ id: created.body.id, name: 'pair', redeployable: true, status: { services: [{ id: 'web.1', actualState: 'not found' }, { id: 'data.2', actualState: 'running 2/2' }] } });
+    expect((await agentRequest(agent, 'GET', '/deployments')).body).toEqual([created.body]);
+    const redeployed = await agentRequest(agent, 'POST', `/deployments/${created.body.id}/redeploy`);
+    expect(redeployed.body).toEqual({ id: created.body.id, name: 'pair', template: null, service_ids: ['web.3', 'data.4'], redeployable: true });
+  });
+});

@@ -77,6 +77,7 @@ describeDocker('agent with the swarm adapter', () => {
       id,
       name: 'swarmed',
       template: null,
+      redeployable: true,
       service_ids: [expect.stringMatching(/^platform-d\d+-[0-9a-f]{6}-web$/), expect.stringMatching(/^platform-d\d+-[0-9a-f]{6}-worker$/)],
     });
     const [web, worker] = created.body.service_ids as string[];

@@ -30,6 +30,8 @@ export interface RequestOptions {
 export interface TestApp {
   app: App;
   url: string;
+  /** The legacy UI listener's URL, when LEGACY_UI_PORT was given (it listens on a free port). */
+  legacyUrl?: string;
   config: Config;
   dataDir: string;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
@@ -48,6 +50,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const legacyServer = app.legacyHandler ? createServer(app.legacyHandler) : undefined;
+  if (legacyServer) await new Promise<void>((resolve) => legacyServer.listen(0, '127.0.0.1', resolve));
+  const legacyUrl = legacyServer ? `http://127.0.0.1:${(legacyServer.address() as AddressInfo).port}` : undefined;
 
   const request = async (method: string, target: string, options: RequestOptions = {}): Promise<TestResponse> => {
     const token = options.token === undefined ? ADMIN_TOKEN : options.token;
@@ -70,13 +75,17 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     app,
     url,
+    legacyUrl,
     config,
     dataDir,
     request,
     graphql: (query, variables = {}, token) => request('POST', '/graphql', { body: { query, variables }, token }),
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const legacyClosed = legacyServer ? new Promise<void>((resolve) => legacyServer.close(() => resolve())) : undefined;
+      legacyServer?.closeAllConnections();
       await app.closeStreams();
+      await legacyClosed;
       await closed;
       await app.close();
       await db.drop();

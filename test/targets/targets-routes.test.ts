@@ -72,6 +72,7 @@ describe('deployment targets and deployments through interface A', () => {
       },
     });
     expect(res.status).toBe(200);
+    expect(res.headers.location).toBe(`/deployment_targets/${targetId}/deployments/${res.body.id}`);
     expect(res.body).toEqual({
       id: expect.any(Number),
       name: 'WordPress',
@@ -129,12 +130,14 @@ describe('deployment targets and deployments through interface A', () => {
     expect(res.body.data.refreshDeploymentTargetMetadata).toEqual({ metadata: { adapterType: 'Kubernetes', createdAt: ISO }, metadataError: null });
   });
 
-  test('a wrong password gives 502 naming the target, and writes nothing', async () => {
+  test('a password rotated after the target was added gives 502 naming the target, and writes nothing', async () => {
     const parts = Buffer.from(agent.token, 'base64').toString('utf8').split('|');
     parts[2] = 'wrong-password';
     const blob = Buffer.from(parts.join('|')).toString('base64');
-    const created = await t.request('POST', '/deployment_targets', { body: { name: 'badpw', auth_blob: blob } });
-    expect(created.body.metadata).toBeNull();
+    // Added while the token was right (a wrong one is refused at creation: target-creation.test.ts),
+    // then the agent's password changed: the stored token is now the wrong one.
+    const created = await t.request('POST', '/deployment_targets', { body: { name: 'badpw', auth_blob: agent.token } });
+    await t.app.orm.em.getConnection().execute('update deployment_targets set sealed_auth_blob = ? where id = ?', [t.app.deps.secrets.seal(blob), created.body.id]);
     const before = adapter.calls.length;
     const res = await t.request('POST', `/deployment_targets/${created.body.id}/deployments`, { body: { template_id: templateId } });
     expect(res.status).toBe(502);

@@ -106,7 +106,10 @@ export function toAdapterService(image: TemplateImage): Record<string, unknown> 
       containerPath: volume.container_path,
       ...(volume.host_path === undefined ? {} : { hostPath: volume.host_path }),
     })),
+    // The protocol guide says volumesFrom; the Go adapters (pmxadapter) decode volumes_from:
+    // both are sent, as the original Ruby agent did, so either kind of adapter reads them.
     volumesFrom: (image.volumes_from ?? []).map((from) => ({ name: from.service })),
+    volumes_from: (image.volumes_from ?? []).map((from) => ({ name: from.service })),
     deployment: { count: image.deployment?.count ?? 1 },
   };
 }

@@ -5,6 +5,7 @@ import { Migration0003Targets } from './0003-targets';
 import { Migration0005SubscriptionTickets } from './0005-subscription-tickets';
 import { Migration0009AppScopedNames } from './0009-app-scoped-names';
 import { Migration0010CatalogIdentitySearch } from './0010-catalog-identity-search';
+import { Migration0011UserProfiles } from './0011-user-profiles';
 
 /** Every committed migration of the main service, in order. Append; never edit a landed one. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrations: MigrationObject[] = [
   { name: '0005-subscription-tickets', class: Migration0005SubscriptionTickets },
   { name: '0009-app-scoped-names', class: Migration0009AppScopedNames },
   { name: '0010-catalog-identity-search', class: Migration0010CatalogIdentitySearch },
+  { name: '0011-user-profiles', class: Migration0011UserProfiles },
 ];

@@ -1,0 +1,13 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/** A user's own settings, by user name: the e-mail a saved template's commit carries. */
+export const UserProfile = defineEntity({
+  name: 'UserProfile',
+  tableName: 'user_profiles',
+  properties: {
+    username: p.string().primary(),
+    email: p.string().nullable(),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type UserProfile = InferEntity<typeof UserProfile>;
