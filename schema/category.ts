@@ -1,4 +1,5 @@
-import { Category } from './app';
+import { appCategories } from '../src/apps/service-view';
+import { CategoryPosition } from './app';
 import { builder } from './builder';
 
 const NewCategoryInput = builder.inputType('NewCategoryInput', {
@@ -15,42 +16,47 @@ const CategoryIdInput = builder.inputType('CategoryIdInput', {
 
 builder.queryFields((t) => ({
   categories: t.field({
-    type: [Category],
+    type: [CategoryPosition],
     authScopes: { read: true },
     description: "An app's categories, in order",
     args: { appId: t.arg.int({ required: true }) },
-    resolve: (_root, { appId }, ctx) => ctx.services.categories.list(appId),
+    resolve: async (_root, { appId }, ctx) => appCategories(await ctx.services.categories.list(appId)),
   }),
   category: t.field({
-    type: Category,
+    type: CategoryPosition,
     authScopes: { read: true },
     args: { appId: t.arg.int({ required: true }), id: t.arg.int({ required: true }) },
-    resolve: (_root, { appId, id }, ctx) => ctx.services.categories.get(appId, id),
+    resolve: async (_root, { appId, id }, ctx) => placed(await ctx.services.categories.get(appId, id)),
   }),
 }));
 
 builder.mutationFields((t) => ({
   createCategory: t.field({
-    type: Category,
+    type: CategoryPosition,
     errors: {},
     authScopes: { write: true },
     description: 'A new category of the app; last unless a position is given',
     args: { input: t.arg({ type: NewCategoryInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.categories.create(input.appId, input),
+    resolve: async (_root, { input }, ctx) => placed(await ctx.services.categories.create(input.appId, input)),
   }),
   updateCategory: t.field({
-    type: Category,
+    type: CategoryPosition,
     errors: {},
     authScopes: { write: true },
     args: { input: t.arg({ type: UpdateCategoryInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.categories.update(input.appId, input.id, input),
+    resolve: async (_root, { input }, ctx) => placed(await ctx.services.categories.update(input.appId, input.id, input)),
   }),
   deleteCategory: t.field({
-    type: Category,
+    type: CategoryPosition,
     errors: {},
     authScopes: { write: true },
     description: 'Removes the category; its services stay, outside it',
     args: { input: t.arg({ type: CategoryIdInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.categories.delete(input.appId, input.id),
+    resolve: async (_root, { input }, ctx) => placed(await ctx.services.categories.delete(input.appId, input.id)),
   }),
 }));
+
+/** Categories are placed by their app: these fields answer the app's placement of each. */
+function placed(category: Parameters<typeof appCategories>[0][number]) {
+  return appCategories([category])[0]!;
+}
