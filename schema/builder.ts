@@ -6,7 +6,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import type { Context } from '../src/context';
-import { decodeGlobalID } from './global-id';
+import { checkNodeCount, decodeGlobalID, MAX_NODES } from './global-id';
 import { fieldCost } from '../src/graphql/cost';
 import {
   BadRequestError, ConflictError, ForbiddenError, NotFoundError, UpstreamError, UpstreamTimeoutError, ValidationError,
@@ -47,7 +47,11 @@ export const builder = new SchemaBuilder<{
     // Opaque global ids (`Node.id`, base64 of `Type:key`) for normalized client caches; the
     // integer of interface A stays on every node as `databaseId` (schema/global-id.ts).
     nodeQueryOptions: { authScopes: { read: true }, description: 'The object with this global id; null when there is none' },
-    nodesQueryOptions: { authScopes: { read: true }, description: 'The objects with these global ids, in order; null for each that does not exist' },
+    nodesQueryOptions: {
+      authScopes: { read: true },
+      description: `The objects with these global ids (at most ${MAX_NODES}), in order; null for each that does not exist`,
+      resolve: (_root, { ids }, _ctx, _info, resolveNodes) => resolveNodes(checkNodeCount(ids)),
+    },
     nodeTypeOptions: { description: 'An object with an identity: its `id` is global (unique across types) and opaque' },
     decodeGlobalID,
     nodesOnConnection: true,

@@ -31,8 +31,8 @@ export const Deployment = builder.nodeRef<DeploymentView, { targetId: number; id
   description: 'A template deployed to a target, as its agent reports it',
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: "The agent's id for it: unique only within its target" }),
-    name: t.string({ nullable: true, resolve: async (d, _args, ctx) => (await ctx.services.deployments.listed(d)).name }),
-    template: t.int({ nullable: true, description: 'The databaseId of the template deployed', resolve: async (d, _args, ctx) => (await ctx.services.deployments.listed(d)).template }),
+    name: t.string({ nullable: true, resolve: (d, _args, ctx) => ctx.services.deployments.listed(d, 'name') }),
+    template: t.int({ nullable: true, description: 'The databaseId of the template deployed', resolve: (d, _args, ctx) => ctx.services.deployments.listed(d, 'template') }),
     serviceIds: t.field({
       type: [ServiceName],
       nullable: true,

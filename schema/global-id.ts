@@ -15,6 +15,14 @@ export function decodeGlobalID(globalID: string): { typename: string; id: string
   return { typename: match[1], id: match[2] };
 }
 
+/** `nodes(ids:)` reads at most this many, as a connection's page. */
+export const MAX_NODES = 100;
+
+export function checkNodeCount<T>(ids: T[]): T[] {
+  if (ids.length > MAX_NODES) throw new BadRequestError(`nodes takes at most ${MAX_NODES} ids`, ['ids']);
+  return ids;
+}
+
 /** The database id inside a global id. */
 export function databaseId(key: string): number {
   if (!/^\d{1,15}$/.test(key)) throw new BadRequestError('not an id this API gave out', ['id']);

@@ -19,8 +19,9 @@ const Platform = builder.objectRef<PlatformMetadata>('PlatformMetadata').impleme
   }),
 });
 
+// A value of the caller's User: no `id` (Relay takes any `id` for a record's identity, and wants a string).
 const Provider = builder.objectRef<TemplateRepoProvider>('TemplateRepoProvider').implement({
-  fields: (t) => ({ id: t.exposeInt('id'), name: t.exposeString('name') }),
+  fields: (t) => ({ providerId: t.exposeInt('id', { description: "interface A's provider id" }), name: t.exposeString('name') }),
 });
 
 const User = builder.objectRef<UserInfo>('User').implement({

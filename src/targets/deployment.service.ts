@@ -46,10 +46,10 @@ export class DeploymentService {
    * list: one request per target however many deployments ask. Every read of a deployment then
    * answers the same fields, so a client cache never overwrites a known template with null.
    */
-  async listed(view: DeploymentView): Promise<{ name: string | null; template: number | null }> {
-    if (view.name !== undefined && view.template !== undefined) return { name: view.name, template: view.template };
+  async listed<K extends 'name' | 'template'>(view: DeploymentView, field: K): Promise<NonNullable<DeploymentView[K]> | null> {
+    if (view[field] !== undefined) return view[field] ?? null;
     const entry = (await this.loaders.deployments.load(String(view.targetId))).find((d) => d.id === view.id);
-    return { name: view.name !== undefined ? view.name : entry?.name ?? null, template: view.template !== undefined ? view.template : entry?.template ?? null };
+    return (entry?.[field] ?? null) as NonNullable<DeploymentView[K]> | null;
   }
 
   /** Sends the template, in the descriptor form, with the overrides; answers with its status. */

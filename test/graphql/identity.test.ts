@@ -51,6 +51,14 @@ describe('GraphQL identity and partial results', () => {
     expect(forged.errors).toEqual([expect.objectContaining({ path: ['node'], extensions: expect.objectContaining({ code: 'BAD_REQUEST', fields: ['id'] }) })]);
   });
 
+  test('nodes(ids:) takes at most 100 ids; Error.code is the ErrorCode enum of the catalogue', async () => {
+    const many = await f.query('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array(101).fill(Buffer.from('App:1').toString('base64')) });
+    expect(many.errors).toEqual([expect.objectContaining({ message: 'nodes takes at most 100 ids', extensions: expect.objectContaining({ code: 'BAD_REQUEST', fields: ['ids'] }) })]);
+    const types = (await f.query('{ error: __type(name: "Error") { fields { name type { ofType { name kind } } } } codes: __type(name: "ErrorCode") { enumValues { name } } }')).data;
+    expect(types.error.fields.find((field: { name: string }) => field.name === 'code').type.ofType).toEqual({ name: 'ErrorCode', kind: 'ENUM' });
+    expect(types.codes.enumValues.map((v: { name: string }) => v.name)).toEqual(expect.arrayContaining(['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT', 'VALIDATION_FAILED', 'UPSTREAM_FAILED', 'UPSTREAM_TIMEOUT', 'FORBIDDEN']));
+  });
+
   test('a lookup by an unknown databaseId is null beside the rest of the answer, with its error, and HTTP 200', async () => {
     const res = await f.t.graphql('{ me { username } apps { name } a: app(id: 999) { id } }');
     expect(res.status).toBe(200);
