@@ -21,16 +21,13 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
     const original = error instanceof GraphQLError ? error.originalError : error;
     if (original instanceof DomainError) {
       const graphQLError = error instanceof GraphQLError ? error : undefined;
-      const masked = new GraphQLError(original.message, {
+      return new GraphQLError(original.message, {
         nodes: graphQLError?.nodes,
         path: graphQLError?.path,
         originalError: original,
         // Yoga answers with `http.status` and strips it from the body; `status` stays for clients.
         extensions: { code: original.code, status: original.httpStatus, fields: original.fields, http: { status: original.httpStatus } },
       });
-      // graphql-jit's errors (compiled queries) carry their locations without AST nodes.
-      if (!masked.locations && graphQLError?.locations) Object.assign(masked, { locations: graphQLError.locations });
-      return masked;
     }
     // GraphQL's own errors (syntax, validation, variable coercion) pass, without graphql-js's
     // "Did you mean …?" hints when the schema is not to be revealed.
