@@ -32,7 +32,7 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
     }
     if (original instanceof DomainError) {
       const graphQLError = error instanceof GraphQLError ? error : undefined;
-      const masked = new GraphQLError(original.message, {
+      return new GraphQLError(original.message, {
         nodes: graphQLError?.nodes,
         path: graphQLError?.path,
         originalError: original,
@@ -44,9 +44,6 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
           http: { status: original.httpStatus, ...(original.httpStatus === 503 ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } : {}) },
         },
       });
-      // graphql-jit's errors (compiled queries) carry their locations without AST nodes.
-      if (!masked.locations && graphQLError?.locations) Object.assign(masked, { locations: graphQLError.locations });
-      return masked;
     }
     // GraphQL's own errors (syntax, validation, variable coercion) pass, without graphql-js's
     // "Did you mean …?" hints when the schema is not to be revealed.
