@@ -78,7 +78,8 @@ export class DockerClient extends EngineHttp {
   }
 
   async startContainer(id: string): Promise<void> {
-    await this.request('POST', path('containers', id, 'start'));
+    // Starting joins networks and sets up firewall rules: slow on a loaded engine.
+    await this.request('POST', path('containers', id, 'start'), { timeoutMs: Math.max(this.timeoutMs, 60_000) });
   }
 
   /** Waits up to `timeoutSec` for the container to stop before the engine kills it. */

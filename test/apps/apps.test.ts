@@ -78,7 +78,8 @@ describeDocker('apps on the Docker engine', () => {
     const first = await listServices();
     expect(states(byName(first, names.web))).toEqual(STARTING);
 
-    const running = await waitFor(listServices, (list) => list.length === 3 && list.every((s) => s.sub_state === 'running'));
+    // Each service now also creates its named volumes and reads its links' containers: allow a loaded engine time.
+    const running = await waitFor(listServices, (list) => list.length === 3 && list.every((s) => s.sub_state === 'running'), 120_000);
     services = { db: byName(running, names.db).id, web: byName(running, names.web).id, data: byName(running, names.data).id };
     const web = byName(running, names.web);
     const categories = res.body.categories;
@@ -105,7 +106,7 @@ describeDocker('apps on the Docker engine', () => {
       links: [{ id: String(services.db), service: names.db, alias: 'backend' }],
       volumes_from: [{ service: names.data }],
     });
-  });
+  }, 180_000);
 
   test('the published port answers, through the link and the shared volume', async () => {
     const body = await waitFor(async () => {

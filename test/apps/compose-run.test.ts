@@ -31,6 +31,7 @@ describeDocker('compose and Panamax apps run as their authors meant', () => {
   afterAll(async () => {
     await t?.close();
     await cleanupEngine(instance);
+    for (const ref of ['centurylink/wordpress:3.9.1', 'centurylink/mysql:5.5']) await docker?.removeImage(ref, { force: true }).catch(() => undefined);
     await docker?.close();
   });
 
