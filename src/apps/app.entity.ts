@@ -27,7 +27,7 @@ export const App = defineEntity({
     /** Kept from the template it was made from, so a template made from the app gives them back. */
     description: p.text().nullable(),
     keywords: p.text().nullable(),
-    type: p.string().nullable(),
+    type: p.text().nullable(),
     /** App-level run-time failures (the network, an unreachable engine); services keep their own. */
     errors: p.json<{ message: string }[]>().$type<{ message: string }[]>().defaultRaw(`'[]'`),
     /** What the source asked for that is not honoured as written (compose keys); shown with the errors. */
@@ -57,6 +57,7 @@ export const Service = defineEntity({
   name: 'Service',
   tableName: 'services',
   indexes: [{ name: 'services_app_id_idx', properties: ['app', 'position'] }],
+  uniques: [{ name: 'services_app_id_name_key', properties: ['app', 'name'] }],
   properties: {
     id: p.integer().primary(),
     app: () => p.manyToOne(App).deleteRule('cascade').updateRule('no action'),
@@ -82,7 +83,7 @@ export const Service = defineEntity({
     /** Set while its image is pulled and its container made (start-pre); cleared after. */
     startingAt: p.datetime().nullable(),
     /** Compose options without a field of their own (entrypoint, healthcheck, networks, ...). */
-    options: p.json<ServiceOptions>().$type<ServiceOptions>().onCreate(() => ({})),
+    options: p.json<ServiceOptions>().$type<ServiceOptions>().defaultRaw(`'{}'`).onCreate(() => ({})),
     links: () => p.oneToMany(ServiceLink).mappedBy('from').orderBy({ id: 'asc' }),
     volumesFrom: () => p.oneToMany(SharedVolume).mappedBy('mountedOn').orderBy({ id: 'asc' }),
   },

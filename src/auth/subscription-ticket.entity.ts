@@ -1,3 +1,4 @@
+import { ApiToken } from './api-token.entity';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 /**
@@ -7,12 +8,13 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 export const SubscriptionTicket = defineEntity({
   name: 'SubscriptionTicket',
   tableName: 'subscription_tickets',
+  indexes: [{ name: 'subscription_tickets_expires_at', properties: ['expiresAt'] }],
   properties: {
-    digest: p.string().primary(),
+    digest: p.text().primary(),
     /** The token it was issued for (null for ADMIN_TOKEN): revoking the token voids its tickets. */
-    tokenId: p.integer().nullable(),
-    username: p.string(),
-    email: p.string().nullable(),
+    token: () => p.manyToOne(ApiToken).nullable().deleteRule('cascade').updateRule('no action'),
+    username: p.text(),
+    email: p.text().nullable(),
     expiresAt: p.datetime(),
   },
 });

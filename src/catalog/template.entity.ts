@@ -11,6 +11,8 @@ export const Template = defineEntity({
     // Search filters by ILIKE '%term%' on name and keywords; trigram indexes serve them.
     { name: 'templates_name_trgm_idx', expression: 'create index templates_name_trgm_idx on templates using gin (name gin_trgm_ops)' },
     { name: 'templates_keywords_trgm_idx', expression: 'create index templates_keywords_trgm_idx on templates using gin (keywords gin_trgm_ops)' },
+    // A repo template's identity across reloads (migration 0010); templates of POST /templates have no path.
+    { name: 'templates_repo_path_idx', expression: 'create unique index templates_repo_path_idx on templates (repo_id, path) where repo_id is not null and path is not null' },
   ],
   properties: {
     id: p.integer().primary(),

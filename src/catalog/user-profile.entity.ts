@@ -5,9 +5,9 @@ export const UserProfile = defineEntity({
   name: 'UserProfile',
   tableName: 'user_profiles',
   properties: {
-    username: p.string().primary(),
-    email: p.string().nullable(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    username: p.text().primary(),
+    email: p.text().nullable(),
+    updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });
 export type UserProfile = InferEntity<typeof UserProfile>;
