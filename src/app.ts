@@ -6,6 +6,7 @@ import { routes } from '../rest/routes';
 import { getSchema } from '../schema/index';
 import { AppRuntime } from './apps/app-runtime';
 import { TokenService } from './auth/token.service';
+import { OutboundPolicy } from './catalog/outbound-policy';
 import { AgentClient } from './targets/agent-client';
 import type { Config } from './config';
 import type { AppDeps } from './context';
@@ -67,11 +68,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     maxResponseBytes: config.agentMaxResponseBytes,
   });
   const appRuntime = new AppRuntime(config.dockerHost, log);
+  const outbound = new OutboundPolicy(config.registryAllowPrivate);
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });
     const secrets = SecretBox.fromConfig(config.secretKey, config.dataDir);
     events = await createEvents({ clientUrl, orm, log, secrets, agents, appRuntime }, options.events);
-    const deps: AppDeps = { config, orm, log, secrets, version: VERSION, appRuntime, agents, events };
+    const deps: AppDeps = { config, orm, log, secrets, version: VERSION, appRuntime, agents, events, outbound };
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const schema = getSchema();
     const yoga = createGraphQL(schema, deps);
@@ -95,6 +97,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       async close() {
         await closeStreams();
         await agents.close();
+        await outbound.close();
         await appRuntime.close();
         await opened.close(true);
         await embedded?.stop();
@@ -103,6 +106,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   } catch (error) {
     await events?.close();
     await agents.close();
+    await outbound.close();
     await appRuntime.close();
     await orm?.close(true);
     await embedded?.stop();

@@ -6,6 +6,7 @@ import type { Registry } from './registry.entity';
 import type { RegistryService } from './registry.service';
 import { templateViews } from './template-read';
 import type { TemplateView } from './template-view';
+import type { OutboundPolicy } from './outbound-policy';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
 export const MAX_SEARCH_LIMIT = 1000;
@@ -35,6 +36,7 @@ export class SearchService {
     private readonly registries: RegistryService,
     private readonly registryTimeoutMs: number,
     private readonly log: Logger,
+    private readonly outbound?: OutboundPolicy,
   ) {}
 
   /**
@@ -74,7 +76,7 @@ export class SearchService {
         searchRegistry(
           { id: registry.id, name: registry.name, endpointUrl: registry.endpointUrl, credentials: this.credentials(registry) },
           terms,
-          { timeoutMs: this.registryTimeoutMs, limit },
+          { timeoutMs: this.registryTimeoutMs, limit, policy: this.outbound },
         ),
       ),
     );
