@@ -8,6 +8,7 @@ import { getSchema } from '../schema/index';
 import { AppRuntime } from './apps/app-runtime';
 import { NetworkPool } from './apps/network-pool';
 import { TokenService } from './auth/token.service';
+import { OutboundPolicy } from './catalog/outbound-policy';
 import { AgentClient } from './targets/agent-client';
 import type { Config } from './config';
 import type { AppDeps } from './context';
@@ -72,11 +73,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     maxResponseBytes: config.agentMaxResponseBytes,
   });
   const appRuntime = new AppRuntime(config.dockerHost, log, config.appDependencyTimeoutMs, new NetworkPool(config.appNetworkPool, config.appNetworkPrefix));
+  const outbound = new OutboundPolicy(config.registryAllowPrivate);
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });
     const secrets = SecretBox.fromConfig(config.secretKey, config.dataDir);
     events = await createEvents({ clientUrl, orm, log, secrets, agents, appRuntime }, options.events);
-    const deps: AppDeps = { config, orm, log, secrets, version: VERSION, appRuntime, agents, events };
+    const deps: AppDeps = { config, orm, log, secrets, version: VERSION, appRuntime, agents, events, outbound };
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const schema = getSchema();
     const yoga = createGraphQL(schema, deps);
@@ -102,6 +104,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       async close() {
         await closeStreams();
         await agents.close();
+        await outbound.close();
         await appRuntime.close();
         await opened.close(true);
         await embedded?.stop();
@@ -110,6 +113,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   } catch (error) {
     await events?.close();
     await agents.close();
+    await outbound.close();
     await appRuntime.close();
     await orm?.close(true);
     await embedded?.stop();

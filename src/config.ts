@@ -23,6 +23,7 @@ const schema = z.object({
   GRAPHQL_MAX_SPREADS: z.coerce.number().int().positive().default(500),
   GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(50000),
   REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  REGISTRY_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   GIT_TIMEOUT_MS: z.coerce.number().int().positive().default(60000),
   GITHUB_URL: z.string().url().default('https://github.com'),
   TEMPLATE_REPO_ROOTS: z.string().default(''),
@@ -78,6 +79,8 @@ export interface Config {
   introspection: boolean;
   graphqlLimits: QueryLimits;
   registryTimeoutMs: number;
+  /** Registries may be on loopback and private addresses (never link-local or metadata). */
+  registryAllowPrivate: boolean;
   gitTimeoutMs: number;
   githubUrl: string;
   /** Directories under which local paths may be template repos (TEMPLATE_REPO_ROOTS, colon-separated); none by default. */
@@ -136,6 +139,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     introspection: e.GRAPHQL_INTROSPECTION === 'true',
     graphqlLimits: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxTokens: e.GRAPHQL_MAX_TOKENS, maxSpreads: e.GRAPHQL_MAX_SPREADS, maxCost: e.GRAPHQL_MAX_COST },
     registryTimeoutMs: e.REGISTRY_TIMEOUT_MS,
+    registryAllowPrivate: e.REGISTRY_ALLOW_PRIVATE === 'true',
     gitTimeoutMs: e.GIT_TIMEOUT_MS,
     githubUrl: e.GITHUB_URL,
     templateRepoRoots: e.TEMPLATE_REPO_ROOTS.split(':').map((root) => root.trim()).filter(Boolean).map((root) => path.resolve(root)),

@@ -26,6 +26,7 @@ import type { SecretBox } from './crypto/secret-box';
 import type { Events } from './events/events';
 import { SubscriptionService } from './events/subscription.service';
 import type { Logger } from './logger';
+import type { OutboundPolicy } from './catalog/outbound-policy';
 
 /** What lives as long as the process: shared by every request. */
 export interface AppDeps {
@@ -40,6 +41,8 @@ export interface AppDeps {
   appRuntime: AppRuntime;
   /** LISTEN/NOTIFY bus and its producers, for GraphQL subscriptions (src/events). */
   events: Events;
+  /** Where client-configured outbound requests (registries) may go. */
+  outbound: OutboundPolicy;
 }
 
 /** One request's context, for GraphQL over HTTP and for REST routes alike. */
@@ -69,8 +72,8 @@ export function createServices(em: EntityManager, deps: AppDeps) {
         log,
       ),
   );
-  const search = lazy(() => new SearchService(em, registries(), config.registryTimeoutMs, log));
-  const repositories = lazy(() => new RepositoryService(registries(), deps.appRuntime.docker, config.registryTimeoutMs));
+  const search = lazy(() => new SearchService(em, registries(), config.registryTimeoutMs, log, deps.outbound));
+  const repositories = lazy(() => new RepositoryService(registries(), deps.appRuntime.docker, config.registryTimeoutMs, deps.outbound));
   const tokens = lazy(() => new TokenService(em, config.adminToken));
   const tickets = lazy(() => new SubscriptionTicketService(em, config.subscriptionTicketTtlSeconds));
   const platform = lazy(() => new PlatformService(em, deps.version));

@@ -90,8 +90,11 @@ export class RegistryAuth {
     for (const scope of scopes) url.searchParams.append('scope', scope);
     const basic = this.basicHeader();
     const stored = this.credentials.token;
-    if ((basic || stored) && realm.protocol !== 'https:' && this.registryUrl.protocol === 'https:') {
-      throw upstream(this.ctx, 'the token realm is not https; credentials are not sent there');
+    // Stored credentials go only to the registry's own host, or over HTTPS (issue 9: they went
+    // to whatever realm a registry named, over plain HTTP and to other hosts).
+    const ownHost = realm.hostname === this.registryUrl.hostname && !(this.registryUrl.protocol === 'https:' && realm.protocol !== 'https:');
+    if ((basic || stored) && realm.protocol !== 'https:' && !ownHost) {
+      throw upstream(this.ctx, 'the token realm is neither https nor the registry\'s own host; credentials are not sent there');
     }
     let response: HttpResponse;
     if (basic) {

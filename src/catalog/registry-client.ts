@@ -5,6 +5,7 @@ import { toDomainError, upstream, type HttpContext } from './registry-http';
 import { RegistrySession } from './registry-session';
 import { searchV1 } from './registry-v1';
 import { listTags, probeV2, searchCatalog } from './registry-v2';
+import type { OutboundPolicy } from './outbound-policy';
 
 export interface RegistryTarget {
   id: number;
@@ -28,6 +29,8 @@ export interface SearchRegistryOptions {
   /** At most this many images (default 25, at most 100). */
   limit?: number;
   dispatcher?: Dispatcher;
+  /** The outbound policy every request of the search follows (registry, realm, redirects). */
+  policy?: OutboundPolicy;
 }
 
 const DEFAULT_LIMIT = 25;
@@ -62,6 +65,7 @@ export async function searchRegistry(
     timeoutMs: options.timeoutMs,
     signal: controller.signal,
     dispatcher: options.dispatcher,
+    policy: options.policy,
   };
   let timer: NodeJS.Timeout | undefined;
   // The race ends the search at the deadline even if some step ignored the abort signal.
@@ -88,7 +92,13 @@ export async function searchRegistry(
  */
 export async function registryTags(registry: RegistryTarget, name: string, options: SearchRegistryOptions): Promise<string[]> {
   const controller = new AbortController();
-  const ctx: HttpContext = { registryName: registry.name, timeoutMs: options.timeoutMs, signal: controller.signal, dispatcher: options.dispatcher };
+  const ctx: HttpContext = {
+    registryName: registry.name,
+    timeoutMs: options.timeoutMs,
+    signal: controller.signal,
+    dispatcher: options.dispatcher,
+    policy: options.policy,
+  };
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   try {
     const { url, userinfo } = endpointBase(registry, ctx);

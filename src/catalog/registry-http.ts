@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { request, type Dispatcher } from 'undici';
 import { DomainError, UpstreamError, UpstreamTimeoutError } from '../errors';
+import { OutboundRefusedError, type OutboundPolicy } from './outbound-policy';
 
 /** What every request of one registry search shares: the deadline's signal and where to send. */
 export interface HttpContext {
@@ -9,6 +10,8 @@ export interface HttpContext {
   timeoutMs: number;
   signal: AbortSignal;
   dispatcher?: Dispatcher;
+  /** Where requests may go (the service always sets one); without it, anywhere. */
+  policy?: OutboundPolicy;
 }
 
 export interface HttpInit {
@@ -55,12 +58,13 @@ export async function send(url: URL, init: HttpInit, ctx: HttpContext): Promise<
 
 async function attempt(url: URL, init: HttpInit, ctx: HttpContext): Promise<HttpResponse> {
   try {
+    ctx.policy?.assertUrl(url);
     const response = await request(url, {
       method: init.method ?? 'GET',
       headers: init.headers,
       body: init.body,
       signal: ctx.signal,
-      dispatcher: ctx.dispatcher,
+      dispatcher: ctx.dispatcher ?? ctx.policy?.dispatcher,
     });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -100,7 +104,18 @@ export function toDomainError(error: unknown, ctx: HttpContext): DomainError {
   if (ctx.signal.aborted || (typeof code === 'string' && TIMEOUT_CODES.has(code))) {
     return new UpstreamTimeoutError(`Registry "${ctx.registryName}": no answer within ${ctx.timeoutMs} ms`);
   }
+  // One message for every way of not reaching it (refused by the policy, connection refused,
+  // not HTTP, reset, no such host): a client who names addresses learns nothing about them.
+  if (ctx.policy || isRefused(error)) return upstream(ctx, 'cannot be reached');
   return upstream(ctx, `cannot be reached (${describe(error)})`);
+}
+
+function isRefused(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    if (current instanceof OutboundRefusedError) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 function describe(error: unknown): string {

@@ -105,7 +105,8 @@ function requireEndpoint(value: string | null | undefined): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ValidationError(`endpoint_url is not a URL: ${text}`, ['endpoint_url']);
+    // Not echoed: a URL that does not parse may still carry user:password@ (issue 9).
+    throw new ValidationError('endpoint_url is not a URL', ['endpoint_url']);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ValidationError('endpoint_url must be an http or https URL', ['endpoint_url']);

@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from './outbound-policy';
 import type { DockerClient } from '../engines/docker-client';
 import { NotFoundError, ValidationError } from '../errors';
 import { registryTags } from './registry-client';
@@ -15,6 +16,8 @@ export class RepositoryService {
     private readonly registries: RegistryService,
     private readonly docker: DockerClient,
     private readonly timeoutMs: number,
+    /** Registry requests follow the same outbound policy as search. */
+    private readonly policy?: OutboundPolicy,
   ) {}
 
   async tags(name: string, options: { local?: boolean | null; registryId?: number | null }): Promise<RepositoryTags> {
@@ -32,7 +35,7 @@ export class RepositoryService {
       endpointUrl: registry.endpointUrl,
       credentials: { username: username ?? undefined, password: password ?? undefined, token: token ?? undefined },
     };
-    return { id: repository, tags: await registryTags(target, repository, { timeoutMs: this.timeoutMs }) };
+    return { id: repository, tags: await registryTags(target, repository, { timeoutMs: this.timeoutMs, policy: this.policy }) };
   }
 
   private async localTags(repository: string): Promise<string[]> {

@@ -7,6 +7,7 @@ import type { RegistryService } from './registry.service';
 import { templateViews } from './template-read';
 import type { TemplateView } from './template-view';
 import { searchWords, type SearchWord } from './search-query';
+import type { OutboundPolicy } from './outbound-policy';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
 export const MAX_SEARCH_LIMIT = 1000;
@@ -38,6 +39,7 @@ export class SearchService {
     private readonly registries: RegistryService,
     private readonly registryTimeoutMs: number,
     private readonly log: Logger,
+    private readonly outbound?: OutboundPolicy,
   ) {}
 
   /**
@@ -113,7 +115,7 @@ export class SearchService {
         searchRegistry(
           { id: registry.id, name: registry.name, endpointUrl: registry.endpointUrl, credentials: this.credentials(registry) },
           terms,
-          { timeoutMs: this.registryTimeoutMs, limit },
+          { timeoutMs: this.registryTimeoutMs, limit, policy: this.outbound },
         ),
       ),
     );

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { rmSync } from 'node:fs';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { commitFiles, makeGitRepo, pmx } from '../helpers/git';
@@ -38,7 +39,8 @@ describe('registries', () => {
 
   test.each([
     ['ftp://example.com', 'endpoint_url must be an http or https URL'],
-    ['not a url', 'endpoint_url is not a URL: not a url'],
+    ['not a url', 'endpoint_url is not a URL'],
+    ['http://user:PASSWORD@[bad', 'endpoint_url is not a URL'],
     ['', "endpoint_url can't be blank"],
   ])('endpoint_url %j is 422 naming the field', async (endpoint, message) => {
     const res = await t.request('POST', '/registries', { body: { name: 'Bad', endpoint_url: endpoint } });
@@ -193,7 +195,7 @@ describe('template repos and templates', () => {
   });
 
   test('an unreachable git URL is 502 and creates nothing', async () => {
-    const res = await t.request('POST', '/template_repos', { body: { name: 'file:///no/such/repo.git' } });
+    const res = await t.request('POST', '/template_repos', { body: { name: `file://${os.tmpdir()}/no/such/repo.git` } });
     expect(res.status).toBe(502);
     expect(res.body.code).toBe(502);
     expect((await t.request('GET', '/template_repos')).body).toHaveLength(1);

@@ -12,7 +12,8 @@ describeRegistry('GET /search over templates and registries (real docker-registr
   let downPort: number;
 
   beforeAll(async () => {
-    t = await startTestApp({ REGISTRY_TIMEOUT_MS: '3000' });
+    // The test registry listens on loopback: an operator's opt-in.
+    t = await startTestApp({ REGISTRY_TIMEOUT_MS: '3000', REGISTRY_ALLOW_PRIVATE: 'true' });
     registry = await startRegistry({ auth: 'basic' });
     await registry.push('team/wordpress-fpm', 'v1');
     await registry.push('team/wordpress-fpm', 'latest');

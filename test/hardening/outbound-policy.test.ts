@@ -1,0 +1,78 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startTestApp, type TestApp } from '../helpers/app';
+
+/**
+ * Issue 9: a read token's search made the service request any registry endpoint (metadata and
+ * link-local addresses, any loopback or private port), the errors told closed ports, non-HTTP
+ * ports and HTTP services apart, and stored credentials went to whatever token realm a registry
+ * named. Real HTTP servers on loopback stand for the hosts; the service runs without
+ * REGISTRY_ALLOW_PRIVATE (the default), then with it.
+ */
+describe('the outbound policy for registries', () => {
+  let strict: TestApp;
+  let relaxed: TestApp;
+  let hits = 0;
+  let realmAuth: string[] = [];
+  let registry: Server;
+  let realm: Server;
+  let registryUrl: string;
+
+  beforeAll(async () => {
+    strict = await startTestApp({ REGISTRY_TIMEOUT_MS: '2000' });
+    relaxed = await startTestApp({ REGISTRY_TIMEOUT_MS: '2000', REGISTRY_ALLOW_PRIVATE: 'true' });
+    realm = createServer((req, res) => {
+      realmAuth.push(String(req.headers.authorization ?? ''));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token: 't' }));
+    });
+    await new Promise<void>((resolve) => realm.listen(0, '127.0.0.1', resolve));
+    // The realm is another host by name (localhost vs 127.0.0.1) and plain HTTP.
+    const realmUrl = `http://localhost:${(realm.address() as AddressInfo).port}/token`;
+    registry = createServer((_req, res) => {
+      hits++;
+      res.writeHead(401, { 'www-authenticate': `Bearer realm="${realmUrl}",service="r"`, 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+    registryUrl = `http://127.0.0.1:${(registry.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await strict.close();
+    await relaxed.close();
+    registry.close();
+    realm.close();
+  });
+
+  async function searchErrors(t: TestApp, name: string, endpoint: string, credentials: Record<string, string> = {}) {
+    const created = await t.request('POST', '/registries', { body: { name, endpoint_url: endpoint, ...credentials } });
+    expect(created.status).toBe(201);
+    const res = await t.graphql('{ search(q: "anything") { errors { registryName message } } }');
+    await t.request('DELETE', `/registries/${created.body.id}`);
+    return res.body.data.search.errors.filter((e: { registryName: string }) => e.registryName === name);
+  }
+
+  test('metadata, link-local and (by default) loopback endpoints are never requested, with one uniform message', async () => {
+    const before = hits;
+    const unreachable = (name: string) => [{ registryName: name, message: `Registry "${name}": cannot be reached` }];
+    expect(await searchErrors(strict, 'metadata', 'http://169.254.169.254/latest')).toEqual(unreachable('metadata'));
+    expect(await searchErrors(strict, 'mapped', 'http://[::ffff:169.254.169.254]/')).toEqual(unreachable('mapped'));
+    expect(await searchErrors(strict, 'loopback', registryUrl)).toEqual(unreachable('loopback'));
+    expect(await searchErrors(strict, 'by-name', registryUrl.replace('127.0.0.1', 'localhost'))).toEqual(unreachable('by-name'));
+    expect(hits).toBe(before);
+    // A closed port answers exactly like a refused address: nothing maps the network.
+    expect(await searchErrors(relaxed, 'closed', 'http://127.0.0.1:9')).toEqual(unreachable('closed'));
+    expect(await searchErrors(relaxed, 'metadata', 'http://169.254.169.254/latest')).toEqual(unreachable('metadata'));
+  });
+
+  test('with REGISTRY_ALLOW_PRIVATE a loopback registry is asked, but its credentials do not go to a plain-HTTP realm on another host', async () => {
+    const before = hits;
+    realmAuth = [];
+    const errors = await searchErrors(relaxed, 'private', registryUrl, { username: 'bob', password: 'hunter2-secret' });
+    expect(hits).toBeGreaterThan(before);
+    expect(realmAuth.filter((header) => header !== '')).toEqual([]);
+    expect(errors).toEqual([
+      { registryName: 'private', message: expect.stringContaining("neither https nor the registry's own host; credentials are not sent there") },
+    ]);
+    expect(JSON.stringify(errors)).not.toContain('hunter2');
+  });
+});
