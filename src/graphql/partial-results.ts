@@ -1,3 +1,4 @@
+import { withLocationsOf } from '../http/errors';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
@@ -25,7 +26,7 @@ function withoutHttpStatus(error: GraphQLError): GraphQLError {
   const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
   if (!http?.status) return error;
   const { status: _status, ...rest } = http;
-  return new GraphQLError(error.message, {
+  const rebuilt = new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
@@ -33,4 +34,5 @@ function withoutHttpStatus(error: GraphQLError): GraphQLError {
     originalError: error.originalError,
     extensions: { ...error.extensions, http: rest },
   });
+  return withLocationsOf(error, rebuilt);
 }

@@ -32,7 +32,7 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
     }
     if (original instanceof DomainError) {
       const graphQLError = error instanceof GraphQLError ? error : undefined;
-      return new GraphQLError(original.message, {
+      const masked = new GraphQLError(original.message, {
         nodes: graphQLError?.nodes,
         path: graphQLError?.path,
         originalError: original,
@@ -44,6 +44,7 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
           http: { status: original.httpStatus, ...(original.httpStatus === 503 ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } : {}) },
         },
       });
+      return withLocationsOf(graphQLError, masked);
     }
     // GraphQL's own errors (syntax, validation, variable coercion) pass, without graphql-js's
     // "Did you mean …?" hints when the schema is not to be revealed.
@@ -57,4 +58,13 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
       extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
     });
   };
+}
+
+/**
+ * graphql-jit's errors (compiled queries) carry their locations without AST nodes, so a
+ * GraphQLError rebuilt from them gets none unless they are copied over.
+ */
+export function withLocationsOf(from: GraphQLError | undefined, to: GraphQLError): GraphQLError {
+  if (!to.locations && from?.locations) Object.assign(to, { locations: from.locations });
+  return to;
 }
