@@ -19,7 +19,8 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
   const sfx = suffix();
 
   beforeAll(async () => {
-    t = await startTestApp({ GITHUB_TOKEN: 'ghp_test' });
+    // The test registry listens on loopback: the operator's opt-in of the outbound policy.
+    t = await startTestApp({ GITHUB_TOKEN: 'ghp_test', REGISTRY_ALLOW_PRIVATE: 'true' });
     instance = await instanceId(t);
     repoDir = makeGitRepo({ 'wp.pmx': pmx(`WordPress ${sfx}`, { keywords: 'blog' }) });
   });
@@ -49,7 +50,7 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
 
   test('every create answers Location (template repo, registry, app, service, template, category)', async () => {
     const repo = await created('/template_repos.json', { name: repoDir }, 200);
-    expect(repo).toEqual({ id: expect.any(Number), name: repoDir, template_count: 1, updated_at: expect.any(String) });
+    expect(repo).toEqual({ id: expect.any(Number), name: repoDir, template_count: 1, updated_at: expect.any(String), load_errors: [] });
     await created('/registries', { name: `Team ${sfx}`, endpoint_url: 'http://127.0.0.1:9' }, 201);
     const app = await created('/apps.json', { image: TEST_IMAGE }, 200);
     appId = app.id;
