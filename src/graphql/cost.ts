@@ -175,6 +175,14 @@ const INTROSPECTION_LISTS = new Set(['types', 'fields', 'args', 'inputFields', '
  * The cost of the `__schema`/`__type` fields at the top of an operation. The Pothos walk costs a
  * meta field 1 and does not enter it; this walk does, with each selection set costed once.
  */
+/**
+ * One `__schema` or `__type` answers at most the whole schema, whatever its selection asks: each
+ * is charged at most this much. GraphiQL's introspection (with input value deprecation) is
+ * estimated at ~52,000 by the list-size model alone, over the default limit; three copies
+ * of it in one operation are still refused.
+ */
+const INTROSPECTION_SELECTION_MAX = 20_000;
+
 function introspectionCost(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): number {
   const memo = new Map<SelectionSetNode, number>();
   const cost = (selections: SelectionSetNode, active: Set<SelectionSetNode>): number => {
@@ -202,7 +210,9 @@ function introspectionCost(set: SelectionSetNode, fragments: Map<string, Fragmen
   const visit = (selections: SelectionSetNode, seen: Set<string>) => {
     for (const selection of selections.selections) {
       if (selection.kind === Kind.FIELD) {
-        if ((selection.name.value === '__schema' || selection.name.value === '__type') && selection.selectionSet) total += cost(selection.selectionSet, new Set());
+        if ((selection.name.value === '__schema' || selection.name.value === '__type') && selection.selectionSet) {
+          total += Math.min(cost(selection.selectionSet, new Set()), INTROSPECTION_SELECTION_MAX);
+        }
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         visit(selection.selectionSet, seen);
       } else if (!seen.has(selection.name.value)) {

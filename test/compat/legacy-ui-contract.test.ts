@@ -70,7 +70,7 @@ describeDocker('the original UI against the legacy listener', () => {
   const ok = (res: UiResponse) => expect({ status: res.status, body: res.status < 300 ? 'ok' : res.body }).toEqual({ status: expect.any(Number), body: 'ok' });
 
   beforeAll(async () => {
-    t = await startTestApp({ LEGACY_UI_PORT: '0', LEGACY_UI_SCOPE: 'deploy', GITHUB_TOKEN: 'ghp_server' });
+    t = await startTestApp({ REGISTRY_ALLOW_PRIVATE: 'true', LEGACY_UI_PORT: '0', LEGACY_UI_SCOPE: 'deploy', GITHUB_TOKEN: 'ghp_server' });
     instance = await instanceId(t);
     const port = await freePort();
     repoDir = makeGitRepo({

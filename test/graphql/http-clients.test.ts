@@ -67,7 +67,7 @@ describe('GraphQL over HTTP with real clients', () => {
       cache,
       link: ApolloLink.from([new PersistedQueryLink({ sha256 }), new HttpLink({ uri: `${t.url}/graphql`, fetch: fetchFn })]),
     });
-    const query = gql`query Registries { registries { id name } }`;
+    const query = gql`query Registries { registries { id: databaseId name } }`;
     const first = await apollo().query({ query, fetchPolicy: 'network-only' });
     expect(first.data).toEqual({ registries: [{ __typename: 'Registry', id: 0, name: 'Docker Hub' }] });
     // The hash alone, PersistedQueryNotFound, then hash and text (which registers it).
@@ -85,7 +85,7 @@ describe('GraphQL over HTTP with real clients', () => {
     const results = await Promise.all([
       client.query({ query: gql`query Me { me { username } }` }),
       client.query({ query: gql`query Types { templateTypes { name } }` }),
-      client.query({ query: gql`query Hub { registry(id: 0) { id name } }` }),
+      client.query({ query: gql`query Hub { registry(id: 0) { id: databaseId name } }` }),
     ]);
     expect(results.map((r) => r.data)).toEqual([
       { me: { __typename: 'User', username: 'admin' } },

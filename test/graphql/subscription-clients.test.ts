@@ -12,7 +12,7 @@ import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
 const DEPLOYMENT_STATUS = `subscription Status($targetId: Int!, $id: Int!) {
-  deploymentStatusChanged(targetId: $targetId, id: $id) { targetId id status { services { actualState } } error }
+  deploymentStatusChanged(targetId: $targetId, id: $id) { targetId deploymentId status { services { actualState } } error }
 }`;
 
 const TICKET = 'mutation { createSubscriptionTicket { __typename ... on SubscriptionTicket { ticket expiresAt } } }';
@@ -33,7 +33,7 @@ describe('subscriptions from browser-style clients', () => {
   let templateId: number;
   let vars: { targetId: number; id: number };
   const event = (state: string) => ({
-    data: { deploymentStatusChanged: { targetId: vars.targetId, id: vars.id, status: { services: [{ actualState: state }, { actualState: state }] }, error: null } },
+    data: { deploymentStatusChanged: { targetId: vars.targetId, deploymentId: vars.id, status: { services: [{ actualState: state }, { actualState: state }] }, error: null } },
   });
 
   beforeAll(async () => {
@@ -137,7 +137,7 @@ describe('subscriptions from browser-style clients', () => {
     expect((await sse(expired)).status).toBe(401);
 
     // Revoked: a ticket from a read token dies with the token.
-    const issued = await t.graphql('mutation { createApiToken(input: {name: "page", scopes: [read]}) { ... on IssuedApiToken { id token } } }');
+    const issued = await t.graphql('mutation { createApiToken(input: {name: "page", scopes: [read]}) { ... on IssuedApiToken { id: databaseId token } } }');
     const { id, token } = issued.body.data.createApiToken;
     const fromRevoked = await ticket(token);
     await t.graphql(`mutation { revokeApiToken(input: {id: ${id}}) { __typename } }`);

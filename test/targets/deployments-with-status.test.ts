@@ -38,7 +38,7 @@ describe('deployments with their status in one request per target', () => {
         expect((await t.request('POST', `/deployment_targets/${target.id}/deployments`, { body: { template_id: templateId } })).status).toBe(200);
       }
       agent.requests.splice(0);
-      const withStatus = await query(target.id, 'id status { services { id actualState } }');
+      const withStatus = await query(target.id, 'id: databaseId status { services { id: orchestratorId actualState } }');
       expect(withStatus.body.data.deploymentTarget.deployments).toEqual(Array(2).fill({
         id: expect.any(Number),
         status: { services: [{ id: expect.any(String), actualState: 'running 2/2' }, { id: expect.any(String), actualState: 'running 2/2' }] },
@@ -47,7 +47,7 @@ describe('deployments with their status in one request per target', () => {
 
       agent.requests.splice(0);
       const statusCalls = adapter.calls.length;
-      expect((await query(target.id, 'id name')).status).toBe(200);
+      expect((await query(target.id, 'id: databaseId name')).status).toBe(200);
       expect(agent.requests).toEqual(['GET /deployments']);
       // Without the parameter the agent does not ask its orchestrator for any status.
       expect(adapter.calls.length).toBe(statusCalls);
@@ -66,7 +66,7 @@ describe('deployments with their status in one request per target', () => {
       }
       agent.requests.splice(0);
       const raw = await rawList(agent.token);
-      expect(raw.map((d) => Object.keys(d).sort())).toEqual(Array(2).fill(['id', 'name', 'service_ids', 'template']));
+      expect(raw.map((d) => Object.keys(d).sort())).toEqual(Array(2).fill(['id', 'name', 'redeployable', 'service_ids', 'template']));
     } finally {
       await agent.close();
     }
@@ -87,7 +87,7 @@ describe('deployments with their status in one request per target', () => {
     try {
       const target = (await t.request('POST', '/deployment_targets', { body: { name: 'older agent', auth_blob: older.token } })).body;
       requests.splice(0);
-      const res = await query(target.id, 'id status { services { id actualState } }');
+      const res = await query(target.id, 'id: databaseId status { services { id: orchestratorId actualState } }');
       expect(res.body).toEqual({ data: { deploymentTarget: { deployments: [
         { id: 7, status: { services: [{ id: 's7', actualState: 'running' }] } },
         { id: 8, status: { services: [{ id: 's8', actualState: 'running' }] } },
