@@ -33,6 +33,11 @@ export interface SearchRegistryOptions {
   policy?: OutboundPolicy;
 }
 
+/** What every request of one search or tag listing shares: its deadline, abort signal and policy. */
+function httpContext(registry: RegistryTarget, options: SearchRegistryOptions, signal: AbortSignal): HttpContext {
+  return { registryName: registry.name, timeoutMs: options.timeoutMs, signal, dispatcher: options.dispatcher, policy: options.policy };
+}
+
 const DEFAULT_LIMIT = 25;
 const MAX_LIMIT = 100;
 const DOCKER_HUB_HOSTS = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io', 'registry.hub.docker.com', 'hub.docker.com']);
@@ -60,13 +65,7 @@ export async function searchRegistry(
   if (needles.length === 0) return [];
   const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
   const controller = new AbortController();
-  const ctx: HttpContext = {
-    registryName: registry.name,
-    timeoutMs: options.timeoutMs,
-    signal: controller.signal,
-    dispatcher: options.dispatcher,
-    policy: options.policy,
-  };
+  const ctx = httpContext(registry, options, controller.signal);
   let timer: NodeJS.Timeout | undefined;
   // The race ends the search at the deadline even if some step ignored the abort signal.
   const deadline = new Promise<never>((_, reject) => {
@@ -92,13 +91,7 @@ export async function searchRegistry(
  */
 export async function registryTags(registry: RegistryTarget, name: string, options: SearchRegistryOptions): Promise<string[]> {
   const controller = new AbortController();
-  const ctx: HttpContext = {
-    registryName: registry.name,
-    timeoutMs: options.timeoutMs,
-    signal: controller.signal,
-    dispatcher: options.dispatcher,
-    policy: options.policy,
-  };
+  const ctx = httpContext(registry, options, controller.signal);
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   try {
     const { url, userinfo } = endpointBase(registry, ctx);
