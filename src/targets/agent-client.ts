@@ -171,6 +171,7 @@ export class AgentClient {
     const { pool, blob, basePath } = this.poolFor(target);
     let status: number;
     let text: string;
+    let answered = false;
     // undici's headers and body timeouts bound each silence, so an agent that drips a byte
     // within every gap could hold the call forever: the whole exchange has this deadline too.
     const answerTimeoutMs = timeoutMs ?? this.options.headersTimeoutMs;
@@ -188,11 +189,17 @@ export class AgentClient {
         signal: deadline,
         ...(timeoutMs === undefined ? {} : { headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
       });
+      answered = true;
       status = response.statusCode;
       text = (await readLimited(response.body, this.options.maxResponseBytes, response.headers['content-length'])).toString('utf8');
     } catch (error) {
       if (error instanceof ResponseTooLargeError) {
         throw new UpstreamError(`The agent of ${who} answered ${method} ${path} with more than ${error.maxBytes} bytes.`);
+      }
+      // Before its headers, the deadline and undici's headers timeout (whose timers are coarse)
+      // race for the same silence: both mean the agent did not answer in time.
+      if (deadline.aborted && !answered) {
+        throw new UpstreamTimeoutError(`The agent of ${who} at ${blob.endpointUrl} did not answer within ${answerTimeoutMs} ms.`);
       }
       if (deadline.aborted) {
         throw new UpstreamTimeoutError(`The agent of ${who} at ${blob.endpointUrl} did not finish answering within ${this.options.connectTimeoutMs + answerTimeoutMs} ms.`);
