@@ -1,20 +1,8 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
-
-const CHROMIUM = '/usr/bin/chromium';
-
-function browserAvailable(): boolean {
-  const found = existsSync(CHROMIUM);
-  if (!found && (process.env.CI === 'true' || process.env.REQUIRE_BROWSER === '1')) {
-    throw new Error(`${CHROMIUM} is missing: install the Debian package chromium`);
-  }
-  return found;
-}
-
-const describeBrowser = browserAvailable() ? describe : describe.skip;
+import { describeBrowser, launchChromium } from '../helpers/browser';
 
 /** A frontend's origin: a blank page on a port of its own. */
 async function startOrigin(): Promise<{ url: string; server: Server }> {
@@ -36,11 +24,7 @@ describeBrowser('a frontend on another origin, in Chromium', () => {
   beforeAll(async () => {
     [allowed, other] = await Promise.all([startOrigin(), startOrigin()]);
     t = await startTestApp({ CORS_ORIGINS: allowed.url });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

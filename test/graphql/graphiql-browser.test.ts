@@ -1,18 +1,6 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
-
-const CHROMIUM = '/usr/bin/chromium';
-
-function browserAvailable(): boolean {
-  const found = existsSync(CHROMIUM);
-  if (!found && (process.env.CI === 'true' || process.env.REQUIRE_BROWSER === '1')) {
-    throw new Error(`${CHROMIUM} is missing: install the Debian package chromium`);
-  }
-  return found;
-}
-
-const describeBrowser = browserAvailable() ? describe : describe.skip;
+import { describeBrowser, launchChromium } from '../helpers/browser';
 
 /** GraphiQL in a real browser (Debian chromium, headless): set the token header, run a query, see the result. */
 describeBrowser('GraphiQL in a browser', () => {
@@ -21,11 +9,7 @@ describeBrowser('GraphiQL in a browser', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
