@@ -92,8 +92,11 @@ const GRAPHIQL_DEFAULT_QUERY = `# platform GraphQL
 # then load the schema for the docs explorer and autocompletion with the
 # "Re-fetch GraphQL schema" button on the left (or Shift+Ctrl+R), and run
 # this query with the play button (Ctrl+Enter).
+#
+# (It has no operation name on purpose: GraphiQL keeps the name it last read
+# and, on the first run after the editor is replaced, asks the server for it.)
 
-query Me {
+{
   me {
     username
     email

@@ -53,7 +53,8 @@ describeBrowser('GraphiQL in a browser', () => {
     for (const type of ['Query', 'Mutation', 'Subscription', 'DeploymentTarget', 'SubscriptionTicket', 'Template']) expect(listed).toContain(type);
     expect(graphqlStatuses.slice(before)).toEqual([200]);
 
-    // The query editor: replace its contents with a query, and run it.
+    // The query editor: replace its contents with a query, and run it with one click (with a named
+    // default query GraphiQL's first run asked for the old name: "Cannot infer operation Me").
     await query.click();
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Delete');
