@@ -32,9 +32,7 @@ export interface RestRequest {
   body: unknown;
 }
 
-export type RestOutcome =
-  | { ok: true; status: number; body: unknown }
-  | { ok: false; error: unknown };
+export type RestOutcome = { ok: true; status: number; body: unknown } | { ok: false; error: unknown };
 
 interface Prepared {
   route: RestRoute;
@@ -61,7 +59,11 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
     .map((file) => readFileSync(path.join(OPERATIONS_DIR, file), 'utf8'))
     .join('\n');
   const document = parse(source);
-  const errors = validate(schema, document, specifiedRules.filter((rule) => rule !== NoUnusedFragmentsRule));
+  const errors = validate(
+    schema,
+    document,
+    specifiedRules.filter((rule) => rule !== NoUnusedFragmentsRule),
+  );
   if (errors.length) throw new Error(`rest/operations do not validate:\n${errors.map((e) => e.message).join('\n')}`);
 
   const operations = new Map<string, OperationDefinitionNode>();
@@ -73,7 +75,10 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
     const operation = operations.get(route.operation);
     if (!operation) throw new Error(`route ${route.method} ${route.path} names a missing operation ${route.operation}`);
     // Each operation executes alone, with only the fragments it needs.
-    const own: DocumentNode = { kind: document.kind, definitions: document.definitions.filter((d) => d.kind === 'FragmentDefinition' || d === operation) };
+    const own: DocumentNode = {
+      kind: document.kind,
+      definitions: document.definitions.filter((d) => d.kind === 'FragmentDefinition' || d === operation),
+    };
     const rootField = operation.selectionSet.selections[0];
     const rootName = rootField.kind === 'Field' ? (rootField.alias ?? rootField.name).value : '';
     prepared.set(route, {
@@ -105,15 +110,19 @@ function compile(schema: GraphQLSchema, document: DocumentNode, operationName: s
 
 export async function runRoute(schema: GraphQLSchema, prepared: Prepared, request: RestRequest, context: Context): Promise<RestOutcome> {
   const variables = buildVariables(prepared, request);
-  const result = prepared.compiled ? await runCompiled(schema, prepared, variables, context) : await execute({
-    schema,
-    document: prepared.document,
-    operationName: prepared.route.operation,
-    variableValues: variables,
-    contextValue: context,
-  });
+  const result = prepared.compiled
+    ? await runCompiled(schema, prepared, variables, context)
+    : await execute({
+        schema,
+        document: prepared.document,
+        operationName: prepared.route.operation,
+        variableValues: variables,
+        contextValue: context,
+      });
   if (result.errors?.length) return { ok: false, error: toDomainError(result.errors[0]) };
-  const typed = prepared.typedErrors && typedError((result.data as Record<string, unknown> | null)?.[prepared.resultPath[0] ?? ''], prepared.typedErrors);
+  const typed =
+    prepared.typedErrors &&
+    typedError((result.data as Record<string, unknown> | null)?.[prepared.resultPath[0] ?? ''], prepared.typedErrors);
   if (typed) return { ok: false, error: typed };
   if (prepared.route.status === 204) return { ok: true, status: 204, body: undefined };
   let body: unknown = result.data;
@@ -122,7 +131,12 @@ export async function runRoute(schema: GraphQLSchema, prepared: Prepared, reques
 }
 
 /** Variables are coerced by graphql-js first, so bad input gets the same errors on both paths. */
-async function runCompiled(schema: GraphQLSchema, prepared: Prepared, variables: Record<string, unknown>, context: Context): Promise<ExecutionResult> {
+async function runCompiled(
+  schema: GraphQLSchema,
+  prepared: Prepared,
+  variables: Record<string, unknown>,
+  context: Context,
+): Promise<ExecutionResult> {
   const coerced = getVariableValues(schema, prepared.operation.variableDefinitions ?? [], variables);
   if (coerced.errors) return { errors: coerced.errors };
   return prepared.compiled!.query(undefined, context, variables) as ExecutionResult | Promise<ExecutionResult>;
@@ -132,9 +146,7 @@ function buildVariables(prepared: Prepared, request: RestRequest): Record<string
   const { wildcard, coerce } = prepared.route;
   const form = coerce === 'form';
   const params = Object.fromEntries(Object.entries(request.params).map(([k, v]) => [k === '*' && wildcard ? wildcard : camel(k), v]));
-  const query = Object.fromEntries(
-    Object.entries(request.query).map(([k, v]) => [camel(k), Array.isArray(v) ? v[v.length - 1] : v]),
-  );
+  const query = Object.fromEntries(Object.entries(request.query).map(([k, v]) => [camel(k), Array.isArray(v) ? v[v.length - 1] : v]));
   const variables: Record<string, unknown> = {};
   for (const { name, type } of prepared.variables) {
     if (name === 'input') {
@@ -217,7 +229,13 @@ function toDomainError(error: GraphQLError): unknown {
   if (/^Variable "\$/.test(error.message)) {
     const at = /at "([^"]+)"/.exec(error.message)?.[1];
     const missing = /Field "([^"]+)" of required type/.exec(error.message)?.[1];
-    const field = missing ?? at?.split('.').pop()?.replace(/\[\d+\]$/, '') ?? '';
+    const field =
+      missing ??
+      at
+        ?.split('.')
+        .pop()
+        ?.replace(/\[\d+\]$/, '') ??
+      '';
     const message = error.message.replace(/^Variable "\$\w+" got invalid value .*?;\s*/, '');
     return new BadRequestError(message, field && field !== 'input' ? [snake(field)] : []);
   }
@@ -229,17 +247,26 @@ function toDomainError(error: GraphQLError): unknown {
  * answers it as before: the catalogue entry's status and `{code, message, fields}`. An
  * operation that could get one must select them (`...ErrorBody`), or the start stops.
  */
-function typedErrorsOf(schema: GraphQLSchema, operation: OperationDefinitionNode, document: DocumentNode, name: string): Set<string> | null {
+function typedErrorsOf(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  document: DocumentNode,
+  name: string,
+): Set<string> | null {
   const root = operation.selectionSet.selections[0] as FieldNode;
   const rootType = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
   const type = getNamedType(rootType?.getFields()[root.name.value]?.type);
   if (!isUnionType(type)) return null;
   const errors = type.getTypes().filter((t) => t.getInterfaces().some((i) => i.name === 'Error'));
   if (errors.length === 0) return null;
-  const selectsErrors = root.selectionSet?.selections.some((s) =>
-    (s.kind === 'InlineFragment' && s.typeCondition?.name.value === 'Error')
-    || (s.kind === 'FragmentSpread' && document.definitions.some((d) =>
-      d.kind === 'FragmentDefinition' && d.name.value === s.name.value && d.typeCondition.name.value === 'Error')));
+  const selectsErrors = root.selectionSet?.selections.some(
+    (s) =>
+      (s.kind === 'InlineFragment' && s.typeCondition?.name.value === 'Error') ||
+      (s.kind === 'FragmentSpread' &&
+        document.definitions.some(
+          (d) => d.kind === 'FragmentDefinition' && d.name.value === s.name.value && d.typeCondition.name.value === 'Error',
+        )),
+  );
   if (!selectsErrors) throw new Error(`operation ${name} must select its typed errors (...ErrorBody)`);
   return new Set(errors.map((t) => t.name));
 }

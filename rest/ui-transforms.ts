@@ -26,7 +26,10 @@ export const deployResource: RequestTransform = (request) => {
   const body = isObject(request.body) ? request.body : {};
   if (body.resource_type === undefined && body.template_id !== undefined) return request;
   if (body.resource_type !== 'Template') {
-    throw new ValidationError(`resource_type ${JSON.stringify(body.resource_type ?? null)} cannot be deployed: save the app as a template, then deploy the template`, ['resource_type']);
+    throw new ValidationError(
+      `resource_type ${JSON.stringify(body.resource_type ?? null)} cannot be deployed: save the app as a template, then deploy the template`,
+      ['resource_type'],
+    );
   }
   return { ...request, body: { template_id: body.resource_id, override: body.override } };
 };
@@ -39,11 +42,14 @@ export const deployResource: RequestTransform = (request) => {
 export const serviceShape: ResponseTransform = (body) => mapRecords(body, shapeService);
 
 export const appServicesShape: ResponseTransform = (body) =>
-  mapRecords(body, (app) => ({ ...app, services: (app.services as Record<string, unknown>[] | undefined ?? []).map(shapeService) }));
+  mapRecords(body, (app) => ({ ...app, services: ((app.services as Record<string, unknown>[] | undefined) ?? []).map(shapeService) }));
 
 function shapeService(service: Record<string, unknown>): Record<string, unknown> {
-  const volumes = (service.volumes as { host_path: string | null }[] | undefined ?? []).map((v) => ({ ...v, host_path: v.host_path ?? '' }));
-  const expose = (service.expose as string[] | undefined ?? []).map((port) => (/^\d+$/.test(port) ? Number(port) : port));
+  const volumes = ((service.volumes as { host_path: string | null }[] | undefined) ?? []).map((v) => ({
+    ...v,
+    host_path: v.host_path ?? '',
+  }));
+  const expose = ((service.expose as string[] | undefined) ?? []).map((port) => (/^\d+$/.test(port) ? Number(port) : port));
   return { ...service, volumes, expose };
 }
 
@@ -78,10 +84,15 @@ export const searchByType: ResponseTransform = (body, request) => {
   const data = body as UiSearchData;
   const type = typeof request.query.type === 'string' ? request.query.type : undefined;
   const limit = Number(request.query.limit) > 0 ? Number(request.query.limit) : Infinity;
-  const terms = data.search.query.toLowerCase().split(/[\s,]+/).filter(Boolean);
+  const terms = data.search.query
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter(Boolean);
   const out: Record<string, unknown> = { q: data.search.query };
   if (!type || type === 'template') {
-    out.templates = data.search.items.filter((item) => item.id !== null).map(({ registry_id: _r, registry_name: _n, tags: _t, is_official: _o, is_trusted: _u, star_count: _s, ...template }) => template);
+    out.templates = data.search.items
+      .filter((item) => item.id !== null)
+      .map(({ registry_id: _r, registry_name: _n, tags: _t, is_official: _o, is_trusted: _u, star_count: _s, ...template }) => template);
   }
   if (!type || type === 'local_image') {
     out.local_images = data.localImages
@@ -90,23 +101,26 @@ export const searchByType: ResponseTransform = (body, request) => {
       .map((image) => ({ id: image.id, source: image.tags[0].replace(/:[^:/]+$/, ''), tags: image.tags }));
   }
   if (!type || type === 'remote_image') {
-    out.remote_images = data.search.items.filter((item) => item.id === null).map((item) => ({
-      source: (item.images as { source: string }[])[0]?.source.replace(/:[^:/]+$/, '') ?? item.name,
-      // A v2 registry has no descriptions; the UI prints the member as text.
-      description: item.description ?? '',
-      is_official: item.is_official ?? false,
-      is_trusted: item.is_trusted ?? false,
-      star_count: item.star_count ?? 0,
-      registry_id: item.registry_id,
-      registry_name: item.registry_name,
-    }));
+    out.remote_images = data.search.items
+      .filter((item) => item.id === null)
+      .map((item) => ({
+        source: (item.images as { source: string }[])[0]?.source.replace(/:[^:/]+$/, '') ?? item.name,
+        // A v2 registry has no descriptions; the UI prints the member as text.
+        description: item.description ?? '',
+        is_official: item.is_official ?? false,
+        is_trusted: item.is_trusted ?? false,
+        star_count: item.star_count ?? 0,
+        registry_id: item.registry_id,
+        registry_name: item.registry_name,
+      }));
     out.errors = data.search.errors.map((e) => ({ registry_id: e.registry_id, registry_name: e.registry_name, summary: e.message }));
   }
   return out;
 };
 
 /** A10: the Compose file itself, for download. */
-export const composeText: ResponseTransform = (body) => new RawBody((body as { compose_yaml: string }).compose_yaml, 'application/x-yaml; charset=utf-8');
+export const composeText: ResponseTransform = (body) =>
+  new RawBody((body as { compose_yaml: string }).compose_yaml, 'application/x-yaml; charset=utf-8');
 
 /** D10: the UI parses the answer unconditionally; it must be JSON even where the spec sends none. */
 export const emptyObject: ResponseTransform = (body) => body ?? {};

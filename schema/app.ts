@@ -5,13 +5,15 @@ import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { databaseId, orNull } from './global-id';
 
-export const Category = builder.nodeRef<AppCategory, number>('Category', {
-  id: { resolve: (c) => c.id, parse: databaseId },
-  loadOne: (id, ctx) => orNull(ctx.services.apps.category(id)),
-}).implement({
-  description: "One of an app's categories. Its position is not its own: the app and each service place it (CategoryPosition)",
-  fields: (t) => ({ databaseId: t.exposeInt('id'), name: t.exposeString('name') }),
-});
+export const Category = builder
+  .nodeRef<AppCategory, number>('Category', {
+    id: { resolve: (c) => c.id, parse: databaseId },
+    loadOne: (id, ctx) => orNull(ctx.services.apps.category(id)),
+  })
+  .implement({
+    description: "One of an app's categories. Its position is not its own: the app and each service place it (CategoryPosition)",
+    fields: (t) => ({ databaseId: t.exposeInt('id'), name: t.exposeString('name') }),
+  });
 
 /**
  * A category where its owner (an app, or one service of it) places it. A value of the owner, with
@@ -31,22 +33,35 @@ export const AppError = builder.objectRef<{ message: string }>('AppError').imple
   fields: (t) => ({ message: t.exposeString('message') }),
 });
 
-export const App = builder.nodeRef<AppRow, number>('App', {
-  id: { resolve: (a) => a.id, parse: databaseId },
-  loadOne: (id, ctx) => orNull(ctx.services.apps.get(id)),
-}).implement({
-  description: 'A running composition: services (one container each) made from a template, a compose file or an image',
-  fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    from: t.string({ nullable: true, resolve: (a) => a.from ?? null }),
-    errors: t.field({ type: [AppError], description: "The app's own run-time failures, then each failing service's", resolve: (a, _args, ctx) => ctx.services.apps.errors(a) }),
-    documentation: t.string({ nullable: true, resolve: (a) => a.documentation ?? null }),
-    warnings: t.field({ type: [AppError], description: 'What the source asked for that is not honoured as written (compose keys); also in errors, prefixed "warning:"', resolve: (a) => a.warnings ?? [] }),
-    categories: t.field({ type: [CategoryPosition], resolve: async (a) => appCategories((await a.categories.load()).getItems()) }),
-    composeYaml: t.string({ description: 'The app as a Compose file (services, ports, links, volumes)', resolve: (a, _args, ctx) => ctx.services.apps.composeYaml(a.id) }),
-  }),
-});
+export const App = builder
+  .nodeRef<AppRow, number>('App', {
+    id: { resolve: (a) => a.id, parse: databaseId },
+    loadOne: (id, ctx) => orNull(ctx.services.apps.get(id)),
+  })
+  .implement({
+    description: 'A running composition: services (one container each) made from a template, a compose file or an image',
+    fields: (t) => ({
+      databaseId: t.exposeInt('id'),
+      name: t.exposeString('name'),
+      from: t.string({ nullable: true, resolve: (a) => a.from ?? null }),
+      errors: t.field({
+        type: [AppError],
+        description: "The app's own run-time failures, then each failing service's",
+        resolve: (a, _args, ctx) => ctx.services.apps.errors(a),
+      }),
+      documentation: t.string({ nullable: true, resolve: (a) => a.documentation ?? null }),
+      warnings: t.field({
+        type: [AppError],
+        description: 'What the source asked for that is not honoured as written (compose keys); also in errors, prefixed "warning:"',
+        resolve: (a) => a.warnings ?? [],
+      }),
+      categories: t.field({ type: [CategoryPosition], resolve: async (a) => appCategories((await a.categories.load()).getItems()) }),
+      composeYaml: t.string({
+        description: 'The app as a Compose file (services, ports, links, volumes)',
+        resolve: (a, _args, ctx) => ctx.services.apps.composeYaml(a.id),
+      }),
+    }),
+  });
 
 export const JournalEntry = builder.objectRef<JournalEntryShape>('JournalEntry').implement({
   description: "One line a service's container wrote, oldest first",
@@ -67,7 +82,10 @@ const CreateAppInput = builder.inputType('CreateAppInput', {
     image: t.string(),
     registryId: t.int(),
     name: t.string({ description: "The app's name; default the compose file's `name:`, else the template's" }),
-    environment: t.field({ type: 'JSON', description: 'Values for the compose file\'s ${VAR} substitutions: a mapping of names to strings' }),
+    environment: t.field({
+      type: 'JSON',
+      description: "Values for the compose file's ${VAR} substitutions: a mapping of names to strings",
+    }),
     profiles: t.stringList({ description: 'Active compose profiles: services in other profiles are left out' }),
   }),
 });
@@ -89,7 +107,12 @@ builder.queryFields((t) => ({
       type: App,
       authScopes: { read: true },
       description: 'The apps, a page at a time, by id (`apps` lists them all)',
-      resolve: (_root, args, ctx) => keysetConnection(args, (w) => ctx.services.apps.page(w), () => ctx.services.apps.count()),
+      resolve: (_root, args, ctx) =>
+        keysetConnection(
+          args,
+          (w) => ctx.services.apps.page(w),
+          () => ctx.services.apps.count(),
+        ),
     },
     { name: 'AppConnection' },
     { name: 'AppEdge' },
@@ -124,7 +147,7 @@ builder.mutationFields((t) => ({
     type: App,
     errors: {},
     authScopes: { write: true },
-    description: "Renames the app or changes its documentation; its services are not touched",
+    description: 'Renames the app or changes its documentation; its services are not touched',
     args: { input: t.arg({ type: UpdateAppInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.apps.update(input.id, input),
   }),

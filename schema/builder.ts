@@ -9,7 +9,13 @@ import type { Context } from '../src/context';
 import { checkNodeCount, decodeGlobalID, MAX_NODES } from './global-id';
 import { fieldCost } from '../src/graphql/cost';
 import {
-  BadRequestError, ConflictError, ForbiddenError, NotFoundError, UpstreamError, UpstreamTimeoutError, ValidationError,
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  UpstreamError,
+  UpstreamTimeoutError,
+  ValidationError,
 } from '../src/errors';
 
 /**
@@ -66,8 +72,7 @@ export const builder = new SchemaBuilder<{
     }),
     // Subscriptions are refused when they start, not on every event they would deliver.
     authorizeOnSubscribe: true,
-    unauthorizedError: (_parent, _ctx, info) =>
-      new ForbiddenError(`this token may not use ${info.parentType.name}.${info.fieldName}`),
+    unauthorizedError: (_parent, _ctx, info) => new ForbiddenError(`this token may not use ${info.parentType.name}.${info.fieldName}`),
   },
 });
 

@@ -38,7 +38,11 @@ export const Volume = builder.objectRef<VolumeView>('Volume').implement({
 export const VolumeFrom = builder.objectRef<VolumesFromDef & { serviceId?: number }>('VolumeFrom').implement({
   fields: (t) => ({
     service: t.exposeString('service'),
-    serviceId: t.int({ nullable: true, description: "The service's id (a service's; null for a template image's)", resolve: (v) => v.serviceId ?? null }),
+    serviceId: t.int({
+      nullable: true,
+      description: "The service's id (a service's; null for a template image's)",
+      resolve: (v) => v.serviceId ?? null,
+    }),
   }),
 });
 
@@ -69,11 +73,15 @@ export function portDefs(ports: readonly PortInputShape[] | null | undefined): P
   }));
 }
 
-export function volumeDefs(volumes: readonly { hostPath?: string | null; containerPath?: string | null }[] | null | undefined): VolumeDef[] {
+export function volumeDefs(
+  volumes: readonly { hostPath?: string | null; containerPath?: string | null }[] | null | undefined,
+): VolumeDef[] {
   return (volumes ?? []).map((v) => ({ host_path: v.hostPath ?? null, container_path: v.containerPath ?? '' }));
 }
 
-export function envDefs(env: readonly { variable: string; value?: string | null; required?: boolean | null }[] | null | undefined): EnvDef[] {
+export function envDefs(
+  env: readonly { variable: string; value?: string | null; required?: boolean | null }[] | null | undefined,
+): EnvDef[] {
   return (env ?? []).map((e) => ({ variable: e.variable, value: e.value ?? '', ...(e.required != null ? { required: e.required } : {}) }));
 }
 

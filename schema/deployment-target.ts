@@ -17,37 +17,44 @@ const TargetMetadata = builder.objectRef<TargetRow>('DeploymentTargetMetadata').
   }),
 });
 
-export const DeploymentTarget = builder.nodeRef<TargetRow, number>('DeploymentTarget', {
-  id: { resolve: (r) => r.id, parse: databaseId },
-  loadOne: (id, ctx) => orNull(ctx.services.targets.get(id)),
-}).implement({
-  description: 'A remote orchestrator with an agent',
-  fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    endpointUrl: t.exposeString('endpointUrl'),
-    authBlob: t.string({
-      description: "The agent's token with its password masked: the secret is never returned",
-      resolve: (r, _args, ctx) => maskedAuthBlob(ctx.services.targets.authBlob(r)),
+export const DeploymentTarget = builder
+  .nodeRef<TargetRow, number>('DeploymentTarget', {
+    id: { resolve: (r) => r.id, parse: databaseId },
+    loadOne: (id, ctx) => orNull(ctx.services.targets.get(id)),
+  })
+  .implement({
+    description: 'A remote orchestrator with an agent',
+    fields: (t) => ({
+      databaseId: t.exposeInt('id'),
+      name: t.exposeString('name'),
+      endpointUrl: t.exposeString('endpointUrl'),
+      authBlob: t.string({
+        description: "The agent's token with its password masked: the secret is never returned",
+        resolve: (r, _args, ctx) => maskedAuthBlob(ctx.services.targets.authBlob(r)),
+      }),
+      metadata: t.field({ type: TargetMetadata, nullable: true, resolve: (r) => (r.metadataAt ? r : null) }),
+      metadataError: t.string({
+        nullable: true,
+        description: 'Why the agent could not be asked for its metadata, when it could not',
+        resolve: (r) => r.metadataError ?? null,
+      }),
+      deployments: t.field({
+        type: [Deployment],
+        nullable: true,
+        description:
+          "The agent's deployments; one request per target (with their statuses when selected), however many targets a query touches. null (with the error) when the agent cannot be read: the other targets still answer",
+        resolve: (r, _args, ctx, info) => ctx.services.deployments.list(r.id, { withStatus: selects(info, 'status') }),
+      }),
     }),
-    metadata: t.field({ type: TargetMetadata, nullable: true, resolve: (r) => (r.metadataAt ? r : null) }),
-    metadataError: t.string({
-      nullable: true,
-      description: 'Why the agent could not be asked for its metadata, when it could not',
-      resolve: (r) => r.metadataError ?? null,
-    }),
-    deployments: t.field({
-      type: [Deployment],
-      nullable: true,
-      description: "The agent's deployments; one request per target (with their statuses when selected), however many targets a query touches. null (with the error) when the agent cannot be read: the other targets still answer",
-      resolve: (r, _args, ctx, info) => ctx.services.deployments.list(r.id, { withStatus: selects(info, 'status') }),
-    }),
-  }),
-});
+  });
 
 // On Deployment, but here beside the type it points at.
 builder.objectField(Deployment, 'target', (t) =>
-  t.field({ type: DeploymentTarget, description: 'The target it runs on', resolve: (d, _args, ctx) => ctx.services.targets.get(d.targetId) }),
+  t.field({
+    type: DeploymentTarget,
+    description: 'The target it runs on',
+    resolve: (d, _args, ctx) => ctx.services.targets.get(d.targetId),
+  }),
 );
 
 const CreateDeploymentTargetInput = builder.inputType('CreateDeploymentTargetInput', {
@@ -69,7 +76,12 @@ builder.queryFields((t) => ({
       type: DeploymentTarget,
       authScopes: { read: true },
       description: 'The deployment targets, a page at a time, by id (`deploymentTargets` lists them all)',
-      resolve: (_root, args, ctx) => keysetConnection(args, (w) => ctx.services.targets.page(w), () => ctx.services.targets.count()),
+      resolve: (_root, args, ctx) =>
+        keysetConnection(
+          args,
+          (w) => ctx.services.targets.page(w),
+          () => ctx.services.targets.count(),
+        ),
     },
     { name: 'DeploymentTargetConnection' },
     { name: 'DeploymentTargetEdge' },

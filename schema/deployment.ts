@@ -8,7 +8,9 @@ import { envDefs, EnvironmentVariableInput, PortInput, portDefs, volumeDefs, Vol
 const ServiceState = builder.objectRef<{ id: string; actualState: string }>('DeploymentServiceState').implement({
   fields: (t) => ({
     orchestratorId: t.exposeString('id', { description: 'The orchestrator id of the service (unique only within its target)' }),
-    actualState: t.exposeString('actualState', { description: 'pending, running, stopped, failed, not found, error; or an external adapter’s own word' }),
+    actualState: t.exposeString('actualState', {
+      description: 'pending, running, stopped, failed, not found, error; or an external adapter’s own word',
+    }),
   }),
 });
 
@@ -24,24 +26,35 @@ const ServiceName = builder.objectRef<string>('DeploymentServiceId').implement({
  * Its global id is its target's and its own: agents number their deployments independently, so
  * deployment 1 of one target is not deployment 1 of another.
  */
-export const Deployment = builder.nodeRef<DeploymentView, { targetId: number; id: number }>('Deployment', {
-  id: { resolve: (d) => `${d.targetId}:${d.id}`, parse: deploymentKey },
-  loadOne: ({ targetId, id }, ctx) => orNull(ctx.services.deployments.get(targetId, id)),
-}).implement({
-  description: 'A template deployed to a target, as its agent reports it',
-  fields: (t) => ({
-    databaseId: t.exposeInt('id', { description: "The agent's id for it: unique only within its target" }),
-    name: t.string({ nullable: true, resolve: (d, _args, ctx) => ctx.services.deployments.listed(d, 'name') }),
-    template: t.int({ nullable: true, description: 'The databaseId of the template deployed', resolve: (d, _args, ctx) => ctx.services.deployments.listed(d, 'template') }),
-    serviceIds: t.field({
-      type: [ServiceName],
-      nullable: true,
-      description: 'null (with the error) when its agent cannot be read',
-      resolve: async (d, _args, ctx) => d.serviceIds ?? (await status(d, ctx)).services.map((s) => s.id),
+export const Deployment = builder
+  .nodeRef<DeploymentView, { targetId: number; id: number }>('Deployment', {
+    id: { resolve: (d) => `${d.targetId}:${d.id}`, parse: deploymentKey },
+    loadOne: ({ targetId, id }, ctx) => orNull(ctx.services.deployments.get(targetId, id)),
+  })
+  .implement({
+    description: 'A template deployed to a target, as its agent reports it',
+    fields: (t) => ({
+      databaseId: t.exposeInt('id', { description: "The agent's id for it: unique only within its target" }),
+      name: t.string({ nullable: true, resolve: (d, _args, ctx) => ctx.services.deployments.listed(d, 'name') }),
+      template: t.int({
+        nullable: true,
+        description: 'The databaseId of the template deployed',
+        resolve: (d, _args, ctx) => ctx.services.deployments.listed(d, 'template'),
+      }),
+      serviceIds: t.field({
+        type: [ServiceName],
+        nullable: true,
+        description: 'null (with the error) when its agent cannot be read',
+        resolve: async (d, _args, ctx) => d.serviceIds ?? (await status(d, ctx)).services.map((s) => s.id),
+      }),
+      status: t.field({
+        type: DeploymentStatus,
+        nullable: true,
+        description: 'null (with the error) when its agent cannot be read',
+        resolve: (d, _args, ctx) => status(d, ctx),
+      }),
     }),
-    status: t.field({ type: DeploymentStatus, nullable: true, description: 'null (with the error) when its agent cannot be read', resolve: (d, _args, ctx) => status(d, ctx) }),
-  }),
-});
+  });
 
 function deploymentKey(key: string): { targetId: number; id: number } {
   const [targetId, id] = key.split(':');
@@ -99,7 +112,7 @@ const DeletedDeployment = builder.objectRef<{ targetId: number; id: number }>('D
   }),
 });
 
-type OverrideInputShape = NonNullable<NonNullable<typeof CreateDeploymentInput.$inferInput['override']>['images']>[number];
+type OverrideInputShape = NonNullable<NonNullable<(typeof CreateDeploymentInput.$inferInput)['override']>['images']>[number];
 
 /** GraphQL input to the domain's override images (snake_case, only what was given). */
 function overrideImages(images: readonly OverrideInputShape[] | null | undefined): OverrideImage[] {

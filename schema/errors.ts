@@ -18,7 +18,11 @@ export const ErrorCode = builder.enumType('ErrorCode', {
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
   description: 'A failure the caller can fix; the mutation did nothing (or, for an upstream failure, nothing it can confirm)',
   fields: (t) => ({
-    code: t.field({ type: ErrorCode, description: 'VALIDATION_FAILED, NOT_FOUND, CONFLICT, BAD_REQUEST, UPSTREAM_FAILED or UPSTREAM_TIMEOUT', resolve: (e) => e.code }),
+    code: t.field({
+      type: ErrorCode,
+      description: 'VALIDATION_FAILED, NOT_FOUND, CONFLICT, BAD_REQUEST, UPSTREAM_FAILED or UPSTREAM_TIMEOUT',
+      resolve: (e) => e.code,
+    }),
     message: t.exposeString('message'),
     fields: t.exposeStringList('fields', { description: 'The offending input fields, snake_case as interface A names them' }),
   }),

@@ -6,7 +6,17 @@ import { BadRequestError, NotFoundError } from '../src/errors';
  * agent-side id repeats across targets. test/graphql/identity.test.ts checks this list against
  * the schema.
  */
-export const NODE_TYPES = new Set(['ApiToken', 'App', 'Category', 'Deployment', 'DeploymentTarget', 'Registry', 'Service', 'Template', 'TemplateRepo']);
+export const NODE_TYPES = new Set([
+  'ApiToken',
+  'App',
+  'Category',
+  'Deployment',
+  'DeploymentTarget',
+  'Registry',
+  'Service',
+  'Template',
+  'TemplateRepo',
+]);
 
 /** A global id this API gave out, or a 400 naming the argument: never an internal error. */
 export function decodeGlobalID(globalID: string): { typename: string; id: string } {

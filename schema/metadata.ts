@@ -31,7 +31,9 @@ const User = builder.objectRef<UserInfo>('User').implement({
     email: t.string({ nullable: true, resolve: (u) => u.email }),
     repos: t.exposeStringList('repos'),
     templateRepoProviders: t.field({ type: [Provider], resolve: (u) => u.templateRepoProviders }),
-    githubAccessTokenPresent: t.exposeBoolean('githubAccessTokenPresent', { description: 'Whether templates can be saved to GitHub (the server has GITHUB_TOKEN)' }),
+    githubAccessTokenPresent: t.exposeBoolean('githubAccessTokenPresent', {
+      description: 'Whether templates can be saved to GitHub (the server has GITHUB_TOKEN)',
+    }),
   }),
 });
 

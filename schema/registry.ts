@@ -3,19 +3,21 @@ import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { databaseId, orNull } from './global-id';
 
-export const Registry = builder.nodeRef<RegistryRow, number>('Registry', {
-  id: { resolve: (r) => r.id, parse: databaseId },
-  loadOne: (id, ctx) => orNull(ctx.services.registries.get(id)),
-}).implement({
-  description: 'A container image registry, searched alongside the templates when enabled. Credentials are write-only.',
-  fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    endpointUrl: t.exposeString('endpointUrl'),
-    enabled: t.exposeBoolean('enabled'),
-    hasCredentials: t.boolean({ resolve: (r) => Boolean(r.username || r.sealedSecret) }),
-  }),
-});
+export const Registry = builder
+  .nodeRef<RegistryRow, number>('Registry', {
+    id: { resolve: (r) => r.id, parse: databaseId },
+    loadOne: (id, ctx) => orNull(ctx.services.registries.get(id)),
+  })
+  .implement({
+    description: 'A container image registry, searched alongside the templates when enabled. Credentials are write-only.',
+    fields: (t) => ({
+      databaseId: t.exposeInt('id'),
+      name: t.exposeString('name'),
+      endpointUrl: t.exposeString('endpointUrl'),
+      enabled: t.exposeBoolean('enabled'),
+      hasCredentials: t.boolean({ resolve: (r) => Boolean(r.username || r.sealedSecret) }),
+    }),
+  });
 
 const CreateRegistryInput = builder.inputType('CreateRegistryInput', {
   fields: (t) => ({
@@ -53,7 +55,12 @@ builder.queryFields((t) => ({
       type: Registry,
       authScopes: { read: true },
       description: 'The registries, a page at a time, by id (`registries` lists them all)',
-      resolve: (_root, args, ctx) => keysetConnection(args, (w) => ctx.services.registries.page(w), () => ctx.services.registries.count()),
+      resolve: (_root, args, ctx) =>
+        keysetConnection(
+          args,
+          (w) => ctx.services.registries.page(w),
+          () => ctx.services.registries.count(),
+        ),
     },
     { name: 'RegistryConnection' },
     { name: 'RegistryEdge' },

@@ -13,7 +13,11 @@ const RegistryImageTemplate = builder.objectRef<TemplateView>('RegistryImageTemp
     tags: t.stringList({ resolve: (v) => v.tags ?? [] }),
     starCount: t.int({ nullable: true, resolve: (v) => v.starCount ?? null }),
     isOfficial: t.boolean({ nullable: true, resolve: (v) => v.isOfficial ?? null }),
-    isTrusted: t.boolean({ nullable: true, description: 'An automated build (Docker Hub); null where the registry does not say', resolve: (v) => v.isTrusted ?? null }),
+    isTrusted: t.boolean({
+      nullable: true,
+      description: 'An automated build (Docker Hub); null where the registry does not say',
+      resolve: (v) => v.isTrusted ?? null,
+    }),
   }),
 });
 
@@ -38,7 +42,8 @@ builder.queryFields((t) => ({
   search: t.field({
     type: SearchResult,
     authScopes: { read: true },
-    description: 'Templates ranked by full-text relevance (name and keywords, description, images, documentation; all words first; typo-tolerant), then matching images of every enabled registry',
+    description:
+      'Templates ranked by full-text relevance (name and keywords, description, images, documentation; all words first; typo-tolerant), then matching images of every enabled registry',
     args: { q: t.arg.string({ required: true }), limit: t.arg.int() },
     resolve: async (_root, { q, limit }, ctx) => {
       const result = await ctx.services.search.search(q, limit ?? undefined);
@@ -67,9 +72,20 @@ function hitView(hit: SearchHit): TemplateView {
     documentation: null,
     images: [
       {
-        id: null, name: image.name.split('/').pop() ?? image.name, source, description: image.description,
-        category: null, type: null, command: null, expose: [], ports: [], links: [], environment: [],
-        volumes: [], volumesFrom: [], deployment: null,
+        id: null,
+        name: image.name.split('/').pop() ?? image.name,
+        source,
+        description: image.description,
+        category: null,
+        type: null,
+        command: null,
+        expose: [],
+        ports: [],
+        links: [],
+        environment: [],
+        volumes: [],
+        volumesFrom: [],
+        deployment: null,
       },
     ],
     registryId: registry.id,

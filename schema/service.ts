@@ -4,7 +4,16 @@ import { App, CategoryPosition, JournalEntry } from './app';
 import { databaseId, orNull } from './global-id';
 import { builder } from './builder';
 import {
-  EnvironmentVariable, EnvironmentVariableInput, Port, PortInput, Volume, VolumeFrom, VolumeInput, envDefs, portDefs, volumeDefs,
+  EnvironmentVariable,
+  EnvironmentVariableInput,
+  Port,
+  PortInput,
+  Volume,
+  VolumeFrom,
+  VolumeInput,
+  envDefs,
+  portDefs,
+  volumeDefs,
 } from './container-parts';
 
 export const ServiceError = builder.objectRef<{ code: number; message: string; fields: string }>('ServiceError').implement({
@@ -36,8 +45,14 @@ export const ServiceLink = builder.objectRef<LinkShape>('ServiceLink').implement
       resolve: (l) => l.to.id,
     }),
     serviceName: t.string({ description: 'Name of the linked service', resolve: (l) => l.to.name }),
-    linkedServiceId: t.string({ description: "The linked service's databaseId as a string (interface A's link id)", resolve: (l) => String(l.to.id) }),
-    serviceId: t.int({ description: "The linked service's databaseId (interface A's and the original UI's link id)", resolve: (l) => l.to.id }),
+    linkedServiceId: t.string({
+      description: "The linked service's databaseId as a string (interface A's link id)",
+      resolve: (l) => String(l.to.id),
+    }),
+    serviceId: t.int({
+      description: "The linked service's databaseId (interface A's and the original UI's link id)",
+      resolve: (l) => l.to.id,
+    }),
     alias: t.exposeString('alias'),
   }),
 });
@@ -60,11 +75,22 @@ Service.implement({
     subState: t.string({ nullable: true, resolve: (v) => v.state.sub_state }),
     type: t.string({ nullable: true, resolve: (v) => v.service.type ?? null }),
     errors: t.field({ type: ServiceError, nullable: true, resolve: (v) => v.errors }),
-    containerStatus: t.field({ type: 'JSON', description: "The engine's data on the container; {} when there is none", resolve: (v) => v.containerStatus }),
+    containerStatus: t.field({
+      type: 'JSON',
+      description: "The engine's data on the container; {} when there is none",
+      resolve: (v) => v.containerStatus,
+    }),
     app: t.field({ type: App, description: 'The app it belongs to', resolve: (v) => v.service.app }),
-    categories: t.field({ type: [CategoryPosition], description: "The app's categories at this service's positions", resolve: (v) => serviceCategories(v.service) }),
+    categories: t.field({
+      type: [CategoryPosition],
+      description: "The app's categories at this service's positions",
+      resolve: (v) => serviceCategories(v.service),
+    }),
     links: t.field({ type: [ServiceLink], resolve: (v) => v.service.links.getItems().map((l) => ({ to: l.to, alias: l.alias })) }),
-    volumesFrom: t.field({ type: [VolumeFrom], resolve: (v) => v.service.volumesFrom.getItems().map((s) => ({ service: s.exportedFrom.name, serviceId: s.exportedFrom.id })) }),
+    volumesFrom: t.field({
+      type: [VolumeFrom],
+      resolve: (v) => v.service.volumesFrom.getItems().map((s) => ({ service: s.exportedFrom.name, serviceId: s.exportedFrom.id })),
+    }),
   }),
 });
 
@@ -124,7 +150,11 @@ const ServiceIdInput = builder.inputType('ServiceIdInput', {
 });
 
 type ServiceFieldsInput = {
-  name?: string | null; from?: string | null; description?: string | null; type?: string | null; command?: string | null;
+  name?: string | null;
+  from?: string | null;
+  description?: string | null;
+  type?: string | null;
+  command?: string | null;
   ports?: Parameters<typeof portDefs>[0];
   expose?: readonly string[] | null;
   environment?: Parameters<typeof envDefs>[0];
@@ -137,7 +167,11 @@ type ServiceFieldsInput = {
 /** GraphQL input to the domain's: lists only where given (on update, absent lists stay as they are). */
 function serviceInput(input: ServiceFieldsInput) {
   return {
-    name: input.name, from: input.from, description: input.description, type: input.type, command: input.command,
+    name: input.name,
+    from: input.from,
+    description: input.description,
+    type: input.type,
+    command: input.command,
     ports: input.ports ? portDefs(input.ports) : undefined,
     expose: input.expose ? [...input.expose] : undefined,
     environment: input.environment ? envDefs(input.environment) : undefined,
@@ -169,7 +203,13 @@ builder.queryFields((t) => ({
     type: [JournalEntry],
     nullable: true,
     authScopes: { read: true },
-    args: { appId: t.arg.int({ required: true }), id: t.arg.int({ required: true }), since: t.arg.string(), cursor: t.arg.string(), limit: t.arg.int() },
+    args: {
+      appId: t.arg.int({ required: true }),
+      id: t.arg.int({ required: true }),
+      since: t.arg.string(),
+      cursor: t.arg.string(),
+      limit: t.arg.int(),
+    },
     resolve: (_root, { appId, id, ...query }, ctx) => ctx.services.appServices.journal(appId, id, query),
   }),
 }));
@@ -188,7 +228,12 @@ builder.mutationFields((t) => ({
     authScopes: { write: true },
     args: { input: t.arg({ type: UpdateServiceInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      await ctx.services.appServices.update(input.appId, input.id, serviceInput(input), input.restart !== false && input.restart !== 'false');
+      await ctx.services.appServices.update(
+        input.appId,
+        input.id,
+        serviceInput(input),
+        input.restart !== false && input.restart !== 'false',
+      );
       return ctx.services.appServices.get(input.appId, input.id);
     },
   }),

@@ -33,8 +33,17 @@ export const DeploymentStatusEvent = builder.objectRef<DeploymentStatusRow>('Dep
     }),
     targetId: t.exposeInt('targetId', { description: "The target's databaseId" }),
     deploymentId: t.exposeInt('id', { description: "The deployment's databaseId on its agent (an event has no id of its own)" }),
-    status: t.field({ type: DeploymentStatus, nullable: true, description: 'null when the agent could not be read (see error)', resolve: (e) => e.status ?? null }),
-    error: t.string({ nullable: true, description: 'Why the agent could not be read (unreachable, deployment removed)', resolve: (e) => e.error }),
+    status: t.field({
+      type: DeploymentStatus,
+      nullable: true,
+      description: 'null when the agent could not be read (see error)',
+      resolve: (e) => e.status ?? null,
+    }),
+    error: t.string({
+      nullable: true,
+      description: 'Why the agent could not be read (unreachable, deployment removed)',
+      resolve: (e) => e.error,
+    }),
     at: t.field({ type: 'DateTime', description: 'When the agent was read', resolve: (e) => new Date(e.at) }),
   }),
 });

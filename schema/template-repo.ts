@@ -13,26 +13,28 @@ const LoadError = builder.objectRef<RepoLoadError>('TemplateLoadError').implemen
   }),
 });
 
-export const TemplateRepo = builder.nodeRef<TemplateRepoRow, number>('TemplateRepo', {
-  id: { resolve: (r) => r.id, parse: databaseId },
-  loadOne: (id, ctx) => orNull(ctx.services.repos.get(id)),
-}).implement({
-  description: 'A source of templates: a git URL, a local git repository or directory, or a GitHub owner/repo',
-  fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    templateCount: t.exposeInt('templateCount'),
-    updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.updatedAt }),
-    loadErrors: t.field({ type: [LoadError], resolve: (r) => r.loadErrors }),
-    templates: t.loadableGroup({
-      type: Template,
-      description: "The repo's templates with their images; for a list of repos, one batch of queries in all",
-      load: (repoIds: number[], ctx) => ctx.services.templates.ofRepos(repoIds),
-      group: (view) => view.repoId!,
-      resolve: (r) => r.id,
+export const TemplateRepo = builder
+  .nodeRef<TemplateRepoRow, number>('TemplateRepo', {
+    id: { resolve: (r) => r.id, parse: databaseId },
+    loadOne: (id, ctx) => orNull(ctx.services.repos.get(id)),
+  })
+  .implement({
+    description: 'A source of templates: a git URL, a local git repository or directory, or a GitHub owner/repo',
+    fields: (t) => ({
+      databaseId: t.exposeInt('id'),
+      name: t.exposeString('name'),
+      templateCount: t.exposeInt('templateCount'),
+      updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.updatedAt }),
+      loadErrors: t.field({ type: [LoadError], resolve: (r) => r.loadErrors }),
+      templates: t.loadableGroup({
+        type: Template,
+        description: "The repo's templates with their images; for a list of repos, one batch of queries in all",
+        load: (repoIds: number[], ctx) => ctx.services.templates.ofRepos(repoIds),
+        group: (view) => view.repoId!,
+        resolve: (r) => r.id,
+      }),
     }),
-  }),
-});
+  });
 
 const CreateTemplateRepoInput = builder.inputType('CreateTemplateRepoInput', {
   fields: (t) => ({ name: t.string({ required: true, description: 'git URL, local path, or GitHub owner/repo' }) }),
@@ -50,7 +52,12 @@ builder.queryFields((t) => ({
       type: TemplateRepo,
       authScopes: { read: true },
       description: 'The template repos, a page at a time, by id (`templateRepos` lists them all)',
-      resolve: (_root, args, ctx) => keysetConnection(args, (w) => ctx.services.repos.page(w), () => ctx.services.repos.count()),
+      resolve: (_root, args, ctx) =>
+        keysetConnection(
+          args,
+          (w) => ctx.services.repos.page(w),
+          () => ctx.services.repos.count(),
+        ),
     },
     { name: 'TemplateRepoConnection' },
     { name: 'TemplateRepoEdge' },

@@ -9,7 +9,10 @@ export const Image = builder.objectRef<ImageView>('Image').implement({
   description: 'One image of a template: becomes one service of an app',
   // Exposed, not resolved: see ImageView.
   fields: (t) => ({
-    databaseId: t.exposeInt('id', { nullable: true, description: 'null for a registry image; an image is a value of its template, with no global id' }),
+    databaseId: t.exposeInt('id', {
+      nullable: true,
+      description: 'null for a registry image; an image is a value of its template, with no global id',
+    }),
     category: t.exposeString('category', { nullable: true }),
     name: t.exposeString('name'),
     source: t.exposeString('source'),
@@ -43,19 +46,21 @@ export const TemplateFields = builder.interfaceRef<TemplateView>('TemplateFields
   }),
 });
 
-export const Template = builder.nodeRef<TemplateView, number>('Template', {
-  id: { resolve: (v) => v.id as number, parse: databaseId },
-  loadOne: (id, ctx) => orNull(ctx.services.templates.getView(id)),
-}).implement({
-  description: 'A reusable definition of a set of images',
-  interfaces: [TemplateFields],
-  isTypeOf: (v) => (v as TemplateView).id !== null,
-  fields: (t) => ({
-    databaseId: t.int({ resolve: (v) => v.id as number }),
-    createdAt: t.field({ type: 'DateTime', resolve: (v) => v.createdAt as Date }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (v) => v.updatedAt as Date }),
-  }),
-});
+export const Template = builder
+  .nodeRef<TemplateView, number>('Template', {
+    id: { resolve: (v) => v.id as number, parse: databaseId },
+    loadOne: (id, ctx) => orNull(ctx.services.templates.getView(id)),
+  })
+  .implement({
+    description: 'A reusable definition of a set of images',
+    interfaces: [TemplateFields],
+    isTypeOf: (v) => (v as TemplateView).id !== null,
+    fields: (t) => ({
+      databaseId: t.int({ resolve: (v) => v.id as number }),
+      createdAt: t.field({ type: 'DateTime', resolve: (v) => v.createdAt as Date }),
+      updatedAt: t.field({ type: 'DateTime', resolve: (v) => v.updatedAt as Date }),
+    }),
+  });
 
 export const TemplateTypeEntry = builder.objectRef<{ name: string; default?: boolean }>('TemplateType').implement({
   fields: (t) => ({
@@ -81,7 +86,12 @@ builder.queryFields((t) => ({
       type: Template,
       authScopes: { read: true },
       description: 'The templates with their images, a page at a time, by id (`templates` lists them all)',
-      resolve: (_root, args, ctx) => keysetConnection(args, (w) => ctx.services.templates.pageViews(w), () => ctx.services.templates.count()),
+      resolve: (_root, args, ctx) =>
+        keysetConnection(
+          args,
+          (w) => ctx.services.templates.pageViews(w),
+          () => ctx.services.templates.count(),
+        ),
     },
     { name: 'TemplateConnection' },
     { name: 'TemplateEdge' },

@@ -72,7 +72,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     deployTimeoutMs: config.agentDeployTimeoutMs,
     maxResponseBytes: config.agentMaxResponseBytes,
   });
-  const appRuntime = new AppRuntime(config.dockerHost, log, config.appDependencyTimeoutMs, new NetworkPool(config.appNetworkPool, config.appNetworkPrefix));
+  const appRuntime = new AppRuntime(
+    config.dockerHost,
+    log,
+    config.appDependencyTimeoutMs,
+    new NetworkPool(config.appNetworkPool, config.appNetworkPrefix),
+  );
   const outbound = new OutboundPolicy(config.registryAllowPrivate);
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });

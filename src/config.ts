@@ -10,12 +10,18 @@ import type { QueryLimits } from './graphql/limits';
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DOCKER_HOST: z.string().regex(/^(unix|tcp):\/\//, 'must be unix:///path or tcp://host:port').optional(),
+  DOCKER_HOST: z
+    .string()
+    .regex(/^(unix|tcp):\/\//, 'must be unix:///path or tcp://host:port')
+    .optional(),
   GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).default('true'),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(12),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
@@ -30,28 +36,41 @@ const schema = z.object({
   GITHUB_TOKEN: z.string().optional(),
   AGENT_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
   AGENT_DEPLOY_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
-  CORS_ORIGINS: z.string().default('').transform((value, ctx) => {
-    const origins = value.split(',').map((o) => o.trim()).filter(Boolean);
-    for (const origin of origins) {
-      if (!isOrigin(origin)) ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin (scheme://host[:port], no path)` });
-    }
-    return origins;
-  }),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const origins = value
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean);
+      for (const origin of origins) {
+        if (!isOrigin(origin)) ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin (scheme://host[:port], no path)` });
+      }
+      return origins;
+    }),
   SUBSCRIPTION_TICKET_TTL_SECONDS: z.coerce.number().int().positive().max(3600).default(60),
   GRAPHQL_APQ: z.enum(['true', 'false']).default('true'),
   GRAPHQL_TRUSTED_DOCUMENTS: z.enum(['true', 'false']).default('false'),
   GRAPHQL_TRUSTED_DOCUMENTS_FILE: z.string().min(1).optional(),
   GRAPHQL_BATCH_LIMIT: z.coerce.number().int().min(0).max(100).default(10),
-  AGENT_MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(8 * 1024 * 1024),
+  AGENT_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024),
   APP_DEPENDENCY_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
-  APP_NETWORK_POOL: z.string().default('10.192.0.0/12').refine((v) => {
-    try {
-      parseCidr(v);
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'must be an IPv4 CIDR such as 10.192.0.0/12'),
+  APP_NETWORK_POOL: z
+    .string()
+    .default('10.192.0.0/12')
+    .refine((v) => {
+      try {
+        parseCidr(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IPv4 CIDR such as 10.192.0.0/12'),
   APP_NETWORK_PREFIX: z.coerce.number().int().min(8).max(30).default(24),
   LEGACY_UI_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   LEGACY_UI_HOST: z.string().min(1).default('127.0.0.1'),
@@ -137,12 +156,21 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     dockerHost: e.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
     introspection: e.GRAPHQL_INTROSPECTION === 'true',
-    graphqlLimits: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxTokens: e.GRAPHQL_MAX_TOKENS, maxSpreads: e.GRAPHQL_MAX_SPREADS, maxCost: e.GRAPHQL_MAX_COST },
+    graphqlLimits: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxSpreads: e.GRAPHQL_MAX_SPREADS,
+      maxCost: e.GRAPHQL_MAX_COST,
+    },
     registryTimeoutMs: e.REGISTRY_TIMEOUT_MS,
     registryAllowPrivate: e.REGISTRY_ALLOW_PRIVATE === 'true',
     gitTimeoutMs: e.GIT_TIMEOUT_MS,
     githubUrl: e.GITHUB_URL,
-    templateRepoRoots: e.TEMPLATE_REPO_ROOTS.split(':').map((root) => root.trim()).filter(Boolean).map((root) => path.resolve(root)),
+    templateRepoRoots: e.TEMPLATE_REPO_ROOTS.split(':')
+      .map((root) => root.trim())
+      .filter(Boolean)
+      .map((root) => path.resolve(root)),
     githubToken: e.GITHUB_TOKEN,
     agentTimeoutMs: e.AGENT_TIMEOUT_MS,
     agentDeployTimeoutMs: e.AGENT_DEPLOY_TIMEOUT_MS,

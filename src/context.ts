@@ -68,7 +68,12 @@ export function createServices(em: EntityManager, deps: AppDeps) {
     () =>
       new TemplateRepoService(
         em,
-        { cacheDir: path.join(config.dataDir, 'repos'), timeoutMs: config.gitTimeoutMs, githubBaseUrl: config.githubUrl, localRoots: config.templateRepoRoots },
+        {
+          cacheDir: path.join(config.dataDir, 'repos'),
+          timeoutMs: config.gitTimeoutMs,
+          githubBaseUrl: config.githubUrl,
+          localRoots: config.templateRepoRoots,
+        },
         log,
       ),
   );
@@ -86,7 +91,13 @@ export function createServices(em: EntityManager, deps: AppDeps) {
     const resolved = new Map<string, Promise<AgentTarget>>();
     return createAgentLoaders(deps.agents, (id) => {
       let target = resolved.get(id);
-      if (!target) resolved.set(id, (target = targets().get(Number(id)).then((t) => targets().agentTarget(t))));
+      if (!target)
+        resolved.set(
+          id,
+          (target = targets()
+            .get(Number(id))
+            .then((t) => targets().agentTarget(t))),
+        );
       return target;
     });
   });
@@ -102,26 +113,65 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   const localImages = lazy(() => new LocalImageService(deps.appRuntime.docker));
   const appTemplates = lazy(() => new AppTemplateService(em, templates(), config, path.join(config.dataDir, 'repos')));
   const subscriptions = lazy(
-    () => new SubscriptionService(deps.events, (appId) => apps().get(appId), (id) => new ServiceService(deps.orm.em.fork() as EntityManager, appsDeps).getById(id)),
+    () =>
+      new SubscriptionService(
+        deps.events,
+        (appId) => apps().get(appId),
+        (id) => new ServiceService(deps.orm.em.fork() as EntityManager, appsDeps).getById(id),
+      ),
   );
   return {
-    get registries() { return registries(); },
-    get templates() { return templates(); },
-    get repos() { return repos(); },
-    get search() { return search(); },
-    get repositories() { return repositories(); },
-    get tokens() { return tokens(); },
-    get tickets() { return tickets(); },
-    get platform() { return platform(); },
-    get users() { return users(); },
-    get targets() { return targets(); },
-    get deployments() { return deployments(); },
-    get apps() { return apps(); },
-    get appServices() { return appServices(); },
-    get categories() { return categories(); },
-    get localImages() { return localImages(); },
-    get appTemplates() { return appTemplates(); },
-    get subscriptions() { return subscriptions(); },
+    get registries() {
+      return registries();
+    },
+    get templates() {
+      return templates();
+    },
+    get repos() {
+      return repos();
+    },
+    get search() {
+      return search();
+    },
+    get repositories() {
+      return repositories();
+    },
+    get tokens() {
+      return tokens();
+    },
+    get tickets() {
+      return tickets();
+    },
+    get platform() {
+      return platform();
+    },
+    get users() {
+      return users();
+    },
+    get targets() {
+      return targets();
+    },
+    get deployments() {
+      return deployments();
+    },
+    get apps() {
+      return apps();
+    },
+    get appServices() {
+      return appServices();
+    },
+    get categories() {
+      return categories();
+    },
+    get localImages() {
+      return localImages();
+    },
+    get appTemplates() {
+      return appTemplates();
+    },
+    get subscriptions() {
+      return subscriptions();
+    },
   };
 }
 

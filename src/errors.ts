@@ -104,11 +104,26 @@ export class UnavailableError extends DomainError {
   readonly httpStatus = 503;
 }
 
-const CATALOGUE = [BadRequestError, UnauthenticatedError, ForbiddenError, NotFoundError, MethodNotAllowedError, ConflictError,
-  PayloadTooLargeError, ValidationError, UpstreamError, UpstreamTimeoutError, NotImplementedError, UnavailableError];
+const CATALOGUE = [
+  BadRequestError,
+  UnauthenticatedError,
+  ForbiddenError,
+  NotFoundError,
+  MethodNotAllowedError,
+  ConflictError,
+  PayloadTooLargeError,
+  ValidationError,
+  UpstreamError,
+  UpstreamTimeoutError,
+  NotImplementedError,
+  UnavailableError,
+];
 
 /** Every stable code with its status (the schema's ErrorCode enum). */
-export const ERROR_CODES: readonly { code: string; httpStatus: number }[] = CATALOGUE.map((E) => new E('')).map(({ code, httpStatus }) => ({ code, httpStatus }));
+export const ERROR_CODES: readonly { code: string; httpStatus: number }[] = CATALOGUE.map((E) => new E('')).map(({ code, httpStatus }) => ({
+  code,
+  httpStatus,
+}));
 
 const BY_CODE = new Map<string, new (message: string, fields?: string[]) => DomainError>(CATALOGUE.map((E) => [new E('').code, E]));
 

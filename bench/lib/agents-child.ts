@@ -15,8 +15,14 @@ import { createLogger } from '../../src/logger';
  * and counts every request by method and path shape. The orchestrator is an in-memory adapter:
  * what is measured is the fan-out, not an orchestrator. Driven over IPC by bench/scenarios.
  */
-export interface AgentsStart { databaseUrls: string[]; latencyMs: number; /** The real docker adapter instead of memory (scenario 5). */ docker?: boolean }
-export interface AgentsStarted { tokens: string[] }
+export interface AgentsStart {
+  databaseUrls: string[];
+  latencyMs: number;
+  /** The real docker adapter instead of memory (scenario 5). */ docker?: boolean;
+}
+export interface AgentsStarted {
+  tokens: string[];
+}
 export type Counts = Record<string, number>[];
 
 const memoryAdapter = (): Adapter => ({
@@ -34,7 +40,14 @@ let counts: Counts = [];
 async function start({ databaseUrls, latencyMs, docker }: AgentsStart): Promise<AgentsStarted> {
   for (const [i, databaseUrl] of databaseUrls.entries()) {
     const dir = mkdtempSync(path.join(tmpdir(), 'bench-agent-'));
-    const config = parseAgentConfig({ AGENT_PORT: '0', AGENT_DATA_DIR: dir, DATABASE_URL: databaseUrl, AGENT_ADAPTER: docker ? 'docker' : 'http', ADAPTER_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'silent' });
+    const config = parseAgentConfig({
+      AGENT_PORT: '0',
+      AGENT_DATA_DIR: dir,
+      DATABASE_URL: databaseUrl,
+      AGENT_ADAPTER: docker ? 'docker' : 'http',
+      ADAPTER_URL: 'http://127.0.0.1:9',
+      LOG_LEVEL: 'silent',
+    });
     const app = await createAgentApp(config, { adapter: docker ? undefined : memoryAdapter(), log: createLogger('silent') });
     counts[i] = {};
     const delayed = (req: Parameters<AgentApp['handler']>[0], res: Parameters<AgentApp['handler']>[1]) => {
@@ -52,16 +65,37 @@ async function start({ databaseUrls, latencyMs, docker }: AgentsStart): Promise<
 
 /** One deployment on every agent (two services), made through interface B. */
 async function deployOnEach(): Promise<void> {
-  await Promise.all(running.map(({ app, listening }) => new Promise<void>((resolve, reject) => {
-    const body = JSON.stringify({ template: { name: 'bench', images: [{ name: 'web', source: 'example/web' }, { name: 'db', source: 'example/db' }] } });
-    const auth = Buffer.from(`${app.credentials.username}:${app.credentials.password}`).toString('base64');
-    const req = request(`${listening.url}/deployments`, { method: 'POST', ca: app.credentials.certPem, headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`deploy: HTTP ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-    req.end(body);
-  })));
+  await Promise.all(
+    running.map(
+      ({ app, listening }) =>
+        new Promise<void>((resolve, reject) => {
+          const body = JSON.stringify({
+            template: {
+              name: 'bench',
+              images: [
+                { name: 'web', source: 'example/web' },
+                { name: 'db', source: 'example/db' },
+              ],
+            },
+          });
+          const auth = Buffer.from(`${app.credentials.username}:${app.credentials.password}`).toString('base64');
+          const req = request(
+            `${listening.url}/deployments`,
+            {
+              method: 'POST',
+              ca: app.credentials.certPem,
+              headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json' },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`deploy: HTTP ${res.statusCode}`))));
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        }),
+    ),
+  );
 }
 
 async function stop(): Promise<void> {
@@ -78,7 +112,10 @@ process.on('message', (message: { id: number; op: string; args?: unknown }) => {
     deploy: deployOnEach,
     counts: async () => counts,
     reset: async () => void (counts = counts.map(() => ({}))),
-    stop: async () => { await stop(); setImmediate(() => process.exit(0)); },
+    stop: async () => {
+      await stop();
+      setImmediate(() => process.exit(0));
+    },
   };
   ops[message.op]().then(
     (result) => process.send!({ id: message.id, result }),

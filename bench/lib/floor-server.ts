@@ -36,11 +36,14 @@ const image = (i: Row) => ({
 });
 
 async function templates(id?: number): Promise<Row[]> {
-  const rows = id === undefined
-    ? (await pool.query('select * from templates order by id')).rows
-    : (await pool.query('select * from templates where id = $1', [id])).rows;
+  const rows =
+    id === undefined
+      ? (await pool.query('select * from templates order by id')).rows
+      : (await pool.query('select * from templates where id = $1', [id])).rows;
   if (rows.length === 0) return [];
-  const images = (await pool.query('select * from template_images where template_id = any($1) order by template_id, position', [rows.map((r) => r.id)])).rows;
+  const images = (
+    await pool.query('select * from template_images where template_id = any($1) order by template_id, position', [rows.map((r) => r.id)])
+  ).rows;
   const byTemplate = new Map<number, Row[]>();
   for (const i of images) byTemplate.set(i.template_id, [...(byTemplate.get(i.template_id) ?? []), i]);
   return rows.map((t) => ({
@@ -62,7 +65,9 @@ async function authorized(req: IncomingMessage): Promise<boolean> {
   const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
   if (!token) return false;
   const digest = createHash('sha256').update(token).digest('hex');
-  const { rows } = await pool.query('select id, username, email, scopes from api_tokens where digest = $1 and revoked_at is null', [digest]);
+  const { rows } = await pool.query('select id, username, email, scopes from api_tokens where digest = $1 and revoked_at is null', [
+    digest,
+  ]);
   return rows.length === 1;
 }
 

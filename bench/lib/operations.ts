@@ -9,7 +9,10 @@ import { ROOT } from './processes';
  */
 export function operationText(name: string): string {
   const dir = path.join(ROOT, 'rest/operations');
-  const source = readdirSync(dir).filter((f) => f.endsWith('.graphql')).map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n');
+  const source = readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .map((f) => readFileSync(path.join(dir, f), 'utf8'))
+    .join('\n');
   const document = parse(source);
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of document.definitions) if (def.kind === 'FragmentDefinition') fragments.set(def.name.value, def);

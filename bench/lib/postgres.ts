@@ -58,7 +58,8 @@ function wrap(url: string, stop: () => Promise<void>): BenchPostgres {
     },
     async stop() {
       // On a server we did not start, drop what we made; our own server goes whole.
-      if (process.env.DATABASE_URL) for (const name of made) await sql(url, `drop database if exists "${name}" with (force)`).catch(() => undefined);
+      if (process.env.DATABASE_URL)
+        for (const name of made) await sql(url, `drop database if exists "${name}" with (force)`).catch(() => undefined);
       await stop();
     },
   };

@@ -34,7 +34,11 @@ export function npmStart(): { nodeArgs: string[]; script: string } {
  * otherwise; one process, so its pid is the one whose RSS we read). The load generator never
  * shares an event loop with a server.
  */
-export function startTs(script: string, env: Record<string, string | undefined>, options: { ipc?: boolean; nodeArgs?: string[] } = {}): Child {
+export function startTs(
+  script: string,
+  env: Record<string, string | undefined>,
+  options: { ipc?: boolean; nodeArgs?: string[] } = {},
+): Child {
   const fullEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   // undefined unsets: the embedded-database start must not inherit the harness's DATABASE_URL.
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete fullEnv[key];

@@ -2,7 +2,11 @@ import { writeFileSync } from 'node:fs';
 import type { ScenarioResult } from './types';
 
 const show = (values: Record<string, number | string> | null): string =>
-  values ? Object.entries(values).map(([k, v]) => `${k} ${v}`).join(', ') : '-';
+  values
+    ? Object.entries(values)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')
+    : '-';
 
 /** One line per result: scenario, name, figures, baseline, ratio, target, met. */
 export function printTable(results: ScenarioResult[], write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): void {

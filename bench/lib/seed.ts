@@ -24,7 +24,10 @@ export function image(name: string, n: number): ImageDefinition {
     expose: ['80'],
     ports: [{ host_port: 8000 + n, container_port: 80, proto: 'TCP' }],
     links: name === 'web' ? [{ service: 'db', alias: 'database' }] : [],
-    environment: [{ variable: 'MODE', value: 'production' }, { variable: 'PASSWORD', value: '', required: true }],
+    environment: [
+      { variable: 'MODE', value: 'production' },
+      { variable: 'PASSWORD', value: '', required: true },
+    ],
     volumes: [{ host_path: null, container_path: `/var/lib/${name}` }],
     volumes_from: [],
     deployment: null,
@@ -70,7 +73,9 @@ export async function issueReadToken(orm: MikroORM): Promise<string> {
  * one template in 3) and "zyxquartz" is rare (one in 20,000).
  */
 export async function bulkTemplates(url: string, count: number): Promise<void> {
-  await sql(url, `
+  await sql(
+    url,
+    `
     insert into templates (id, name, description, keywords, type, documentation, image_count, image_text)
     select n, (array['wordpress','ghost','redis','postgres','nginx','webapp','mysql','rabbit','kafka','minio'])[1 + n % 10]
              || '-' || n || case when n % 20000 = 7 then '-zyxquartz' else '' end,
@@ -85,13 +90,18 @@ export async function bulkTemplates(url: string, count: number): Promise<void> {
            2,
            -- What TemplateService.build stores for search (imageSearchText) for the two images below.
            'app example/app:' || n || ' app example app ' || n || ' db example/app:' || n || ' db example app ' || n
-      from generate_series(1, $1::int) as n`, [count]);
+      from generate_series(1, $1::int) as n`,
+    [count],
+  );
   await sql(url, `select setval(pg_get_serial_sequence('templates', 'id'), $1::int)`, [count]);
-  await sql(url, `
+  await sql(
+    url,
+    `
     insert into template_images (template_id, position, name, source, category, expose, ports, environment)
     select t.id, p.pos, (array['app','db'])[p.pos + 1], 'example/app:' || t.id, 'Web', '["80"]',
            '[{"container_port": 80, "host_port": null, "proto": "TCP"}]', '[{"variable": "MODE", "value": "production"}]'
-      from templates t cross join (values (0), (1)) as p(pos)`);
+      from templates t cross join (values (0), (1)) as p(pos)`,
+  );
   await sql(url, 'vacuum analyze templates');
   await sql(url, 'analyze template_images');
 }

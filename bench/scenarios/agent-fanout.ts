@@ -29,7 +29,11 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
     await call('deploy');
     const auth = { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' };
     for (const [i, token] of tokens.entries()) {
-      const res = await request(`${service.url}/deployment_targets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: `agent-${i}`, auth_blob: token }) });
+      const res = await request(`${service.url}/deployment_targets`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: `agent-${i}`, auth_blob: token }),
+      });
       if (res.statusCode !== 200) throw new Error(`POST /deployment_targets: HTTP ${res.statusCode} ${await res.body.text()}`);
       await res.body.dump();
     }
@@ -41,7 +45,9 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
       const body = (await res.body.json()) as any;
       const elapsed = performance.now() - started;
       const targets = body.data?.deploymentTargets ?? [];
-      const running = targets.filter((t: any) => t.deployments.length === 1 && t.deployments[0].status.services.every((s: any) => s.actualState === 'running'));
+      const running = targets.filter(
+        (t: any) => t.deployments.length === 1 && t.deployments[0].status.services.every((s: any) => s.actualState === 'running'),
+      );
       if (running.length !== tokens.length) throw new Error(`fan-out query: ${JSON.stringify(body).slice(0, 500)}`);
       return elapsed;
     };

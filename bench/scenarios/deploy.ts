@@ -22,15 +22,35 @@ const TARGET = 'adapter ≤ 1.3× the CLI';
  * once. Each side 3 times, alternating; everything made is removed.
  */
 export async function deployVsCli(pg: BenchPostgres): Promise<ScenarioResult> {
-  const missing = await run('docker', ['image', 'inspect', IMAGE]).then(() => null, (error: Error) => error.message.split('\n')[0]);
-  if (missing) return { scenario: 5, name: NAME, figures: {}, baseline: null, ratio: null, target: TARGET, met: null, note: `skipped: no Docker engine or no ${IMAGE} here (${missing})` };
+  const missing = await run('docker', ['image', 'inspect', IMAGE]).then(
+    () => null,
+    (error: Error) => error.message.split('\n')[0],
+  );
+  if (missing)
+    return {
+      scenario: 5,
+      name: NAME,
+      figures: {},
+      baseline: null,
+      ratio: null,
+      target: TARGET,
+      met: null,
+      note: `skipped: no Docker engine or no ${IMAGE} here (${missing})`,
+    };
   const agents = startTs('bench/lib/agents-child.ts', {}, { ipc: true });
   const call = ipcClient(agents);
   try {
-    const { tokens } = await call<AgentsStarted>('start', { databaseUrls: [await pg.createDatabase('bench_deploy_agent')], latencyMs: 0, docker: true });
+    const { tokens } = await call<AgentsStarted>('start', {
+      databaseUrls: [await pg.createDatabase('bench_deploy_agent')],
+      latencyMs: 0,
+      docker: true,
+    });
     const [url, username, password, certPem] = Buffer.from(tokens[0], 'base64').toString('utf8').split('|');
     const pool = new Pool(url, { connect: { ca: certPem } });
-    const headers = { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`, 'content-type': 'application/json' };
+    const headers = {
+      authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
+      'content-type': 'application/json',
+    };
     const template = { template: { name: 'bench', images: IMAGES.map((name) => ({ name, source: IMAGE, command: 'sleep 3600' })) } };
     const adapter: number[] = [];
     const cli: number[] = [];
@@ -47,7 +67,27 @@ export async function deployVsCli(pg: BenchPostgres): Promise<ScenarioResult> {
         started = performance.now();
         try {
           await run('docker', ['network', 'create', '--label', 'platform-bench=1', network]);
-          await Promise.all(IMAGES.map((name) => run('docker', ['run', '-d', '--name', `${network}-${name}`, '--label', 'platform-bench=1', '--network', network, '--network-alias', name, '--restart', 'unless-stopped', IMAGE, 'sleep', '3600'])));
+          await Promise.all(
+            IMAGES.map((name) =>
+              run('docker', [
+                'run',
+                '-d',
+                '--name',
+                `${network}-${name}`,
+                '--label',
+                'platform-bench=1',
+                '--network',
+                network,
+                '--network-alias',
+                name,
+                '--restart',
+                'unless-stopped',
+                IMAGE,
+                'sleep',
+                '3600',
+              ]),
+            ),
+          );
           cli.push(performance.now() - started);
         } finally {
           await run('docker', ['rm', '-f', ...IMAGES.map((name) => `${network}-${name}`)]).catch(() => undefined);

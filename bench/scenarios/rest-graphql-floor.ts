@@ -44,8 +44,20 @@ export async function restVsGraphqlVsFloor(pg: BenchPostgres, dataDir: string, o
     });
     const id = ids[Math.floor(ids.length / 2)];
     const cases = [
-      { label: 'GET /templates', rest: `${service.url}/templates`, graphql: gql('ListTemplates', {}), field: 'templates', floor: `${floorUrl}/templates` },
-      { label: 'GET /templates/{id}', rest: `${service.url}/templates/${id}`, graphql: gql('GetTemplate', { id }), field: 'template', floor: `${floorUrl}/templates/${id}` },
+      {
+        label: 'GET /templates',
+        rest: `${service.url}/templates`,
+        graphql: gql('ListTemplates', {}),
+        field: 'templates',
+        floor: `${floorUrl}/templates`,
+      },
+      {
+        label: 'GET /templates/{id}',
+        rest: `${service.url}/templates/${id}`,
+        graphql: gql('GetTemplate', { id }),
+        field: 'template',
+        floor: `${floorUrl}/templates/${id}`,
+      },
     ];
     const results: ScenarioResult[] = [];
     for (const c of cases) {
@@ -58,7 +70,13 @@ export async function restVsGraphqlVsFloor(pg: BenchPostgres, dataDir: string, o
       // path): both now have the same floor target; each row shows the other's req/s too.
       results.push(
         compare(`REST vs floor (node:http + pg): ${c.label}`, rest, floorRun, 0.5, 'REST req/s ≥ 0.5× floor req/s'),
-        compare(`GraphQL-over-HTTP vs floor (node:http + pg): ${c.label}`, graphql, floorRun, 0.5, 'GraphQL-over-HTTP req/s ≥ 0.5× floor req/s'),
+        compare(
+          `GraphQL-over-HTTP vs floor (node:http + pg): ${c.label}`,
+          graphql,
+          floorRun,
+          0.5,
+          'GraphQL-over-HTTP req/s ≥ 0.5× floor req/s',
+        ),
       );
     }
     return { results, serviceRssMb: round(rssMb(service.child.pid)), floorRssMb: round(rssMb(floor.pid)) };
@@ -84,7 +102,13 @@ function compare(name: string, subject: Throughput, baseline: Throughput, minimu
 }
 
 /** The three answers must be the same JSON, or the comparison means nothing. */
-async function sameBody(restUrl: string, auth: Record<string, string>, graphql: { url: string; headers: Record<string, string>; body: string }, field: string, floorUrl: string): Promise<void> {
+async function sameBody(
+  restUrl: string,
+  auth: Record<string, string>,
+  graphql: { url: string; headers: Record<string, string>; body: string },
+  field: string,
+  floorUrl: string,
+): Promise<void> {
   const json = async (res: Awaited<ReturnType<typeof request>>) => {
     if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${await res.body.text()}`);
     return res.body.json() as Promise<any>;

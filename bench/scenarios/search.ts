@@ -31,13 +31,20 @@ export async function searchAtScale(pg: BenchPostgres, dataDir: string, options:
   try {
     const results: ScenarioResult[] = [];
     for (const { label, term } of TERMS) {
-      const http = await latencies({ url: `${service.url}/search?q=${term}`, headers: { authorization: `Bearer ${BENCH_TOKEN}` } }, SAMPLES);
+      const http = await latencies(
+        { url: `${service.url}/search?q=${term}`, headers: { authorization: `Bearer ${BENCH_TOKEN}` } },
+        SAMPLES,
+      );
       const statement = { text: fullTextStatement(searchWords(term), 100), values: [] };
       const indexed = await timeQuery(client, statement);
       await client.query('set enable_indexscan = off; set enable_bitmapscan = off');
       const scan = await timeQuery(client, statement);
       await client.query('reset enable_indexscan; reset enable_bitmapscan');
-      const [{ count }] = (await client.query(`select count(*)::int as count from templates where search_vector @@ to_tsquery('english', $1)`, [searchWords(term)[0].tsquery])).rows;
+      const [{ count }] = (
+        await client.query(`select count(*)::int as count from templates where search_vector @@ to_tsquery('english', $1)`, [
+          searchWords(term)[0].tsquery,
+        ])
+      ).rows;
       results.push({
         scenario: 3,
         name: `Search at ${options.searchTemplates.toLocaleString('en')} templates: ${label} term "${term}"`,

@@ -12,7 +12,10 @@ const STARTS = 3;
  * /healthz 200; median of 3, against the same node command serving /healthz alone. Memory: the service's RSS after scenario 1's load,
  * against the floor server's.
  */
-export async function startupAndMemory(dataDir: string, rss: { serviceRssMb: number; floorRssMb: number } | undefined): Promise<ScenarioResult[]> {
+export async function startupAndMemory(
+  dataDir: string,
+  rss: { serviceRssMb: number; floorRssMb: number } | undefined,
+): Promise<ScenarioResult[]> {
   const first = await startService({ dataDir });
   await first.stop();
   const service: number[] = [];
@@ -35,7 +38,7 @@ export async function startupAndMemory(dataDir: string, rss: { serviceRssMb: num
   const results: ScenarioResult[] = [
     {
       scenario: 4,
-      name: 'Start-up: npm start\'s command to /healthz 200, existing embedded data dir',
+      name: "Start-up: npm start's command to /healthz 200, existing embedded data dir",
       figures: { startMsMedian: startMs, startMsAll: service.map((ms) => round(ms, 0)).join(' / ') },
       baseline: { nodeHealthzMs: bareMs },
       ratio: round(startMs / bareMs, 2),
@@ -54,7 +57,16 @@ export async function startupAndMemory(dataDir: string, rss: { serviceRssMb: num
           target: 'RSS ≤ 200 MB',
           met: rss.serviceRssMb <= 200,
         }
-      : { scenario: 4, name: 'Memory: service RSS after the REST scenario', figures: {}, baseline: null, ratio: null, target: 'RSS ≤ 200 MB', met: null, note: 'scenario 1 did not run' },
+      : {
+          scenario: 4,
+          name: 'Memory: service RSS after the REST scenario',
+          figures: {},
+          baseline: null,
+          ratio: null,
+          target: 'RSS ≤ 200 MB',
+          met: null,
+          note: 'scenario 1 did not run',
+        },
   );
   return results;
 }

@@ -23,8 +23,14 @@ const schema = z
       .refine((value) => /^https?:\/\//.test(value), 'must be an http:// or https:// URL')
       .optional(),
     ADAPTER_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
-    DOCKER_HOST: z.string().regex(/^(unix|tcp):\/\//, 'must be unix:///path or tcp://host:port').optional(),
-    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+    DOCKER_HOST: z
+      .string()
+      .regex(/^(unix|tcp):\/\//, 'must be unix:///path or tcp://host:port')
+      .optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
     AGENT_SWARM_PUBLISH_MODE: z.enum(['ingress', 'host']).default('ingress'),
     AGENT_SWARM_ENDPOINT_MODE: z.enum(['vip', 'dnsrr']).default('vip'),
     AGENT_STOP_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(600).default(10),

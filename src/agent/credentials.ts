@@ -78,7 +78,10 @@ export class BasicAuthChecker {
   private mtimeMs = 0;
   private checkedAt = 0;
 
-  constructor(private readonly dataDir: string, login: { username: string; password: string }) {
+  constructor(
+    private readonly dataDir: string,
+    login: { username: string; password: string },
+  ) {
     this.expected = digest(`${login.username}:${login.password}`);
   }
 

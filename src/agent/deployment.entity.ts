@@ -15,8 +15,15 @@ export const AgentDeployment = defineEntity({
     template: p.json<DeployTemplate>(),
     serviceIds: p.json<string[]>().defaultRaw(`'[]'`),
     adapterKey: p.text(),
-    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
-    updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).onUpdate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type AgentDeployment = InferEntity<typeof AgentDeployment>;

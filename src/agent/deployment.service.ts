@@ -45,11 +45,17 @@ export class DeploymentService {
    * (bench/RESULTS.md, scenario 2).
    */
   async list(options: { withStatus?: boolean } = {}): Promise<(DeploymentView & Partial<Pick<DeploymentStatusView, 'status'>>)[]> {
-    const rows = await this.orm.em.getConnection().execute<ReadRow[]>(
-      `select id, name, template -> 'id' as template_id, jsonb_array_length(coalesce(template -> 'images', '[]'::jsonb)) > 0 as redeployable, service_ids from agent_deployments order by id`,
-    );
+    const rows = await this.orm.em
+      .getConnection()
+      .execute<ReadRow[]>(
+        `select id, name, template -> 'id' as template_id, jsonb_array_length(coalesce(template -> 'images', '[]'::jsonb)) > 0 as redeployable, service_ids from agent_deployments order by id`,
+      );
     const views = rows.map((row) => ({
-      id: row.id, name: row.name, template: typeof row.template_id === 'number' ? row.template_id : null, service_ids: row.service_ids, redeployable: row.redeployable === true,
+      id: row.id,
+      name: row.name,
+      template: typeof row.template_id === 'number' ? row.template_id : null,
+      service_ids: row.service_ids,
+      redeployable: row.redeployable === true,
     }));
     if (!options.withStatus) return views;
     const statuses = await Promise.all(rows.map((row) => this.adapter.status(row.service_ids)));
@@ -60,9 +66,9 @@ export class DeploymentService {
     const template = parseDescriptor(body);
     const em = this.orm.em.fork();
     // The id is reserved first so the orchestrator objects can carry it in their names and labels.
-    const [{ id }] = await em.getConnection().execute<{ id: string }[]>(
-      `select nextval(pg_get_serial_sequence('agent_deployments', 'id')) as id`,
-    );
+    const [{ id }] = await em
+      .getConnection()
+      .execute<{ id: string }[]>(`select nextval(pg_get_serial_sequence('agent_deployments', 'id')) as id`);
     const deploymentId = Number(id);
     const key = generationKey(deploymentId);
     const serviceIds = await this.adapter.create(key, template);
@@ -78,19 +84,23 @@ export class DeploymentService {
       this.log.info({ deployment: deploymentId, services: serviceIds.length }, 'deployment created');
       return view(row);
     } catch (error) {
-      await this.adapter.remove(key, serviceIds).catch((cleanup: unknown) =>
-        this.log.error({ err: cleanup, deployment: deploymentId }, 'could not remove the objects of an unsaved deployment'),
-      );
+      await this.adapter
+        .remove(key, serviceIds)
+        .catch((cleanup: unknown) =>
+          this.log.error({ err: cleanup, deployment: deploymentId }, 'could not remove the objects of an unsaved deployment'),
+        );
       throw error;
     }
   }
 
   async get(rawId: string): Promise<DeploymentStatusView> {
     const id = parseId(rawId);
-    const [row] = await this.orm.em.getConnection().execute<ReadRow[]>(
-      `select id, name, jsonb_array_length(coalesce(template -> 'images', '[]'::jsonb)) > 0 as redeployable, service_ids from agent_deployments where id = ?`,
-      [id],
-    );
+    const [row] = await this.orm.em
+      .getConnection()
+      .execute<ReadRow[]>(
+        `select id, name, jsonb_array_length(coalesce(template -> 'images', '[]'::jsonb)) > 0 as redeployable, service_ids from agent_deployments where id = ?`,
+        [id],
+      );
     if (!row) throw NotFoundError.of('deployment', id);
     const services = await this.adapter.status(row.service_ids);
     return { id: row.id, name: row.name, redeployable: row.redeployable === true, status: { services } };
@@ -122,9 +132,11 @@ export class DeploymentService {
       } else {
         serviceIds = await this.adapter.create(key, template);
         // The new generation runs; a leftover of the old one is logged, not a failed redeploy.
-        await this.adapter.remove(old.key, old.ids).catch((error: unknown) =>
-          this.log.error({ err: error, deployment: id, key: old.key, ids: old.ids }, 'could not remove the previous generation'),
-        );
+        await this.adapter
+          .remove(old.key, old.ids)
+          .catch((error: unknown) =>
+            this.log.error({ err: error, deployment: id, key: old.key, ids: old.ids }, 'could not remove the previous generation'),
+          );
       }
       row.serviceIds = serviceIds;
       row.adapterKey = key;
@@ -163,7 +175,13 @@ interface ReadRow {
 
 function view(row: AgentDeployment): DeploymentView {
   const template = row.template as DeployTemplate;
-  return { id: row.id, name: row.name ?? null, template: template.id ?? null, service_ids: row.serviceIds, redeployable: (template.images ?? []).length > 0 };
+  return {
+    id: row.id,
+    name: row.name ?? null,
+    template: template.id ?? null,
+    service_ids: row.serviceIds,
+    redeployable: (template.images ?? []).length > 0,
+  };
 }
 
 function parseId(raw: string): number {

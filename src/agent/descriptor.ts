@@ -76,9 +76,7 @@ const imageShape = z.object({
   links: list(z.object({ service: text, alias: text })),
   volumes: list(z.object({ host_path: text, container_path: text })),
   volumes_from: list(z.object({ service: text })),
-  environment: list(
-    z.object({ variable: text, value: optional(z.union([z.string(), z.number(), z.boolean()]).transform(String)) }),
-  ),
+  environment: list(z.object({ variable: text, value: optional(z.union([z.string(), z.number(), z.boolean()]).transform(String)) })),
   deployment: optional(z.object({ count: scalar })),
 });
 type ImageShape = z.output<typeof imageShape>;
@@ -133,10 +131,12 @@ export function parseDescriptor(body: unknown): DeployTemplate {
   }
   images.forEach((image, i) => {
     image.links?.forEach((link, j) => {
-      if (!byName.has(link.service)) problems.add(`template.images[${i}].links[${j}].service`, `names no image of the template ("${link.service}")`);
+      if (!byName.has(link.service))
+        problems.add(`template.images[${i}].links[${j}].service`, `names no image of the template ("${link.service}")`);
     });
     image.volumes_from?.forEach((from, j) => {
-      if (!byName.has(from.service)) problems.add(`template.images[${i}].volumes_from[${j}].service`, `names no image of the template ("${from.service}")`);
+      if (!byName.has(from.service))
+        problems.add(`template.images[${i}].volumes_from[${j}].service`, `names no image of the template ("${from.service}")`);
     });
   });
   problems.throwIfAny();
@@ -254,14 +254,24 @@ class Problems {
 
   throwIfAny(): void {
     if (this.entries.length === 0) return;
-    const summary = this.entries.slice(0, 5).map(([field, message]) => `${field} ${message}`).join('; ');
+    const summary = this.entries
+      .slice(0, 5)
+      .map(([field, message]) => `${field} ${message}`)
+      .join('; ');
     const more = this.entries.length > 5 ? ` (and ${this.entries.length - 5} more)` : '';
-    throw new ValidationError(`The deployment descriptor is invalid: ${summary}${more}.`, [...new Set(this.entries.map(([field]) => field))]);
+    throw new ValidationError(`The deployment descriptor is invalid: ${summary}${more}.`, [
+      ...new Set(this.entries.map(([field]) => field)),
+    ]);
   }
 }
 
 function fieldName(path: PropertyKey[]): string {
-  return path.reduce<string>((name, part) => (typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${String(part)}` : String(part)), '') || 'body';
+  return (
+    path.reduce<string>(
+      (name, part) => (typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${String(part)}` : String(part)),
+      '',
+    ) || 'body'
+  );
 }
 
 function describe(issue: z.core.$ZodIssue | undefined): string {

@@ -36,10 +36,13 @@ async function main(): Promise<void> {
     void listening
       .close()
       .then(() => app.close())
-      .then(() => process.exit(0), (error: unknown) => {
-        log.error({ err: error }, 'error while stopping');
-        process.exit(1);
-      });
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error({ err: error }, 'error while stopping');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -20,7 +20,10 @@ export function agentRoutes(deployments: DeploymentService, adapter: Adapter): R
     {
       method: 'GET',
       path: '/deployments',
-      handle: async ({ query }) => ({ status: 200, body: await deployments.list({ withStatus: query.getAll('include').includes('status') }) }),
+      handle: async ({ query }) => ({
+        status: 200,
+        body: await deployments.list({ withStatus: query.getAll('include').includes('status') }),
+      }),
     },
     { method: 'POST', path: '/deployments', handle: async ({ body }) => ({ status: 200, body: await deployments.create(body) }) },
     { method: 'GET', path: '/deployments/:id', handle: async ({ params }) => ({ status: 200, body: await deployments.get(params.id) }) },

@@ -24,9 +24,7 @@ export function createSelfSigned(commonName: string, altNames: string[], days: n
   const notAfter = new Date(Date.now() + days * 86_400_000);
   const unique = [...new Set(altNames)];
   const san = seq(
-    ...unique.map((entry) =>
-      isIPv4(entry) || isIPv6(entry) ? tlv(0x87, ipBytes(entry)) : tlv(0x82, Buffer.from(entry, 'ascii')),
-    ),
+    ...unique.map((entry) => (isIPv4(entry) || isIPv6(entry) ? tlv(0x87, ipBytes(entry)) : tlv(0x82, Buffer.from(entry, 'ascii')))),
   );
   const extensions = seq(
     seq(oid('2.5.29.19'), tlv(0x01, Buffer.from([0xff])), tlv(0x04, seq())), // basicConstraints, critical, CA false
@@ -46,7 +44,10 @@ export function createSelfSigned(commonName: string, altNames: string[], days: n
   );
   const signature = sign('sha256', tbs, createPrivateKey(privateKey.export({ type: 'pkcs8', format: 'pem' })));
   const der = seq(tbs, ecdsaWithSha256, tlv(0x03, Buffer.concat([Buffer.from([0]), signature])));
-  const body = der.toString('base64').replace(/(.{64})/g, '$1\n').trimEnd();
+  const body = der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trimEnd();
   return {
     keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     certPem: `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`,

@@ -85,7 +85,10 @@ export function createRequestHandler(options: HandlerOptions): RequestListener {
         send(res, 500, { code: 500, message: 'Unexpected error.', fields: '' });
       })
       .finally(() => {
-        options.log.debug({ method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Date.now() - started }, 'request');
+        options.log.debug(
+          { method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Date.now() - started },
+          'request',
+        );
       });
   };
 }

@@ -31,7 +31,9 @@ export interface CreateAppInput {
  * `template_id`, `compose_yaml`, `image` is given, in that order. Nothing given is a 400.
  */
 export async function appSource(
-  input: CreateAppInput, templates: TemplateService, registries: RegistryService,
+  input: CreateAppInput,
+  templates: TemplateService,
+  registries: RegistryService,
 ): Promise<{ definition: TemplateDefinition; from: string; extras?: AppExtras }> {
   if (input.templateId != null) {
     const definition = toDefinition(await templates.get(input.templateId));
@@ -47,14 +49,31 @@ export async function appSource(
     const registry = input.registryId != null ? await registries.get(input.registryId) : null;
     const name = `${image}_image`;
     const definition: TemplateDefinition = {
-      name, description: null, keywords: null, type: DEFAULT_TYPE, documentation: null, authors: [], source: null,
-      images: [{
-        // As the original: the image reference is the service name (sanitised: tutum_wordpress_latest).
-        name: image,
-        source: imageReference(registry, image),
-        description: null, category: null, type: null, command: null,
-        expose: [], ports: [], links: [], environment: [], volumes: [], volumes_from: [], deployment: null,
-      }],
+      name,
+      description: null,
+      keywords: null,
+      type: DEFAULT_TYPE,
+      documentation: null,
+      authors: [],
+      source: null,
+      images: [
+        {
+          // As the original: the image reference is the service name (sanitised: tutum_wordpress_latest).
+          name: image,
+          source: imageReference(registry, image),
+          description: null,
+          category: null,
+          type: null,
+          command: null,
+          expose: [],
+          ports: [],
+          links: [],
+          environment: [],
+          volumes: [],
+          volumes_from: [],
+          deployment: null,
+        },
+      ],
     };
     return { definition, from: `Template: ${name}`, extras: { name: input.name } };
   }
@@ -68,20 +87,33 @@ export async function appSource(
  */
 export async function buildApp(em: EntityManager, def: TemplateDefinition, from: string, extras: AppExtras = {}): Promise<App> {
   validateTemplate(def);
-  const relative = def.images.flatMap((image) => image.volumes.map((v) => volumeSourceProblem(v.host_path)).filter(Boolean)
-    .map((problem) => `${image.name}: ${problem}`));
+  const relative = def.images.flatMap((image) =>
+    image.volumes
+      .map((v) => volumeSourceProblem(v.host_path))
+      .filter(Boolean)
+      .map((problem) => `${image.name}: ${problem}`),
+  );
   if (relative.length > 0) throw new ValidationError(relative.join('; '), ['volumes']);
   const byName = new Map(def.images.map((image) => [image.name.trim(), image]));
-  dependencyOrder(def.images.map((i) => i.name.trim()), (name) => {
-    const image = byName.get(name);
-    return [...(image?.links ?? []).map((l) => l.service.trim()), ...(image?.volumes_from ?? []).map((v) => v.service.trim())];
-  });
+  dependencyOrder(
+    def.images.map((i) => i.name.trim()),
+    (name) => {
+      const image = byName.get(name);
+      return [...(image?.links ?? []).map((l) => l.service.trim()), ...(image?.volumes_from ?? []).map((v) => v.service.trim())];
+    },
+  );
 
   const wanted = (extras.name?.trim() || def.name).replace(/\//g, '_');
   const appName = uniqueName(wanted, await namesLike(em, App, wanted));
   const app = em.create(App, {
-    name: appName, from, documentation: def.documentation, description: def.description, keywords: def.keywords, type: def.type,
-    errors: [], warnings: (extras.warnings ?? []).map((message) => ({ message })),
+    name: appName,
+    from,
+    documentation: def.documentation,
+    description: def.description,
+    keywords: def.keywords,
+    type: def.type,
+    errors: [],
+    warnings: (extras.warnings ?? []).map((message) => ({ message })),
   });
   const categories = new Map<string, AppCategory>();
   for (const image of def.images) {
@@ -99,18 +131,35 @@ export async function buildApp(em: EntityManager, def: TemplateDefinition, from:
     const name = uniqueName(sanitizeName(image.name.trim()), taken);
     taken.add(name);
     const category = image.category?.trim() ? categories.get(image.category.trim()) : undefined;
-    services.set(image.name.trim(), em.create(Service, {
-      app, position, name, internalName: name, imageName: image.name.trim(),
-      description: image.description, from: image.source.trim(), type: image.type, command: image.command,
-      ports: image.ports, expose: image.expose.map(String), environment: image.environment, volumes: image.volumes,
-      categories: category ? [{ category_id: category.id, position: 0 }] : [],
-      defaultExposedPorts: [], lastError: null, startingAt: null, options: extras.options?.get(image.name.trim()) ?? {},
-    }));
+    services.set(
+      image.name.trim(),
+      em.create(Service, {
+        app,
+        position,
+        name,
+        internalName: name,
+        imageName: image.name.trim(),
+        description: image.description,
+        from: image.source.trim(),
+        type: image.type,
+        command: image.command,
+        ports: image.ports,
+        expose: image.expose.map(String),
+        environment: image.environment,
+        volumes: image.volumes,
+        categories: category ? [{ category_id: category.id, position: 0 }] : [],
+        defaultExposedPorts: [],
+        lastError: null,
+        startingAt: null,
+        options: extras.options?.get(image.name.trim()) ?? {},
+      }),
+    );
   }
   for (const image of def.images) {
     const from = services.get(image.name.trim())!;
     for (const link of image.links) em.create(ServiceLink, { from, to: services.get(link.service.trim())!, alias: link.alias.trim() });
-    for (const shared of image.volumes_from) em.create(SharedVolume, { mountedOn: from, exportedFrom: services.get(shared.service.trim())! });
+    for (const shared of image.volumes_from)
+      em.create(SharedVolume, { mountedOn: from, exportedFrom: services.get(shared.service.trim())! });
   }
   return app;
 }
@@ -120,10 +169,12 @@ function environmentMap(value: unknown): Record<string, string> {
   if (value == null) return {};
   const bad = () => new ValidationError('environment must be a mapping of variable names to values', ['environment']);
   if (typeof value !== 'object' || Array.isArray(value)) throw bad();
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => {
-    if (!['string', 'number', 'boolean'].includes(typeof v)) throw bad();
-    return [k, String(v)];
-  }));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => {
+      if (!['string', 'number', 'boolean'].includes(typeof v)) throw bad();
+      return [k, String(v)];
+    }),
+  );
 }
 
 /** What a source other than a stored template gives an app beyond its definition. */

@@ -13,7 +13,14 @@ export interface AppsDeps {
   fork(): EntityManager;
 }
 
-export const APP_POPULATE = ['categories', 'services', 'services.links', 'services.links.to', 'services.volumesFrom', 'services.volumesFrom.exportedFrom'] as const;
+export const APP_POPULATE = [
+  'categories',
+  'services',
+  'services.links',
+  'services.links.to',
+  'services.volumesFrom',
+  'services.volumesFrom.exportedFrom',
+] as const;
 
 /** The app with its categories and services (links and shared volumes resolved), or 404. */
 export async function loadApp(em: EntityManager, id: number): Promise<App> {
@@ -59,12 +66,23 @@ export async function launch(em: EntityManager, deps: AppsDeps, app: App, chosen
   const ids = chosen.map((s) => s.id);
   deps.runtime.schedule(app.id, async () => {
     const work = deps.fork();
-    const fresh = await work.findOne(App, { id: app.id }, { populate: ['services', 'services.links.to', 'services.volumesFrom.exportedFrom'] });
+    const fresh = await work.findOne(
+      App,
+      { id: app.id },
+      { populate: ['services', 'services.links.to', 'services.volumesFrom.exportedFrom'] },
+    );
     if (!fresh) return; // deleted meanwhile
     const services = fresh.services.getItems();
-    await deps.runnerFor(work).start(fresh, services, services.filter((s) => ids.includes(s.id))).catch((error: unknown) => {
-      // Recorded on the app and its services by the runner.
-      if (!isEngineUnreachable(error)) throw error;
-    });
+    await deps
+      .runnerFor(work)
+      .start(
+        fresh,
+        services,
+        services.filter((s) => ids.includes(s.id)),
+      )
+      .catch((error: unknown) => {
+        // Recorded on the app and its services by the runner.
+        if (!isEngineUnreachable(error)) throw error;
+      });
   });
 }

@@ -77,7 +77,10 @@ export class AppRunner {
   async start(app: App, all: Service[], services: Service[]): Promise<void> {
     const chosen = new Set(services.map((s) => s.id));
     const byName = new Map(all.map((s) => [s.name, s]));
-    const order = dependencyOrder(all.map((s) => s.name), (name) => needs(byName.get(name)!))
+    const order = dependencyOrder(
+      all.map((s) => s.name),
+      (name) => needs(byName.get(name)!),
+    )
       .map((name) => byName.get(name)!)
       .filter((s) => chosen.has(s.id));
     this.markStarting(order);
@@ -166,7 +169,10 @@ export class AppRunner {
         });
         const created = await this.docker.createContainer(name, spec).catch((error: unknown) => {
           if (error instanceof EngineConflictError) {
-            throw new EngineConflictError(`a container named "${name}" already exists on the engine and is not this service's: remove that container`, ['name']);
+            throw new EngineConflictError(
+              `a container named "${name}" already exists on the engine and is not this service's: remove that container`,
+              ['name'],
+            );
           }
           throw error;
         });
@@ -193,7 +199,10 @@ export class AppRunner {
     for (const link of service.links.getItems()) {
       const target = await this.firstContainer(appId, link.to.id);
       if (!target) continue;
-      const ip = Object.values(target.NetworkSettings.Networks ?? {}).map((n) => n.IPAddress).find(Boolean) ?? '';
+      const ip =
+        Object.values(target.NetworkSettings.Networks ?? {})
+          .map((n) => n.IPAddress)
+          .find(Boolean) ?? '';
       env.push(...linkEnvironment(link.alias, parent, target, ip));
     }
     return env;
@@ -233,11 +242,23 @@ export class AppRunner {
         if (dependency.condition === 'service_healthy' && state?.Health?.Status === 'healthy') break;
         if (dependency.condition === 'service_completed_successfully' && state?.Status === 'exited') {
           if (state.ExitCode === 0) break;
-          throw new DependencyFailedError(`${dependency.service} exited with code ${state.ExitCode}, and this service needs it to complete successfully (depends_on)`, ['depends_on']);
+          throw new DependencyFailedError(
+            `${dependency.service} exited with code ${state.ExitCode}, and this service needs it to complete successfully (depends_on)`,
+            ['depends_on'],
+          );
         }
-        if (!container || state?.Status === 'exited' || state?.Status === 'dead' || state?.Health?.Status === 'unhealthy' || Date.now() > deadline) {
+        if (
+          !container ||
+          state?.Status === 'exited' ||
+          state?.Status === 'dead' ||
+          state?.Health?.Status === 'unhealthy' ||
+          Date.now() > deadline
+        ) {
           const what = dependency.condition === 'service_healthy' ? 'healthy' : 'complete';
-          throw new DependencyFailedError(`${dependency.service} did not become ${what} (depends_on ${dependency.condition}): ${container ? `it is ${state?.Health?.Status ?? state?.Status}` : 'it has no container'}`, ['depends_on']);
+          throw new DependencyFailedError(
+            `${dependency.service} did not become ${what} (depends_on ${dependency.condition}): ${container ? `it is ${state?.Health?.Status ?? state?.Status}` : 'it has no container'}`,
+            ['depends_on'],
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
@@ -299,7 +320,6 @@ interface StartContext {
   networks: Map<string, string>;
   all: Service[];
 }
-
 
 /** `registry.example:5000/team/app:1` → `registry.example:5000`; null for Docker Hub names. */
 export function imageHost(ref: string): string | null {

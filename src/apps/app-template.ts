@@ -55,12 +55,19 @@ export class AppTemplateService {
    * `repo`, which must be one of ours: committed and pushed for git repos. GitHub `owner/repo`
    * names are pushed over HTTPS with GITHUB_TOKEN when one is configured.
    */
-  async save(templateId: number, repoName: string, meta: TemplateMetadata & { fileName?: string | null }): Promise<{ path: string; commit?: string }> {
+  async save(
+    templateId: number,
+    repoName: string,
+    meta: TemplateMetadata & { fileName?: string | null },
+  ): Promise<{ path: string; commit?: string }> {
     const template = await this.templates.get(templateId);
     const given = repoName?.trim();
     if (!given) throw new ValidationError("repo can't be blank", ['repo']);
     const repo = await this.em.findOne(TemplateRepo, { name: given });
-    if (!repo) throw new ValidationError(`repo: "${given}" is not a template repo of this service (add it with POST /template_repos first)`, ['repo']);
+    if (!repo)
+      throw new ValidationError(`repo: "${given}" is not a template repo of this service (add it with POST /template_repos first)`, [
+        'repo',
+      ]);
     const definition = withMetadata(toDefinition(template), meta);
     validateTemplate(definition);
     const options = {
@@ -131,7 +138,15 @@ export function withMetadata(def: TemplateDefinition, meta: TemplateMetadata): T
 }
 
 function authorsList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String).map((a) => a.trim()).filter((a) => a !== '');
-  if (typeof value === 'string') return value.split(',').map((a) => a.trim()).filter((a) => a !== '');
+  if (Array.isArray(value))
+    return value
+      .map(String)
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
   throw new ValidationError('authors must be a list of names or one comma-separated string', ['authors']);
 }

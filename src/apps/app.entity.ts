@@ -31,10 +31,17 @@ export const App = defineEntity({
     /** App-level run-time failures (the network, an unreachable engine); services keep their own. */
     errors: p.json<{ message: string }[]>().$type<{ message: string }[]>().defaultRaw(`'[]'`),
     /** What the source asked for that is not honoured as written (compose keys); shown with the errors. */
-    warnings: p.json<{ message: string }[]>().$type<{ message: string }[]>().defaultRaw(`'[]'`).onCreate(() => []),
+    warnings: p
+      .json<{ message: string }[]>()
+      .$type<{ message: string }[]>()
+      .defaultRaw(`'[]'`)
+      .onCreate(() => []),
     categories: () => p.oneToMany(AppCategory).mappedBy('app').orderBy({ position: 'asc', id: 'asc' }),
     services: () => p.oneToMany(Service).mappedBy('app').orderBy({ position: 'asc', id: 'asc' }),
-    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
   },
 });
 export type App = InferEntity<typeof App>;
@@ -83,7 +90,11 @@ export const Service = defineEntity({
     /** Set while its image is pulled and its container made (start-pre); cleared after. */
     startingAt: p.datetime().nullable(),
     /** Compose options without a field of their own (entrypoint, healthcheck, networks, ...). */
-    options: p.json<ServiceOptions>().$type<ServiceOptions>().defaultRaw(`'{}'`).onCreate(() => ({})),
+    options: p
+      .json<ServiceOptions>()
+      .$type<ServiceOptions>()
+      .defaultRaw(`'{}'`)
+      .onCreate(() => ({})),
     links: () => p.oneToMany(ServiceLink).mappedBy('from').orderBy({ id: 'asc' }),
     volumesFrom: () => p.oneToMany(SharedVolume).mappedBy('mountedOn').orderBy({ id: 'asc' }),
   },

@@ -121,8 +121,10 @@ export function appErrors(app: App): AppErrorEntry[] {
   // An unreachable engine is said once, by the app, not again by every service.
   const said = new Set(own.map((e) => e.message));
   const services = app.services.isInitialized()
-    ? app.services.getItems().filter((s) => s.lastError && !said.has(s.lastError.message))
-      .map((s) => ({ message: `${s.name}: ${s.lastError!.message}` }))
+    ? app.services
+        .getItems()
+        .filter((s) => s.lastError && !said.has(s.lastError.message))
+        .map((s) => ({ message: `${s.name}: ${s.lastError!.message}` }))
     : [];
   return [...own, ...services, ...warnings];
 }

@@ -20,7 +20,8 @@ export function composeYaml(app: App): string {
     }
     if (service.expose.length) entry.expose = service.expose.map(String);
     if (service.environment.length) entry.environment = Object.fromEntries(service.environment.map((e) => [e.variable, e.value ?? '']));
-    if (service.volumes.length) entry.volumes = service.volumes.map((v) => (v.host_path ? `${v.host_path}:${v.container_path}` : v.container_path));
+    if (service.volumes.length)
+      entry.volumes = service.volumes.map((v) => (v.host_path ? `${v.host_path}:${v.container_path}` : v.container_path));
     const links = service.links.getItems();
     if (links.length) entry.links = links.map((l) => (l.alias && l.alias !== l.to.name ? `${l.to.name}:${l.alias}` : l.to.name));
     const shared = service.volumesFrom.getItems();

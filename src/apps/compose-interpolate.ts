@@ -57,11 +57,16 @@ function expand(inner: string, env: Record<string, string>, at: string, unset: S
   const isSet = value !== undefined;
   const nonEmpty = isSet && value !== '';
   switch (op) {
-    case undefined: return lookup(name, env, unset);
-    case ':-': return nonEmpty ? value : interpolate(rest, env, at, unset);
-    case '-': return isSet ? value : interpolate(rest, env, at, unset);
-    case ':+': return nonEmpty ? interpolate(rest, env, at, unset) : '';
-    case '+': return isSet ? interpolate(rest, env, at, unset) : '';
+    case undefined:
+      return lookup(name, env, unset);
+    case ':-':
+      return nonEmpty ? value : interpolate(rest, env, at, unset);
+    case '-':
+      return isSet ? value : interpolate(rest, env, at, unset);
+    case ':+':
+      return nonEmpty ? interpolate(rest, env, at, unset) : '';
+    case '+':
+      return isSet ? interpolate(rest, env, at, unset) : '';
     default: {
       // `:?` and `?`: the file says the variable is required.
       if (op === ':?' ? nonEmpty : isSet) return value!;

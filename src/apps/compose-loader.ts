@@ -46,7 +46,11 @@ for (const form of longPort.oneOf as Mapping[]) {
 // Secrets and configs from the environment, and inline configs (`content:`), came later too.
 const definitions = schema.definitions as Record<string, Mapping>;
 definitions.secret.properties = { ...(definitions.secret.properties as Mapping), environment: { type: 'string' } };
-definitions.config.properties = { ...(definitions.config.properties as Mapping), environment: { type: 'string' }, content: { type: 'string' } };
+definitions.config.properties = {
+  ...(definitions.config.properties as Mapping),
+  environment: { type: 'string' },
+  content: { type: 'string' },
+};
 // Its `$schema` is draft 2019-09 written with a trailing `#`, which ajv's meta-schema id lacks.
 delete schema.$schema;
 let validator: ReturnType<Ajv2019['compile']> | undefined;
@@ -91,7 +95,9 @@ export function loadCompose(text: string, options: ComposeLoadOptions = {}): Com
     secrets: (doc.secrets ?? {}) as ComposeModel['secrets'],
     configs: (doc.configs ?? {}) as ComposeModel['configs'],
     environment: options.environment ?? {},
-    warnings: [...unset].sort().map((name) => `the variable ${name} is not set: it was replaced by an empty string (give it in environment)`),
+    warnings: [...unset]
+      .sort()
+      .map((name) => `the variable ${name} is not set: it was replaced by an empty string (give it in environment)`),
   };
 }
 
@@ -121,10 +127,14 @@ function resolveExtends(services: Record<string, Mapping>): void {
     visiting.add(name);
     const ext = service.extends;
     if (isMapping(ext) && ext.file !== undefined) {
-      throw new ValidationError(`compose_yaml: services.${name}.extends.file: "${String(ext.file)}" cannot be read: an app's compose file has no directory on the server; put the base service in the same file`, [FIELD]);
+      throw new ValidationError(
+        `compose_yaml: services.${name}.extends.file: "${String(ext.file)}" cannot be read: an app's compose file has no directory on the server; put the base service in the same file`,
+        [FIELD],
+      );
     }
     const base = typeof ext === 'string' ? ext : isMapping(ext) ? String(ext.service) : '';
-    if (!isMapping(services[base])) throw new ValidationError(`compose_yaml: services.${name}.extends: "${base}" is not a service of this file`, [FIELD]);
+    if (!isMapping(services[base]))
+      throw new ValidationError(`compose_yaml: services.${name}.extends: "${base}" is not a service of this file`, [FIELD]);
     resolve(base);
     const { extends: _ext, ...own } = service;
     // What a service extends is not inherited: depends_on and links stay the base's own (compose's rule).
@@ -154,14 +164,19 @@ function merge(base: unknown, over: unknown, key = ''): unknown {
 
 function describeError(error: ErrorObject): string {
   const at = error.instancePath.split('/').filter(Boolean).join('.') || '(top level)';
-  if (error.keyword === 'additionalProperties') return `${at}: "${String(error.params.additionalProperty)}" is not a key the Compose Specification knows`;
+  if (error.keyword === 'additionalProperties')
+    return `${at}: "${String(error.params.additionalProperty)}" is not a key the Compose Specification knows`;
   return `${at}: ${error.message ?? 'is not valid'}`;
 }
 
 function withoutIds(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutIds);
   if (!isMapping(node)) return node;
-  return Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === 'id' && typeof v === 'string')).map(([k, v]) => [k, withoutIds(v)]));
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k, v]) => !(k === 'id' && typeof v === 'string'))
+      .map(([k, v]) => [k, withoutIds(v)]),
+  );
 }
 
 export function isMapping(value: unknown): value is Mapping {

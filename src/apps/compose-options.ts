@@ -9,13 +9,63 @@ import type { AppNetwork, DependsOnCondition, ServiceOptions } from './service-o
  * warning on the app (it changes nothing the app needs), or refused (422 naming the key). A key
  * in none of them is refused too, so nothing is dropped in silence.
  */
-export const TEMPLATE_KEYS = ['image', 'command', 'ports', 'expose', 'links', 'environment', 'volumes', 'volumes_from', 'deploy', 'scale', 'profiles', 'build'];
+export const TEMPLATE_KEYS = [
+  'image',
+  'command',
+  'ports',
+  'expose',
+  'links',
+  'environment',
+  'volumes',
+  'volumes_from',
+  'deploy',
+  'scale',
+  'profiles',
+  'build',
+];
 export const ENGINE_KEYS = [
-  'entrypoint', 'user', 'working_dir', 'hostname', 'domainname', 'tty', 'stdin_open', 'labels', 'healthcheck', 'stop_signal',
-  'stop_grace_period', 'restart', 'cap_add', 'cap_drop', 'devices', 'sysctls', 'ulimits', 'shm_size', 'tmpfs', 'read_only',
-  'init', 'privileged', 'extra_hosts', 'dns', 'dns_search', 'dns_opt', 'logging', 'mem_limit', 'memswap_limit', 'cpus',
-  'cpu_shares', 'pids_limit', 'security_opt', 'group_add', 'oom_score_adj', 'pid', 'ipc', 'network_mode',
-  'networks', 'depends_on', 'secrets', 'configs',
+  'entrypoint',
+  'user',
+  'working_dir',
+  'hostname',
+  'domainname',
+  'tty',
+  'stdin_open',
+  'labels',
+  'healthcheck',
+  'stop_signal',
+  'stop_grace_period',
+  'restart',
+  'cap_add',
+  'cap_drop',
+  'devices',
+  'sysctls',
+  'ulimits',
+  'shm_size',
+  'tmpfs',
+  'read_only',
+  'init',
+  'privileged',
+  'extra_hosts',
+  'dns',
+  'dns_search',
+  'dns_opt',
+  'logging',
+  'mem_limit',
+  'memswap_limit',
+  'cpus',
+  'cpu_shares',
+  'pids_limit',
+  'security_opt',
+  'group_add',
+  'oom_score_adj',
+  'pid',
+  'ipc',
+  'network_mode',
+  'networks',
+  'depends_on',
+  'secrets',
+  'configs',
 ];
 /** Accepted, with a warning saying what happens instead. */
 export const WARNED_KEYS: Record<string, string> = {
@@ -26,7 +76,7 @@ export const WARNED_KEYS: Record<string, string> = {
 };
 /** Refused: the app cannot do what the file asks. */
 export const REFUSED_KEYS: Record<string, string> = {
-  env_file: 'the file cannot be read: an app\'s compose file has no directory on the server; put the variables in environment',
+  env_file: "the file cannot be read: an app's compose file has no directory on the server; put the variables in environment",
   external_links: 'an app only reaches its own services',
   cgroup_parent: 'not supported',
   userns_mode: 'not supported',
@@ -54,7 +104,8 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
     if (key in WARNED_KEYS) warnings.push(`${at}.${key} is ignored: ${WARNED_KEYS[key]}`);
     else problems.push(`${at}.${key}: ${REFUSED_KEYS[key] || 'is not supported'}`);
   }
-  if (svc.build != null && svc.image != null) warnings.push(`${at}.build is ignored: images are not built here; the image ${String(svc.image)} is run as given`);
+  if (svc.build != null && svc.image != null)
+    warnings.push(`${at}.build is ignored: images are not built here; the image ${String(svc.image)} is run as given`);
   if (isMapping(svc.deploy)) {
     for (const key of Object.keys(svc.deploy)) {
       if (key !== 'replicas') warnings.push(`${at}.deploy.${key} is ignored: only deploy.replicas applies to apps on one engine`);
@@ -65,10 +116,12 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value == null ? [] : [String(value)]);
   const map = (value: unknown): Record<string, string> => {
     if (isMapping(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v == null ? '' : String(v)]));
-    return Object.fromEntries(list(value).map((item) => {
-      const eq = item.indexOf('=');
-      return eq < 0 ? [item, ''] : [item.slice(0, eq), item.slice(eq + 1)];
-    }));
+    return Object.fromEntries(
+      list(value).map((item) => {
+        const eq = item.indexOf('=');
+        return eq < 0 ? [item, ''] : [item.slice(0, eq), item.slice(eq + 1)];
+      }),
+    );
   };
 
   if (svc.entrypoint != null) config.Entrypoint = words(svc.entrypoint);
@@ -80,7 +133,8 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   if (svc.stdin_open != null) config.OpenStdin = Boolean(svc.stdin_open);
   if (svc.labels != null) config.Labels = map(svc.labels);
   if (svc.stop_signal != null) config.StopSignal = String(svc.stop_signal);
-  if (svc.stop_grace_period != null) config.StopTimeout = Math.ceil(duration(svc.stop_grace_period, `${at}.stop_grace_period`, problems) / NS);
+  if (svc.stop_grace_period != null)
+    config.StopTimeout = Math.ceil(duration(svc.stop_grace_period, `${at}.stop_grace_period`, problems) / NS);
   if (isMapping(svc.healthcheck)) {
     const hc = svc.healthcheck;
     if (hc.disable === true) config.Healthcheck = { Test: ['NONE'] };
@@ -97,7 +151,8 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   }
   if (svc.restart != null) {
     const [policy, retries] = String(svc.restart).split(':');
-    if (!['no', 'always', 'on-failure', 'unless-stopped'].includes(policy)) problems.push(`${at}.restart: "${String(svc.restart)}" is not a restart policy`);
+    if (!['no', 'always', 'on-failure', 'unless-stopped'].includes(policy))
+      problems.push(`${at}.restart: "${String(svc.restart)}" is not a restart policy`);
     else host.RestartPolicy = { Name: policy === 'no' ? '' : policy, ...(retries ? { MaximumRetryCount: Number(retries) } : {}) };
   }
   if (svc.cap_add != null) host.CapAdd = list(svc.cap_add);
@@ -110,9 +165,9 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   }
   if (svc.sysctls != null) host.Sysctls = map(svc.sysctls);
   if (isMapping(svc.ulimits)) {
-    host.Ulimits = Object.entries(svc.ulimits).map(([ulimit, v]) => (isMapping(v)
-      ? { Name: ulimit, Soft: Number(v.soft), Hard: Number(v.hard) }
-      : { Name: ulimit, Soft: Number(v), Hard: Number(v) }));
+    host.Ulimits = Object.entries(svc.ulimits).map(([ulimit, v]) =>
+      isMapping(v) ? { Name: ulimit, Soft: Number(v.soft), Hard: Number(v.hard) } : { Name: ulimit, Soft: Number(v), Hard: Number(v) },
+    );
   }
   if (svc.shm_size != null) host.ShmSize = bytes(svc.shm_size, `${at}.shm_size`, problems);
   if (svc.mem_limit != null) host.Memory = bytes(svc.mem_limit, `${at}.mem_limit`, problems);
@@ -126,7 +181,9 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   if (svc.init != null) host.Init = Boolean(svc.init);
   if (svc.privileged != null) host.Privileged = Boolean(svc.privileged);
   if (svc.extra_hosts != null) {
-    host.ExtraHosts = isMapping(svc.extra_hosts) ? Object.entries(svc.extra_hosts).map(([h, ip]) => `${h}:${String(ip)}`) : list(svc.extra_hosts).map((e) => e.replace('=', ':'));
+    host.ExtraHosts = isMapping(svc.extra_hosts)
+      ? Object.entries(svc.extra_hosts).map(([h, ip]) => `${h}:${String(ip)}`)
+      : list(svc.extra_hosts).map((e) => e.replace('=', ':'));
   }
   if (svc.dns != null) host.Dns = list(svc.dns);
   if (svc.dns_search != null) host.DnsSearch = list(svc.dns_search);
@@ -143,7 +200,9 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   }
   if (svc.network_mode != null) {
     if (svc.network_mode === 'none' || svc.network_mode === 'host') {
-      problems.push(`${at}.network_mode: "${String(svc.network_mode)}" would take the service off its app's network, where its links and name resolve; not supported`);
+      problems.push(
+        `${at}.network_mode: "${String(svc.network_mode)}" would take the service off its app's network, where its links and name resolve; not supported`,
+      );
     } else problems.push(`${at}.network_mode: "${String(svc.network_mode)}" is not supported: services join their app's networks`);
   }
 
@@ -151,10 +210,14 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   if (options.networks.length === 0) delete options.networks;
   if (svc.depends_on != null) {
     options.dependsOn = isMapping(svc.depends_on)
-      ? Object.entries(svc.depends_on).map(([service, v]) => ({ service, condition: ((isMapping(v) && v.condition) || 'service_started') as DependsOnCondition }))
+      ? Object.entries(svc.depends_on).map(([service, v]) => ({
+          service,
+          condition: ((isMapping(v) && v.condition) || 'service_started') as DependsOnCondition,
+        }))
       : list(svc.depends_on).map((service) => ({ service, condition: 'service_started' as const }));
     for (const d of options.dependsOn) {
-      if (!(d.service in model.services)) problems.push(`${at}.depends_on: "${d.service}" is not a service of this file (or not in an active profile)`);
+      if (!(d.service in model.services))
+        problems.push(`${at}.depends_on: "${d.service}" is not a service of this file (or not in an active profile)`);
     }
   }
   const replicas = isMapping(svc.deploy) ? svc.deploy.replicas : svc.scale;
@@ -165,18 +228,24 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   ];
   if (files.length) options.files = files;
   // Files are written into the container's filesystem before it starts, which a read-only one refuses.
-  if ((svc.secrets != null || svc.configs != null) && svc.read_only === true) problems.push(`${at}.read_only: a read-only service cannot be given secrets or configs here`);
+  if ((svc.secrets != null || svc.configs != null) && svc.read_only === true)
+    problems.push(`${at}.read_only: a read-only service cannot be given secrets or configs here`);
   const external = externalVolumes(svc, model);
   if (external.length) options.externalVolumes = external;
   for (const [volume, def] of Object.entries(model.volumes)) {
-    if (isMapping(def) && def.driver != null && def.driver !== 'local') warnings.push(`volumes.${volume}.driver "${String(def.driver)}" is ignored: the engine's local driver is used`);
+    if (isMapping(def) && def.driver != null && def.driver !== 'local')
+      warnings.push(`volumes.${volume}.driver "${String(def.driver)}" is ignored: the engine's local driver is used`);
   }
   if (Object.keys(config).length || Object.keys(host).length) options.engine = { config, hostConfig: host };
   return { options, warnings, problems };
 }
 
 function networksOf(at: string, value: unknown, model: ComposeModel, problems: string[]): AppNetwork[] {
-  const entries: [string, unknown][] = Array.isArray(value) ? value.map((n) => [String(n), null]) : isMapping(value) ? Object.entries(value) : [];
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.map((n) => [String(n), null])
+    : isMapping(value)
+      ? Object.entries(value)
+      : [];
   return entries.flatMap(([name, v]) => {
     if (name !== 'default' && !(name in model.networks)) {
       problems.push(`${at}.networks: "${name}" is not declared under the top-level networks`);
@@ -186,16 +255,22 @@ function networksOf(at: string, value: unknown, model: ComposeModel, problems: s
     const network: AppNetwork = { name, aliases: isMapping(v) && Array.isArray(v.aliases) ? v.aliases.map(String) : [] };
     if (isMapping(def)) {
       if (def.internal === true) network.internal = true;
-      if (def.external === true || (isMapping(def.external))) network.external = String(def.name ?? (isMapping(def.external) ? def.external.name : undefined) ?? name);
-      if (def.driver != null && def.driver !== 'bridge') problems.push(`networks.${name}.driver: "${String(def.driver)}" is not supported: app networks are bridge networks on one engine`);
+      if (def.external === true || isMapping(def.external))
+        network.external = String(def.name ?? (isMapping(def.external) ? def.external.name : undefined) ?? name);
+      if (def.driver != null && def.driver !== 'bridge')
+        problems.push(`networks.${name}.driver: "${String(def.driver)}" is not supported: app networks are bridge networks on one engine`);
     }
     return [network];
   });
 }
 
 function filesOf(
-  at: string, key: 'secrets' | 'configs', value: unknown, model: ComposeModel,
-  defaultTarget: (name: string) => string, problems: string[],
+  at: string,
+  key: 'secrets' | 'configs',
+  value: unknown,
+  model: ComposeModel,
+  defaultTarget: (name: string) => string,
+  problems: string[],
 ): NonNullable<ServiceOptions['files']> {
   if (value == null) return [];
   const declared = model[key];
@@ -211,20 +286,33 @@ function filesOf(
     if (typeof def.content === 'string') content = def.content;
     else if (typeof def.environment === 'string') content = model.environment[def.environment];
     if (content === undefined) {
-      const what = def.file != null ? `file "${String(def.file)}" cannot be read: an app's compose file has no directory on the server`
-        : def.external ? 'external secrets and configs live in a swarm, not on one engine'
-          : def.environment != null ? `the variable ${String(def.environment)} is not in the request's environment`
-            : 'it has no content';
-      problems.push(`${key}.${source}: ${what}; give ${key === 'secrets' ? 'it from environment: (a variable of the request\'s environment)' : 'its content inline (content:)'}`);
+      const what =
+        def.file != null
+          ? `file "${String(def.file)}" cannot be read: an app's compose file has no directory on the server`
+          : def.external
+            ? 'external secrets and configs live in a swarm, not on one engine'
+            : def.environment != null
+              ? `the variable ${String(def.environment)} is not in the request's environment`
+              : 'it has no content';
+      problems.push(
+        `${key}.${source}: ${what}; give ${key === 'secrets' ? "it from environment: (a variable of the request's environment)" : 'its content inline (content:)'}`,
+      );
       return [];
     }
-    const target = typeof ref.target === 'string' ? (ref.target.startsWith('/') ? ref.target : `${key === 'secrets' ? '/run/secrets/' : '/'}${ref.target}`) : defaultTarget(source);
+    const target =
+      typeof ref.target === 'string'
+        ? ref.target.startsWith('/')
+          ? ref.target
+          : `${key === 'secrets' ? '/run/secrets/' : '/'}${ref.target}`
+        : defaultTarget(source);
     return [{ target, content, ...(ref.mode != null ? { mode: Number(ref.mode) } : {}) }];
   });
 }
 
 function externalVolumes(svc: Mapping, model: ComposeModel): string[] {
-  const names = (Array.isArray(svc.volumes) ? svc.volumes : []).map((v) => (typeof v === 'string' ? v.split(':')[0] : isMapping(v) ? String(v.source ?? '') : ''));
+  const names = (Array.isArray(svc.volumes) ? svc.volumes : []).map((v) =>
+    typeof v === 'string' ? v.split(':')[0] : isMapping(v) ? String(v.source ?? '') : '',
+  );
   return names.filter((n) => volumeSourceKind(n) === 'named' && isMapping(model.volumes[n]) && (model.volumes[n] as Mapping).external);
 }
 

@@ -1,6 +1,12 @@
 import { ValidationError } from '../errors';
 import type {
-  EnvDef, ImageDefinition, LinkDef, PortDef, TemplateDefinition, VolumeDef, VolumesFromDef,
+  EnvDef,
+  ImageDefinition,
+  LinkDef,
+  PortDef,
+  TemplateDefinition,
+  VolumeDef,
+  VolumesFromDef,
 } from '../catalog/template-definition';
 import { templateProblems } from '../catalog/template-file';
 import { DEFAULT_TYPE, normalizeType } from '../catalog/template-types';
@@ -21,7 +27,10 @@ import type { ServiceOptions } from './service-options';
  */
 export const COMPOSE_TEMPLATE_NAME = 'App From Compose Yaml';
 
-interface Problem { path: string; message: string }
+interface Problem {
+  path: string;
+  message: string;
+}
 
 export interface ComposeApp {
   definition: TemplateDefinition;
@@ -118,9 +127,15 @@ function readService(name: string, raw: unknown, problems: Problem[]): ImageDefi
     category: null,
     type: normalizeType(null),
     command: readCommand(svc.command, `${at}.command`, add),
-    expose: each('expose', (item) => (typeof item === 'number' || typeof item === 'string'
-      ? { port: String(item).trim().replace(/\/(tcp|udp|sctp)$/i, '') }
-      : `must be a port number, got ${describe(item)}`)).map((e) => e.port),
+    expose: each('expose', (item) =>
+      typeof item === 'number' || typeof item === 'string'
+        ? {
+            port: String(item)
+              .trim()
+              .replace(/\/(tcp|udp|sctp)$/i, ''),
+          }
+        : `must be a port number, got ${describe(item)}`,
+    ).map((e) => e.port),
     ports: each('ports', readPort),
     links: each('links', readLink),
     environment: readEnvironment(svc.environment, `${at}.environment`, add),
@@ -193,10 +208,13 @@ function readLink(item: unknown): LinkDef | string {
 /** `/data`, `host:/data`, `host:/data:ro`, `volume:/data`, or `{type, source, target, read_only}`. */
 export function readVolume(item: unknown): VolumeDef | string {
   if (isMapping(item)) {
-    if (item.type !== undefined && item.type !== 'bind' && item.type !== 'volume') return `volumes of type ${describe(item.type)} are not supported`;
+    if (item.type !== undefined && item.type !== 'bind' && item.type !== 'volume')
+      return `volumes of type ${describe(item.type)} are not supported`;
     if (typeof item.target !== 'string' || item.target.trim() === '') return 'target: the container path is missing';
     const container = item.read_only === true ? `${item.target}:ro` : item.target;
-    return typeof item.source === 'string' && item.source !== '' ? { host_path: item.source, container_path: container } : { container_path: container };
+    return typeof item.source === 'string' && item.source !== ''
+      ? { host_path: item.source, container_path: container }
+      : { container_path: container };
   }
   if (typeof item !== 'string' || item.trim() === '') return `must be a volume, got ${describe(item)}`;
   const parts = item.trim().split(':');

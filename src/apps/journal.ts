@@ -32,7 +32,10 @@ const MAX_LIMIT = 10_000;
  * polls by passing the last entry's cursor. One list call, then one log read per container.
  */
 export async function readJournal(
-  docker: DockerClient, labels: Record<string, string>, names: Map<string, string>, query: JournalQuery,
+  docker: DockerClient,
+  labels: Record<string, string>,
+  names: Map<string, string>,
+  query: JournalQuery,
 ): Promise<JournalEntry[]> {
   const limit = Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   if (!Number.isInteger(limit) || limit < 1) throw new BadRequestError('limit must be a whole number, 1 or more', ['limit']);
@@ -41,24 +44,37 @@ export async function readJournal(
   const from = after ?? since;
   const containers = await docker.listContainers({ all: true, labels });
   const entries: (JournalEntry & { at: bigint })[] = [];
-  await Promise.all(containers.map(async (container) => {
-    const service = names.get(container.Labels[LABEL_SERVICE]) ?? container.Names[0]?.replace(/^\//, '') ?? container.Id;
-    // Only the Id and whether it has a TTY are read; ours never have one.
-    const lines = await readLogs(docker, { Id: container.Id, Config: { Tty: false } } as ContainerInspect, {
-      since: from === null ? undefined : engineSeconds(from),
-      tail: from === null ? limit : 'all',
-    });
-    for (const line of lines) {
-      if (!line.timestamp) continue;
-      const at = nanos(line.timestamp, 'timestamp');
-      if (after !== null && at <= after) continue;
-      entries.push({ at, timestamp: new Date(Number(at / 1_000_000n)).toISOString(), service, stream: line.stream, message: line.message, cursor: line.timestamp });
-    }
-  }).map((p) => p.catch((error: unknown) => {
-    // A container removed between the list and the read has no more lines to give.
-    if ((error as { httpStatus?: number }).httpStatus === 404) return;
-    throw error;
-  })));
+  await Promise.all(
+    containers
+      .map(async (container) => {
+        const service = names.get(container.Labels[LABEL_SERVICE]) ?? container.Names[0]?.replace(/^\//, '') ?? container.Id;
+        // Only the Id and whether it has a TTY are read; ours never have one.
+        const lines = await readLogs(docker, { Id: container.Id, Config: { Tty: false } } as ContainerInspect, {
+          since: from === null ? undefined : engineSeconds(from),
+          tail: from === null ? limit : 'all',
+        });
+        for (const line of lines) {
+          if (!line.timestamp) continue;
+          const at = nanos(line.timestamp, 'timestamp');
+          if (after !== null && at <= after) continue;
+          entries.push({
+            at,
+            timestamp: new Date(Number(at / 1_000_000n)).toISOString(),
+            service,
+            stream: line.stream,
+            message: line.message,
+            cursor: line.timestamp,
+          });
+        }
+      })
+      .map((p) =>
+        p.catch((error: unknown) => {
+          // A container removed between the list and the read has no more lines to give.
+          if ((error as { httpStatus?: number }).httpStatus === 404) return;
+          throw error;
+        }),
+      ),
+  );
   entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   const chosen = from === null ? entries.slice(-limit) : entries.slice(0, limit);
   return chosen.map(({ at: _at, ...entry }) => entry);

@@ -14,7 +14,10 @@ export class NetworkPool {
   private readonly size: number;
   private readonly blocks: number;
 
-  constructor(readonly cidr: string, readonly prefix: number) {
+  constructor(
+    readonly cidr: string,
+    readonly prefix: number,
+  ) {
     const [network, bits] = parseCidr(cidr);
     if (prefix < bits || prefix > 30) throw new Error(`APP_NETWORK_PREFIX /${prefix} does not fit in ${cidr}`);
     this.base = network;
@@ -34,9 +37,18 @@ export class NetworkPool {
     return run;
   }
 
-  private async createNow(docker: DockerClient, name: string, labels: Record<string, string>, options: { internal?: boolean }): Promise<void> {
-    const used = (await docker.listNetworks()).flatMap((n) => ((n.IPAM as { Config?: { Subnet?: string }[] } | undefined)?.Config ?? [])
-      .map((c) => c.Subnet).filter((s): s is string => !!s && !s.includes(':')).map(parseCidr));
+  private async createNow(
+    docker: DockerClient,
+    name: string,
+    labels: Record<string, string>,
+    options: { internal?: boolean },
+  ): Promise<void> {
+    const used = (await docker.listNetworks()).flatMap((n) =>
+      ((n.IPAM as { Config?: { Subnet?: string }[] } | undefined)?.Config ?? [])
+        .map((c) => c.Subnet)
+        .filter((s): s is string => !!s && !s.includes(':'))
+        .map(parseCidr),
+    );
     for (let block = 0; block < this.blocks; block += 1) {
       const start = this.base + block * this.size;
       if (used.some(([net, bits]) => overlaps(start, this.size, net, 2 ** (32 - bits)))) continue;
@@ -49,7 +61,10 @@ export class NetworkPool {
         throw error;
       }
     }
-    throw new ConflictError(`no free /${this.prefix} subnet left in the app network pool ${this.cidr} (APP_NETWORK_POOL) for network ${name}`, ['network']);
+    throw new ConflictError(
+      `no free /${this.prefix} subnet left in the app network pool ${this.cidr} (APP_NETWORK_POOL) for network ${name}`,
+      ['network'],
+    );
   }
 }
 

@@ -52,7 +52,11 @@ type Problems = Map<string, string[]>;
  * is reported at once: 422 listing the fields. `self` is null when creating.
  */
 export async function checkServiceInput(
-  em: EntityManager, app: App, all: Service[], self: Service | null, input: ServiceInput,
+  em: EntityManager,
+  app: App,
+  all: Service[],
+  self: Service | null,
+  input: ServiceInput,
 ): Promise<CheckedInput> {
   const problems: Problems = new Map();
   const add = (field: string, message: string) => problems.set(field, [...(problems.get(field) ?? []), message]);
@@ -73,12 +77,14 @@ export async function checkServiceInput(
     const others = await em.find(Service, self ? { id: { $ne: self.id } } : {}, { fields: ['name', 'ports'] });
     for (const other of others) {
       for (const port of other.ports) {
-        if (!blank(port.host_port) && seen.has(portKey(port))) add('ports', `host port ${portKey(port)} is already used by service ${other.name}`);
+        if (!blank(port.host_port) && seen.has(portKey(port)))
+          add('ports', `host port ${portKey(port)} is already used by service ${other.name}`);
       }
     }
   }
   input.expose?.forEach((entry, i) => {
-    if (!/^\d{1,5}$/.test(String(entry).trim()) || Number(entry) < 1 || Number(entry) > 65535) add('expose', `expose[${i}]: "${entry}" is not a port number`);
+    if (!/^\d{1,5}$/.test(String(entry).trim()) || Number(entry) < 1 || Number(entry) > 65535)
+      add('expose', `expose[${i}]: "${entry}" is not a port number`);
   });
   input.volumes?.forEach((volume, i) => {
     if (blank(volume.container_path)) add('volumes', `volumes[${i}]: container path can't be blank`);
@@ -92,12 +98,12 @@ export async function checkServiceInput(
   const ownName = input.name?.trim() ?? self?.name;
   const find = (ref: { id?: string | number | null; serviceId?: number | null; service?: string | null }, field: string, at: string) => {
     const id = ref.serviceId ?? (ref.id != null && String(ref.id).trim() !== '' ? Number(ref.id) : null);
-    const target = id !== null
-      ? all.find((s) => s.id === id)
-      : ref.service?.trim() ? all.find((s) => s.name === ref.service!.trim()) : undefined;
+    const target =
+      id !== null ? all.find((s) => s.id === id) : ref.service?.trim() ? all.find((s) => s.name === ref.service!.trim()) : undefined;
     if (id === null && !ref.service?.trim()) add(field, `${at}: the service (id or name) can't be blank`);
     else if (!target) add(field, `${at}: ${id !== null ? `service ${id}` : `"${ref.service}"`} is not a service of app ${app.id}`);
-    else if ((self && target.id === self.id) || (!self && target.name === ownName)) add(field, `${at}: a service can't ${field === 'links' ? 'link to' : 'mount volumes from'} itself`);
+    else if ((self && target.id === self.id) || (!self && target.name === ownName))
+      add(field, `${at}: a service can't ${field === 'links' ? 'link to' : 'mount volumes from'} itself`);
     else return target;
     return undefined;
   };
@@ -127,7 +133,8 @@ export async function checkServiceInput(
     checked.categories = [];
     input.categories.forEach((category, i) => {
       if (!known.has(Number(category.id))) add('categories', `categories[${i}]: ${category.id} is not a category of app ${app.id}`);
-      else if (category.position != null && !(Number.isInteger(category.position) && category.position >= 0)) add('categories', `categories[${i}]: position must be a whole number, 0 or more`);
+      else if (category.position != null && !(Number.isInteger(category.position) && category.position >= 0))
+        add('categories', `categories[${i}]: position must be a whole number, 0 or more`);
       else checked.categories!.push({ category_id: Number(category.id), position: category.position ?? 0 });
     });
   }

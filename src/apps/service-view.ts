@@ -33,14 +33,18 @@ export function serviceView(service: Service, observed: Observation, now = Date.
     };
   }
   const starting = service.startingAt !== null && service.startingAt !== undefined && now - service.startingAt.getTime() < STALE_START_MS;
-  const inspect = observed.kind === 'inspect' ? observed.container : observed.kind === 'summary' ? summaryAsInspect(observed.container) : null;
+  const inspect =
+    observed.kind === 'inspect' ? observed.container : observed.kind === 'summary' ? summaryAsInspect(observed.container) : null;
   const notYetMade = inspect === null || inspect.State.Status === 'created';
   return {
     service,
     state: serviceState(starting && notYetMade ? 'pulling' : inspect),
-    containerStatus: observed.kind === 'inspect'
-      ? containerStatus(observed.container) as Record<string, unknown>
-      : observed.kind === 'summary' ? summaryStatus(observed.container) : {},
+    containerStatus:
+      observed.kind === 'inspect'
+        ? (containerStatus(observed.container) as Record<string, unknown>)
+        : observed.kind === 'summary'
+          ? summaryStatus(observed.container)
+          : {},
     errors: service.lastError ?? null,
   };
 }
@@ -55,7 +59,12 @@ function summaryAsInspect(summary: ContainerSummary): ContainerInspect {
   } as unknown as ContainerInspect;
 }
 
-interface SummaryPort { IP?: string; PrivatePort: number; PublicPort?: number; Type: string }
+interface SummaryPort {
+  IP?: string;
+  PrivatePort: number;
+  PublicPort?: number;
+  Type: string;
+}
 
 /**
  * `container_status` from a list entry: the same keys as from an inspect, where the list has

@@ -53,7 +53,7 @@ export class ServiceService {
     // Once per request: the apps of a list and the services their links point at share one engine call.
     this.installation ??= this.deps.runtime.instanceId(this.em).then((instance) => this.observe({ [LABEL_INSTANCE]: instance }));
     const observed = await this.installation;
-    return services.map((s) => serviceView(s, observed instanceof Map ? observed.get(String(s.id)) ?? { kind: 'none' } : observed));
+    return services.map((s) => serviceView(s, observed instanceof Map ? (observed.get(String(s.id)) ?? { kind: 'none' }) : observed));
   }
 
   /** The containers with these labels by service id, from one list call; or why the engine could not say. */
@@ -70,7 +70,7 @@ export class ServiceService {
   /** Views of services of one app, from one list call. */
   async views(app: App, services: Service[]): Promise<ServiceView[]> {
     const byService = await this.observe(await this.deps.runnerFor(this.em).labels(app.id));
-    return services.map((s) => serviceView(s, byService instanceof Map ? byService.get(String(s.id)) ?? { kind: 'none' } : byService));
+    return services.map((s) => serviceView(s, byService instanceof Map ? (byService.get(String(s.id)) ?? { kind: 'none' }) : byService));
   }
 
   /** One service, with the engine's full inspect data. */
@@ -100,9 +100,23 @@ export class ServiceService {
     const checked = await checkServiceInput(this.em, app, all, null, input);
     const name = this.uniqueServiceName(app, input.name!, null);
     const service = this.em.create(Service, {
-      app, position: all.length, name, internalName: name, from: input.from!.trim(),
-      description: null, type: null, command: null, ports: [], expose: [], environment: [], volumes: [], categories: [],
-      defaultExposedPorts: [], lastError: null, startingAt: null, options: {},
+      app,
+      position: all.length,
+      name,
+      internalName: name,
+      from: input.from!.trim(),
+      description: null,
+      type: null,
+      command: null,
+      ports: [],
+      expose: [],
+      environment: [],
+      volumes: [],
+      categories: [],
+      defaultExposedPorts: [],
+      lastError: null,
+      startingAt: null,
+      options: {},
     });
     applyServiceFields(service, input, checked);
     for (const link of checked.links ?? []) this.em.create(ServiceLink, { from: service, to: link.to, alias: link.alias });
@@ -123,7 +137,8 @@ export class ServiceService {
     const all = app.services.getItems();
     const checked = await checkServiceInput(this.em, app, all, service, input);
     const oldName = service.name;
-    if (input.name != null && sanitizeName(input.name.trim()) !== service.name) service.name = this.uniqueServiceName(app, input.name, service.name);
+    if (input.name != null && sanitizeName(input.name.trim()) !== service.name)
+      service.name = this.uniqueServiceName(app, input.name, service.name);
     applyServiceFields(service, input, checked);
     // Old links go in a flush of their own: the unit of work inserts before it deletes, and a
     // kept (from, to) pair would clash with its own old row.
@@ -134,8 +149,12 @@ export class ServiceService {
     for (const from of checked.volumesFrom ?? []) this.em.create(SharedVolume, { mountedOn: service, exportedFrom: from });
     await this.em.flush();
     if (!restart) return service;
-    const dependents = oldName === service.name ? [] : all.filter((s) =>
-      s.links.getItems().some((l) => l.to === service) || s.volumesFrom.getItems().some((v) => v.exportedFrom === service));
+    const dependents =
+      oldName === service.name
+        ? []
+        : all.filter(
+            (s) => s.links.getItems().some((l) => l.to === service) || s.volumesFrom.getItems().some((v) => v.exportedFrom === service),
+          );
     await launch(this.em, this.deps, app, [service, ...dependents], { background: false, failOnEngineError: false });
     return service;
   }
@@ -167,7 +186,10 @@ export class ServiceService {
 
   /** Unique within the app: services of other apps may have the same name. */
   private uniqueServiceName(app: App, raw: string, current: string | null): string {
-    const taken = app.services.getItems().map((s) => s.name).filter((n) => n !== current);
+    const taken = app.services
+      .getItems()
+      .map((s) => s.name)
+      .filter((n) => n !== current);
     return uniqueName(sanitizeName(raw.trim()), taken);
   }
 }

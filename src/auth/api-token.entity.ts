@@ -14,7 +14,10 @@ export const ApiToken = defineEntity({
     email: p.text().nullable(),
     digest: p.text().unique(),
     scopes: p.array<Scope>().$type<Scope[]>(),
-    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
     revokedAt: p.datetime().nullable(),
   },
 });

@@ -36,7 +36,9 @@ async function main(argv: string[]): Promise<void> {
       console.log(`token ${issued.id} (${issued.name}, ${scope}); shown once:\n${issued.token}`);
     } else if (command === 'list') {
       for (const t of await tokens.list()) {
-        console.log(`${t.id}\t${t.name}\t${t.username}\t${t.scopes.join(',')}\t${t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active'}`);
+        console.log(
+          `${t.id}\t${t.name}\t${t.username}\t${t.scopes.join(',')}\t${t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active'}`,
+        );
       }
     } else if (command === 'revoke') {
       const id = Number(options.positional[0]);

@@ -92,9 +92,10 @@ export class RegistryAuth {
     const stored = this.credentials.token;
     // Stored credentials go only to the registry's own host, or over HTTPS (issue 9: they went
     // to whatever realm a registry named, over plain HTTP and to other hosts).
-    const ownHost = realm.hostname === this.registryUrl.hostname && !(this.registryUrl.protocol === 'https:' && realm.protocol !== 'https:');
+    const ownHost =
+      realm.hostname === this.registryUrl.hostname && !(this.registryUrl.protocol === 'https:' && realm.protocol !== 'https:');
     if ((basic || stored) && realm.protocol !== 'https:' && !ownHost) {
-      throw upstream(this.ctx, 'the token realm is neither https nor the registry\'s own host; credentials are not sent there');
+      throw upstream(this.ctx, "the token realm is neither https nor the registry's own host; credentials are not sent there");
     }
     let response: HttpResponse;
     if (basic) {

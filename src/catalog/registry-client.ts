@@ -56,11 +56,7 @@ const DOCKER_HUB_V2 = 'https://registry-1.docker.io';
  *   is tried on the same endpoint; when that fails too, the first failure is reported.
  * No terms: no match, and the registry is not asked.
  */
-export async function searchRegistry(
-  registry: RegistryTarget,
-  terms: string[],
-  options: SearchRegistryOptions,
-): Promise<RegistryImage[]> {
+export async function searchRegistry(registry: RegistryTarget, terms: string[], options: SearchRegistryOptions): Promise<RegistryImage[]> {
   const needles = [...new Set(terms.map((term) => term.trim().toLowerCase()).filter(Boolean))];
   if (needles.length === 0) return [];
   const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
@@ -129,7 +125,10 @@ async function search(registry: RegistryTarget, terms: string[], limit: number, 
   }
   const v1 = await searchV1(session, terms, limit);
   if (v1.ok) return v1.images;
-  throw upstream(ctx, `offers neither the registry v2 API (GET /v2/ answered 404) nor v1 search (${v1.error.message.replace(/^Registry "[^"]*": /, '')})`);
+  throw upstream(
+    ctx,
+    `offers neither the registry v2 API (GET /v2/ answered 404) nor v1 search (${v1.error.message.replace(/^Registry "[^"]*": /, '')})`,
+  );
 }
 
 /** The endpoint as a URL without credentials; any user:password@ in it becomes the credentials. */
@@ -161,7 +160,11 @@ function hasCredentials(credentials: RegistryCredentials | undefined): boolean {
  * names carry no host. Credentials in the URL never reach an image name.
  */
 export function imagePrefix(endpointUrl: string | null | undefined): string {
-  const bare = (endpointUrl ?? '').trim().replace(/^[a-z][a-z\d+.-]*:\/\//i, '').replace(/\/+$/, '').replace(/^[^/@]*@/, '');
+  const bare = (endpointUrl ?? '')
+    .trim()
+    .replace(/^[a-z][a-z\d+.-]*:\/\//i, '')
+    .replace(/\/+$/, '')
+    .replace(/^[^/@]*@/, '');
   if (!bare) return '';
   const hostname = bare.split('/')[0].replace(/:\d+$/, '').toLowerCase();
   return DOCKER_HUB_HOSTS.has(hostname) ? '' : `${bare}/`;

@@ -12,8 +12,15 @@ export const Registry = defineEntity({
     username: p.text().nullable(),
     /** AES-GCM sealed JSON `{password?, token?}` (src/crypto/secret-box.ts). */
     sealedSecret: p.text().nullable(),
-    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
-    updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).onUpdate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type Registry = InferEntity<typeof Registry>;

@@ -61,8 +61,22 @@ function gitEnv(allowFile: boolean): NodeJS.ProcessEnv {
  * ext:: transport even where GIT_ALLOW_PROTOCOL would be ignored.
  */
 const GLOBAL_ARGS = [
-  '-c', 'credential.helper=', '-c', 'core.askPass=false', '-c', 'commit.gpgSign=false', '-c', 'core.hooksPath=/dev/null',
-  '-c', 'core.fsmonitor=false', '-c', 'protocol.ext.allow=never', '-c', 'submodule.recurse=false', '-c', 'fetch.recurseSubmodules=false',
+  '-c',
+  'credential.helper=',
+  '-c',
+  'core.askPass=false',
+  '-c',
+  'commit.gpgSign=false',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'protocol.ext.allow=never',
+  '-c',
+  'submodule.recurse=false',
+  '-c',
+  'fetch.recurseSubmodules=false',
 ];
 
 export function runGit(args: string[], run: GitRun): Promise<{ stdout: string; stderr: string }> {
@@ -77,12 +91,23 @@ export function runGit(args: string[], run: GitRun): Promise<{ stdout: string; s
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    child.stdout.on('data', (chunk: Buffer) => { if (stdout.length < OUTPUT_LIMIT) stdout += chunk.toString('utf8'); });
-    child.stderr.on('data', (chunk: Buffer) => { if (stderr.length < OUTPUT_LIMIT) stderr += chunk.toString('utf8'); });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { child.kill('SIGKILL'); }
-    }, Math.max(1, run.timeoutMs));
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stdout.length < OUTPUT_LIMIT) stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < OUTPUT_LIMIT) stderr += chunk.toString('utf8');
+    });
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+      },
+      Math.max(1, run.timeoutMs),
+    );
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(new UpstreamError(`git could not be started: ${error.message}`));
@@ -102,7 +127,10 @@ export function redactUrls(text: string): string {
 
 /** The line of git's stderr that says what went wrong, scrubbed and shortened. */
 export function gitReason(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const line = lines.find((l) => /^(fatal|error):/i.test(l)) ?? lines[0] ?? 'no message';
   const text = redactUrls(line.replace(/^(fatal|error):\s*/i, ''));
   return text.length > 300 ? `${text.slice(0, 300)}...` : text;

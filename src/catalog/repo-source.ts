@@ -154,7 +154,11 @@ export function loadTemplates(files: RepoFile[], source: string): { templates: L
 
 /** `fileName` as a safe file name at the repo root: `[0-9A-Za-z._-]`, no leading dots, `.pmx`. */
 export function templateFileName(fileName: string): string {
-  const base = (fileName ?? '').trim().replace(/\.pmx$/i, '').replace(/[^0-9A-Za-z._-]/g, '_').replace(/^\.+/, '');
+  const base = (fileName ?? '')
+    .trim()
+    .replace(/\.pmx$/i, '')
+    .replace(/[^0-9A-Za-z._-]/g, '_')
+    .replace(/^\.+/, '');
   if (base === '' || /^_+$/.test(base)) throw new ValidationError('file_name: must contain a letter or digit', ['file_name']);
   return `${base.slice(0, 200)}.pmx`;
 }
@@ -165,7 +169,10 @@ export function templateFileName(fileName: string): string {
  * would be refused. A plain directory: the file is written in place.
  */
 export async function saveTemplateFile(
-  repoName: string, fileName: string, content: string, options: SaveOptions,
+  repoName: string,
+  fileName: string,
+  content: string,
+  options: SaveOptions,
 ): Promise<{ path: string; commit?: string }> {
   const file = templateFileName(fileName);
   if (Buffer.byteLength(content, 'utf8') > MAX_TEMPLATE_FILE_BYTES) {
@@ -205,7 +212,11 @@ export async function saveTemplateFile(
       await git([...identity, 'commit', '-q', '-m', message], work, 'commit');
       const branch = (await git(['symbolic-ref', '--short', 'HEAD'], work, 'inspect')).stdout.trim();
       try {
-        await runGit(['push', '--', repo.location, `HEAD:refs/heads/${branch}`], { cwd: work, timeoutMs: deadline - Date.now(), allowFile: allowsFile(repo) });
+        await runGit(['push', '--', repo.location, `HEAD:refs/heads/${branch}`], {
+          cwd: work,
+          timeoutMs: deadline - Date.now(),
+          allowFile: allowsFile(repo),
+        });
       } catch (error) {
         throw pushFailure(error, label, options.timeoutMs);
       }
@@ -249,11 +260,15 @@ async function withCheckout<T>(name: string, repo: RepoLocation, options: RepoOp
     }
     if (reused) {
       try {
-        await runGit(['fetch', '-q', '--depth', '1', '--no-tags', '--', repo.location, 'HEAD'], { cwd: work, timeoutMs: deadline - Date.now(), allowFile: allowsFile(repo) });
+        await runGit(['fetch', '-q', '--depth', '1', '--no-tags', '--', repo.location, 'HEAD'], {
+          cwd: work,
+          timeoutMs: deadline - Date.now(),
+          allowFile: allowsFile(repo),
+        });
         await git(['reset', '-q', '--hard', 'FETCH_HEAD'], work, 'reset');
       } catch (error) {
         // Still an empty repository: nothing to fetch.
-        if (!(/couldn't find remote ref HEAD/i.test((error as { stderr?: string }).stderr ?? ''))) {
+        if (!/couldn't find remote ref HEAD/i.test((error as { stderr?: string }).stderr ?? '')) {
           throw gitFailure(error, label, 'fetch', options.timeoutMs);
         }
       }
@@ -286,7 +301,10 @@ async function swapIn(work: string, cache: string): Promise<void> {
 }
 
 function cacheName(label: string): string {
-  const slug = label.replace(/[^0-9A-Za-z._-]+/g, '_').replace(/^[._]+/, '').slice(-40);
+  const slug = label
+    .replace(/[^0-9A-Za-z._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(-40);
   return `${slug}-${createHash('sha256').update(label).digest('hex').slice(0, 16)}`;
 }
 
@@ -307,7 +325,11 @@ function pushFailure(error: unknown, label: string, timeoutMs: number): Error {
   // git reports a refused ref as ` ! [remote rejected] HEAD -> main (pre-receive hook declined)`.
   const reason = /!\s*\[(?:remote )?rejected\][^(]*\(([^)]*)\)/.exec(stderr)?.[1];
   if (!reason) return gitFailure(error, label, 'push', timeoutMs);
-  const remote = stderr.split('\n').filter((l) => l.startsWith('remote:')).map((l) => l.slice(7).trim()).filter((l) => l !== '');
+  const remote = stderr
+    .split('\n')
+    .filter((l) => l.startsWith('remote:'))
+    .map((l) => l.slice(7).trim())
+    .filter((l) => l !== '');
   const detail = remote.length > 0 ? `: ${redactUrls(remote.slice(0, 3).join(' / ')).slice(0, 300)}` : '';
   return new UpstreamError(`push to ${label} was rejected (${redactUrls(reason)})${detail}`);
 }

@@ -40,7 +40,8 @@ export class RepositoryService {
 
   private async localTags(repository: string): Promise<string[]> {
     const images = await this.docker.listImages(repository);
-    const tags = images.flatMap((image) => image.RepoTags ?? [])
+    const tags = images
+      .flatMap((image) => image.RepoTags ?? [])
       .filter((ref) => ref.slice(0, ref.lastIndexOf(':')) === repository)
       .map((ref) => ref.slice(ref.lastIndexOf(':') + 1));
     if (tags.length === 0) throw new NotFoundError(`no local image of ${repository}`, ['name']);

@@ -94,16 +94,25 @@ export class SearchService {
     const terms = words.map((w) => w.word).filter((w) => w.length >= 3);
     if (terms.length === 0) return [];
     const any = terms.map(() => '(? <% name or ? <% keywords)').join(' or ');
-    const score = terms.map(() => 'greatest(word_similarity(?, name), word_similarity(?, coalesce(keywords, \'\')))').join(' + ');
+    const score = terms.map(() => "greatest(word_similarity(?, name), word_similarity(?, coalesce(keywords, '')))").join(' + ');
     return this.em.transactional(async (em) => {
       // Local to this transaction: the operator <% compares against this threshold.
-      await em.getConnection().execute(`select set_config('pg_trgm.word_similarity_threshold', '${TYPO_SIMILARITY}', true)`, [], 'all', em.getTransactionContext());
-      const rows: { id: number }[] = await em.getConnection().execute(
-        `select id from templates where ${any} order by ${score} desc, id limit ${limit}`,
-        [...terms.flatMap((t) => [t, t]), ...terms.flatMap((t) => [t, t])],
-        'all',
-        em.getTransactionContext(),
-      );
+      await em
+        .getConnection()
+        .execute(
+          `select set_config('pg_trgm.word_similarity_threshold', '${TYPO_SIMILARITY}', true)`,
+          [],
+          'all',
+          em.getTransactionContext(),
+        );
+      const rows: { id: number }[] = await em
+        .getConnection()
+        .execute(
+          `select id from templates where ${any} order by ${score} desc, id limit ${limit}`,
+          [...terms.flatMap((t) => [t, t]), ...terms.flatMap((t) => [t, t])],
+          'all',
+          em.getTransactionContext(),
+        );
       return rows.map((row) => row.id);
     });
   }
@@ -169,7 +178,14 @@ export function fullTextStatement(words: SearchWord[], limit: number): string {
 
 /** Commas and white space separate terms; duplicates and empties go. */
 export function searchTerms(query: string): string[] {
-  return [...new Set(query.split(/[\s,]+/).map((t) => t.trim().toLowerCase()).filter(Boolean))];
+  return [
+    ...new Set(
+      query
+        .split(/[\s,]+/)
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** The image reference a registry hit runs as: prefix + name + first tag. */

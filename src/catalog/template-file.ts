@@ -2,7 +2,14 @@ import YAML, { LineCounter, isNode, type Document } from 'yaml';
 import { ValidationError } from '../errors';
 import { checkYamlSize, toJSBounded } from '../yaml/parse';
 import type {
-  DeploymentDef, EnvDef, ImageDefinition, LinkDef, PortDef, TemplateDefinition, VolumeDef, VolumesFromDef,
+  DeploymentDef,
+  EnvDef,
+  ImageDefinition,
+  LinkDef,
+  PortDef,
+  TemplateDefinition,
+  VolumeDef,
+  VolumesFromDef,
 } from './template-definition';
 import { normalizeType } from './template-types';
 
@@ -39,15 +46,30 @@ export interface TemplateProblem {
 
 /** A file that did not load: the problems' text, and the 1-based line of the first where known. */
 export class TemplateFileError extends ValidationError {
-  constructor(message: string, fields: string[], readonly line: number | null) {
+  constructor(
+    message: string,
+    fields: string[],
+    readonly line: number | null,
+  ) {
     super(message, fields);
   }
 }
 
 const TOP_KEYS = ['name', 'description', 'keywords', 'recommended', 'type', 'documentation', 'authors', 'source', 'images'];
 const IMAGE_KEYS = [
-  'name', 'source', 'description', 'category', 'type', 'command', 'expose', 'ports', 'links',
-  'environment', 'volumes', 'volumes_from', 'deployment',
+  'name',
+  'source',
+  'description',
+  'category',
+  'type',
+  'command',
+  'expose',
+  'ports',
+  'links',
+  'environment',
+  'volumes',
+  'volumes_from',
+  'deployment',
 ];
 const YAML_OPTIONS = { maxAliasCount: 1000 };
 
@@ -127,7 +149,8 @@ export function templateProblems(t: TemplateDefinition): TemplateProblem[] {
     const at = `images[${i}]`;
     const own = isBlank(image.name) ? undefined : image.name.trim();
     if (own === undefined) add(`${at}.name`, 'images.name', "can't be blank");
-    else if (firstIndexOf.get(own) !== i) add(`${at}.name`, 'images.name', `"${own}" is already the name of images[${firstIndexOf.get(own)}]`);
+    else if (firstIndexOf.get(own) !== i)
+      add(`${at}.name`, 'images.name', `"${own}" is already the name of images[${firstIndexOf.get(own)}]`);
     if (isBlank(image.source)) add(`${at}.source`, 'images.source', "can't be blank");
 
     const linked = new Set<string>();
@@ -151,7 +174,8 @@ export function templateProblems(t: TemplateDefinition): TemplateProblem[] {
       const service = isBlank(from.service) ? undefined : from.service.trim();
       if (service === undefined) add(path, 'images.volumes_from', "service exporting shared volumes can't be blank");
       else if (service === own) add(path, 'images.volumes_from', "an image can't mount its own volumes");
-      else if (!firstIndexOf.has(service)) add(path, 'images.volumes_from', `service "${service}" exporting shared volumes is not an image of this template`);
+      else if (!firstIndexOf.has(service))
+        add(path, 'images.volumes_from', `service "${service}" exporting shared volumes is not an image of this template`);
       else if (shared.has(service)) add(path, 'images.volumes_from', `"${service}" is listed more than once`);
       if (service !== undefined) shared.add(service);
     });
@@ -217,9 +241,17 @@ function imageFileForm(image: ImageDefinition): Record<string, unknown> {
     ['category', image.category],
     ['type', image.type],
     ['expose', image.expose],
-    ['ports', image.ports?.map((p) => compact({
-      host_interface: p.host_interface, host_port: p.host_port, container_port: p.container_port, proto: p.proto,
-    }))],
+    [
+      'ports',
+      image.ports?.map((p) =>
+        compact({
+          host_interface: p.host_interface,
+          host_port: p.host_port,
+          container_port: p.container_port,
+          proto: p.proto,
+        }),
+      ),
+    ],
     ['links', image.links?.map((l) => ({ service: l.service, alias: l.alias }))],
     ['environment', image.environment?.map((e) => compact({ variable: e.variable, value: e.value, required: e.required }))],
     ['volumes', image.volumes?.map((v) => compact({ host_path: v.host_path, container_path: v.container_path }))],
@@ -241,7 +273,10 @@ function readTemplate(data: Record<string, unknown>, problems: Problems): Templa
     name: str(data.name, 'name', 'name', problems) ?? '',
     description: str(data.description, 'description', 'description', problems),
     keywords: Array.isArray(data.keywords)
-      ? data.keywords.map((k, i) => str(k, `keywords[${i}]`, 'keywords', problems) ?? '').filter((k) => k !== '').join(', ')
+      ? data.keywords
+          .map((k, i) => str(k, `keywords[${i}]`, 'keywords', problems) ?? '')
+          .filter((k) => k !== '')
+          .join(', ')
       : str(data.keywords, 'keywords', 'keywords', problems),
     type: normalizeType(str(data.type, 'type', 'type', problems)),
     documentation: str(data.documentation, 'documentation', 'documentation', problems),
@@ -271,8 +306,8 @@ function readImage(raw: Record<string, unknown>, at: string, problems: Problems)
   }
   const field = (key: string) => `images.${key}`;
   const s = (key: string) => str(raw[key], `${at}.${key}`, field(key), problems);
-  const items = (key: string) => list(raw[key], `${at}.${key}`, field(key), problems, true)
-    .map((item, j) => ({ item, path: `${at}.${key}[${j}]`, field: field(key) }));
+  const items = (key: string) =>
+    list(raw[key], `${at}.${key}`, field(key), problems, true).map((item, j) => ({ item, path: `${at}.${key}[${j}]`, field: field(key) }));
   return {
     name: s('name') ?? '',
     source: s('source') ?? '',
@@ -281,7 +316,9 @@ function readImage(raw: Record<string, unknown>, at: string, problems: Problems)
     type: normalizeType(s('type')),
     command: s('command'),
     // Blank entries are what the original's UI saved for an empty field (`['', '9200']`).
-    expose: items('expose').map(({ item, path, field: f }) => str(item, path, f, problems) ?? '').filter((e) => e.trim() !== ''),
+    expose: items('expose')
+      .map(({ item, path, field: f }) => str(item, path, f, problems) ?? '')
+      .filter((e) => e.trim() !== ''),
     ports: items('ports').flatMap(({ item, path, field: f }) => readPort(item, path, f, problems)),
     links: items('links').flatMap(({ item, path, field: f }) => readLink(item, path, f, problems)),
     environment: readEnvironment(raw.environment, `${at}.environment`, field('environment'), problems),
@@ -312,7 +349,9 @@ function readLink(item: unknown, path: string, field: string, problems: Problems
   }
   const map = mapping(item, path, field, ['service', 'alias'], problems);
   if (!map) return [];
-  return [{ service: str(map.service, `${path}.service`, field, problems) ?? '', alias: str(map.alias, `${path}.alias`, field, problems) ?? '' }];
+  return [
+    { service: str(map.service, `${path}.service`, field, problems) ?? '', alias: str(map.alias, `${path}.alias`, field, problems) ?? '' },
+  ];
 }
 
 function readEnvironment(value: unknown, path: string, field: string, problems: Problems): EnvDef[] {
@@ -405,7 +444,10 @@ function scanQuoted(rest: string, quote: string): 'open' | 'closed' {
 /** The original's service name for an image source: `foo/bar:1` -> `foo_bar_1` (§10.1). */
 function sourceServiceNames(source: string): string[] {
   const full = source.trim().replace(/[^0-9A-Za-z._-]/g, '_');
-  const untagged = source.trim().replace(/:[^:/]*$/, '').replace(/[^0-9A-Za-z._-]/g, '_');
+  const untagged = source
+    .trim()
+    .replace(/:[^:/]*$/, '')
+    .replace(/[^0-9A-Za-z._-]/g, '_');
   return [...new Set([full, untagged])];
 }
 

@@ -11,7 +11,9 @@ import { imageDefinitionView, type ImageView, type TemplateView } from './templa
 export async function templateViews(em: EntityManager, ids?: readonly number[]): Promise<TemplateView[]> {
   const connection = em.getConnection();
   const templates: Record<string, any>[] = ids
-    ? ids.length ? await connection.execute(`select ${TEMPLATE_COLUMNS} from templates where id in (?) order by id`, [ids]) : []
+    ? ids.length
+      ? await connection.execute(`select ${TEMPLATE_COLUMNS} from templates where id in (?) order by id`, [ids])
+      : []
     : await connection.execute(`select ${TEMPLATE_COLUMNS} from templates order by id`);
   if (templates.length === 0) return [];
   const images: Record<string, any>[] = await connection.execute(

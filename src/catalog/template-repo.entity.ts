@@ -16,8 +16,14 @@ export const TemplateRepo = defineEntity({
     name: p.text().unique(),
     templateCount: p.integer().default(0),
     loadErrors: p.json<RepoLoadError[]>().$type<RepoLoadError[]>().defaultRaw(`'[]'`),
-    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
-    updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
   },
 });
 export type TemplateRepo = InferEntity<typeof TemplateRepo>;

@@ -49,14 +49,16 @@ export class TemplateRepoService {
     classifyRepoName(name, this.source);
     if (await this.em.count(TemplateRepo, { name })) throw new ConflictError(`template repo ${name} already exists`, ['name']);
     const loaded = await this.read(name);
-    return this.em.transactional(async (em) => {
-      const repo = em.create(TemplateRepo, { name, templateCount: 0, loadErrors: [] });
-      this.store(em, repo, loaded);
-      return repo;
-    }).catch((error: unknown) => {
-      if (isUniqueViolation(error)) throw new ConflictError(`template repo ${name} already exists`, ['name']);
-      throw error;
-    });
+    return this.em
+      .transactional(async (em) => {
+        const repo = em.create(TemplateRepo, { name, templateCount: 0, loadErrors: [] });
+        this.store(em, repo, loaded);
+        return repo;
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new ConflictError(`template repo ${name} already exists`, ['name']);
+        throw error;
+      });
   }
 
   /**
@@ -92,7 +94,8 @@ export class TemplateRepoService {
     const { files, errors } = await readRepo(name, this.source);
     const loaded = loadTemplates(files, name);
     loaded.errors.unshift(...errors.map((error) => ({ ...error, line: null })));
-    for (const error of loaded.errors) this.log.warn({ repo: name, file: error.file, line: error.line }, `template not loaded: ${error.message}`);
+    for (const error of loaded.errors)
+      this.log.warn({ repo: name, file: error.file, line: error.line }, `template not loaded: ${error.message}`);
     return loaded;
   }
 

@@ -5,9 +5,32 @@ export interface TemplateType {
 }
 
 const NAMES = [
-  'Wordpress', 'Tomcat', 'Rails', 'NodeJS', 'MySQL', 'Magento', 'LAMP', 'Java', 'HuBot', 'Drupal',
-  'Django', 'Apache', 'Ubuntu', 'Alfresco', 'Joomla', 'Liferay', 'Moodle', 'odoo', 'phpBB',
-  'Redmine', 'Subversion', 'SugarCRM', 'MAMP', 'MediaWiki', 'Trac', 'WAMP',
+  'Wordpress',
+  'Tomcat',
+  'Rails',
+  'NodeJS',
+  'MySQL',
+  'Magento',
+  'LAMP',
+  'Java',
+  'HuBot',
+  'Drupal',
+  'Django',
+  'Apache',
+  'Ubuntu',
+  'Alfresco',
+  'Joomla',
+  'Liferay',
+  'Moodle',
+  'odoo',
+  'phpBB',
+  'Redmine',
+  'Subversion',
+  'SugarCRM',
+  'MAMP',
+  'MediaWiki',
+  'Trac',
+  'WAMP',
 ] as const;
 
 export const DEFAULT_TYPE = 'Default';

@@ -10,9 +10,15 @@ export const Template = defineEntity({
     { name: 'templates_repo_id_idx', properties: ['repo'] },
     // Search filters by ILIKE '%term%' on name and keywords; trigram indexes serve them.
     { name: 'templates_name_trgm_idx', expression: 'create index templates_name_trgm_idx on templates using gin (name gin_trgm_ops)' },
-    { name: 'templates_keywords_trgm_idx', expression: 'create index templates_keywords_trgm_idx on templates using gin (keywords gin_trgm_ops)' },
+    {
+      name: 'templates_keywords_trgm_idx',
+      expression: 'create index templates_keywords_trgm_idx on templates using gin (keywords gin_trgm_ops)',
+    },
     // A repo template's identity across reloads (migration 0010); templates of POST /templates have no path.
-    { name: 'templates_repo_path_idx', expression: 'create unique index templates_repo_path_idx on templates (repo_id, path) where repo_id is not null and path is not null' },
+    {
+      name: 'templates_repo_path_idx',
+      expression: 'create unique index templates_repo_path_idx on templates (repo_id, path) where repo_id is not null and path is not null',
+    },
   ],
   properties: {
     id: p.integer().primary(),
@@ -31,8 +37,15 @@ export const Template = defineEntity({
     imageText: p.text().default(''),
     imageCount: p.integer().default(0),
     images: () => p.oneToMany(TemplateImage).mappedBy('template').orderBy({ position: 'asc' }),
-    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
-    updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).onUpdate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type Template = InferEntity<typeof Template>;

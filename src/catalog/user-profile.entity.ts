@@ -7,7 +7,11 @@ export const UserProfile = defineEntity({
   properties: {
     username: p.text().primary(),
     email: p.text().nullable(),
-    updatedAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type UserProfile = InferEntity<typeof UserProfile>;

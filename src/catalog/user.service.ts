@@ -69,7 +69,9 @@ export class UserService {
    */
   async update(identity: Identity, input: UserUpdate): Promise<UserInfo> {
     if (input.githubAccessToken) {
-      throw new ValidationError('github_access_token is not stored per user: the server saves to GitHub with its GITHUB_TOKEN', ['github_access_token']);
+      throw new ValidationError('github_access_token is not stored per user: the server saves to GitHub with its GITHUB_TOKEN', [
+        'github_access_token',
+      ]);
     }
     if (input.email !== undefined) {
       const email = input.email?.trim() || null;

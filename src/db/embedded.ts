@@ -156,13 +156,17 @@ function isPostmasterOf(pid: number, clusterDir: string, pidFileDir: string | un
 }
 
 async function stopProcess(pid: number): Promise<void> {
-  for (const [signal, waitMs] of [['SIGINT', 6000], ['SIGQUIT', 3000], ['SIGKILL', 3000]] as const) {
+  for (const [signal, waitMs] of [
+    ['SIGINT', 6000],
+    ['SIGQUIT', 3000],
+    ['SIGKILL', 3000],
+  ] as const) {
     try {
       process.kill(pid, signal);
     } catch {
       return;
     }
-    for (const until = Date.now() + waitMs; Date.now() < until; ) {
+    for (const until = Date.now() + waitMs; Date.now() < until;) {
       if (!isAlive(pid)) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -180,7 +184,10 @@ async function assertReachableByPostgresUser(dataDir: string): Promise<void> {
   if (!initdb) return;
   const { spawnSync } = await import('node:child_process');
   if (spawnSync('id', ['-u', 'postgres']).status !== 0) return; // created on first initialise
-  for (const [what, args] of [['the PostgreSQL binaries', ['-x', initdb]], ['DATA_DIR', ['-x', dataDir]]] as const) {
+  for (const [what, args] of [
+    ['the PostgreSQL binaries', ['-x', initdb]],
+    ['DATA_DIR', ['-x', dataDir]],
+  ] as const) {
     const check = spawnSync('runuser', ['-u', 'postgres', '--', 'test', ...args]);
     if (check.status === 1) {
       throw new Error(

@@ -8,4 +8,18 @@ import { Template, TemplateImage } from '../catalog/template.entity';
 import { DeploymentTarget } from '../targets/deployment-target.entity';
 
 /** Every entity of the main service. */
-export const entities = [ApiToken, SubscriptionTicket, Registry, TemplateRepo, Template, TemplateImage, App, AppCategory, Service, ServiceLink, SharedVolume, DeploymentTarget, UserProfile];
+export const entities = [
+  ApiToken,
+  SubscriptionTicket,
+  Registry,
+  TemplateRepo,
+  Template,
+  TemplateImage,
+  App,
+  AppCategory,
+  Service,
+  ServiceLink,
+  SharedVolume,
+  DeploymentTarget,
+  UserProfile,
+];

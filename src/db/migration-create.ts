@@ -43,12 +43,21 @@ async function main(argv: string[]): Promise<void> {
  * appends it to the `list` array of `<dir>/index.ts`. Returns the file written.
  */
 export function writeMigration(dir: string, list: string, name: string, statements: string[]): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   if (!slug) throw new Error(`"${name}" makes no file name`);
-  const numbers = readdirSync(dir).map((file) => /^(\d{4})-.*\.ts$/.exec(file)?.[1]).filter((n) => n !== undefined).map(Number);
+  const numbers = readdirSync(dir)
+    .map((file) => /^(\d{4})-.*\.ts$/.exec(file)?.[1])
+    .filter((n) => n !== undefined)
+    .map(Number);
   const number = String(Math.max(0, ...numbers) + 1).padStart(4, '0');
   const id = `${number}-${slug}`;
-  const className = `Migration${number}${slug.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('')}`;
+  const className = `Migration${number}${slug
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')}`;
   const body = statements.map((sql) => `    this.addSql(${JSON.stringify(sql)});`).join('\n');
   const file = path.join(dir, `${id}.ts`);
   writeFileSync(
@@ -61,7 +70,8 @@ export function writeMigration(dir: string, list: string, name: string, statemen
   const imports = [...index.matchAll(/^import .*;$/gm)];
   const lastImport = imports[imports.length - 1];
   const end = index.lastIndexOf('];');
-  if (!lastImport || lastImport.index === undefined || end < 0) throw new Error(`${indexFile}: no import or no "${list}" array to append to`);
+  if (!lastImport || lastImport.index === undefined || end < 0)
+    throw new Error(`${indexFile}: no import or no "${list}" array to append to`);
   const afterImports = lastImport.index + lastImport[0].length;
   writeFileSync(
     indexFile,

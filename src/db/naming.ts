@@ -12,7 +12,11 @@ const SUFFIX = { foreign: 'fkey', unique: 'key', index: 'idx', check: 'check' } 
  * (test/db/schema-matches-migrations.test.ts), and a generated migration names things the same way.
  */
 export class PostgresNamingStrategy extends UnderscoreNamingStrategy {
-  override indexName(tableName: string, columns: string[], type: 'primary' | 'foreign' | 'unique' | 'index' | 'sequence' | 'check'): string {
+  override indexName(
+    tableName: string,
+    columns: string[],
+    type: 'primary' | 'foreign' | 'unique' | 'index' | 'sequence' | 'check',
+  ): string {
     if (type === 'primary' || type === 'sequence') return super.indexName(tableName, columns, type);
     const table = tableName.includes('.') ? tableName.slice(tableName.indexOf('.') + 1) : tableName;
     return postgresObjectName(table, columns.map((column) => column.replace(/\./g, '_')).join('_'), SUFFIX[type]);

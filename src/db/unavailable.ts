@@ -7,7 +7,12 @@ export const RETRY_AFTER_SECONDS = 5;
 // Socket failures, PostgreSQL's connection-exception class (08xxx) and its shutdown codes
 // (57P01-57P03: admin shutdown, crash shutdown, cannot connect now).
 const CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03']);
-const MESSAGES = [/Timeout acquiring a connection/i, /Connection terminated/i, /connection.*(closed|ended)/i, /the database system is (starting up|shutting down)/i];
+const MESSAGES = [
+  /Timeout acquiring a connection/i,
+  /Connection terminated/i,
+  /connection.*(closed|ended)/i,
+  /the database system is (starting up|shutting down)/i,
+];
 
 /**
  * An error from the ORM or the pg driver that means "the database is not reachable right now":

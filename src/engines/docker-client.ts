@@ -4,7 +4,14 @@ import { subscribeEvents, type EventSubscription, type EventsOptions } from './d
 import { readLogs, type LogEntry, type LogsOptions } from './docker-logs';
 import { pullQuery, readPullProgress, registryAuthHeader } from './docker-pull';
 import type {
-  ContainerCreateBody, ContainerInspect, ContainerSummary, EngineEvent, EngineVersion, ImageInspect, NetworkSummary, RegistryAuth,
+  ContainerCreateBody,
+  ContainerInspect,
+  ContainerSummary,
+  EngineEvent,
+  EngineVersion,
+  ImageInspect,
+  NetworkSummary,
+  RegistryAuth,
 } from './docker-types';
 import { EngineNotFoundError, EngineRequestError } from './engine-errors';
 import { tarOf } from './tar';
@@ -57,7 +64,9 @@ export class DockerClient extends EngineHttp {
     const headers = options.auth ? { 'x-registry-auth': registryAuthHeader(options.auth) } : undefined;
     try {
       const response = await this.stream('POST', '/images/create', {
-        query: pullQuery(ref), headers, timeoutMs: this.pullTimeoutMs,
+        query: pullQuery(ref),
+        headers,
+        timeoutMs: this.pullTimeoutMs,
       });
       await readPullProgress(ref, response.body);
     } catch (error) {
@@ -85,7 +94,8 @@ export class DockerClient extends EngineHttp {
   /** Waits up to `timeoutSec` for the container to stop before the engine kills it. */
   async stopContainer(id: string, timeoutSec = 10): Promise<void> {
     await this.request('POST', path('containers', id, 'stop'), {
-      query: { t: timeoutSec }, timeoutMs: this.timeoutMs + timeoutSec * 1000,
+      query: { t: timeoutSec },
+      timeoutMs: this.timeoutMs + timeoutSec * 1000,
     });
   }
 
@@ -121,14 +131,20 @@ export class DockerClient extends EngineHttp {
   }
 
   createNetwork(
-    name: string, labels: Record<string, string> = {}, driver = 'bridge',
+    name: string,
+    labels: Record<string, string> = {},
+    driver = 'bridge',
     options: { attachable?: boolean; internal?: boolean; subnet?: string } = {},
   ): Promise<{ Id: string }> {
     return this.request('POST', '/networks/create', {
       // A loaded engine takes its time over bridges and firewall rules.
       timeoutMs: Math.max(this.timeoutMs, 60_000),
       body: {
-        Name: name, Driver: driver, Labels: labels, CheckDuplicate: true, Attachable: options.attachable ?? false,
+        Name: name,
+        Driver: driver,
+        Labels: labels,
+        CheckDuplicate: true,
+        Attachable: options.attachable ?? false,
         Internal: options.internal ?? false,
         ...(options.subnet ? { IPAM: { Driver: 'default', Config: [{ Subnet: options.subnet }] } } : {}),
       },
@@ -159,11 +175,17 @@ export class DockerClient extends EngineHttp {
     return this.request('POST', '/volumes/create', { body: { Name: name, Labels: labels } });
   }
 
-  async listVolumes(options: { labels?: Record<string, string> } = {}): Promise<Array<{ Name: string; Labels: Record<string, string> | null }>> {
+  async listVolumes(
+    options: { labels?: Record<string, string> } = {},
+  ): Promise<Array<{ Name: string; Labels: Record<string, string> | null }>> {
     const label = labelFilter(options.labels);
-    const result = await this.request<{ Volumes: Array<{ Name: string; Labels: Record<string, string> | null }> | null }>('GET', '/volumes', {
-      query: { filters: label ? { label } : undefined },
-    });
+    const result = await this.request<{ Volumes: Array<{ Name: string; Labels: Record<string, string> | null }> | null }>(
+      'GET',
+      '/volumes',
+      {
+        query: { filters: label ? { label } : undefined },
+      },
+    );
     return result.Volumes ?? [];
   }
 
@@ -178,7 +200,9 @@ export class DockerClient extends EngineHttp {
   async putFiles(id: string, files: Array<{ target: string; content: string; mode?: number }>): Promise<void> {
     const archive = await tarOf(files);
     await this.request('PUT', path('containers', id, 'archive'), {
-      query: { path: '/' }, rawBody: archive, headers: { 'content-type': 'application/x-tar' },
+      query: { path: '/' },
+      rawBody: archive,
+      headers: { 'content-type': 'application/x-tar' },
     });
   }
 

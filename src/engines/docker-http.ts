@@ -77,7 +77,8 @@ export class EngineHttp {
     try {
       body = await readLimited(response.body, MAX_ENGINE_ANSWER_BYTES, response.headers['content-length']);
     } catch (error) {
-      if (error instanceof ResponseTooLargeError) throw new UpstreamError(`container engine at ${this.host} answered ${method} ${path} with more than ${error.maxBytes} bytes`);
+      if (error instanceof ResponseTooLargeError)
+        throw new UpstreamError(`container engine at ${this.host} answered ${method} ${path} with more than ${error.maxBytes} bytes`);
       throw transportError(error, this.host, `${method} ${path}`, timeoutMs);
     }
     const text = body.toString('utf8');

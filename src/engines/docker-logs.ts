@@ -94,8 +94,12 @@ export async function readLogs(engine: EngineHttp, container: ContainerInspect, 
   const timestamps = options.timestamps ?? true;
   const response = await engine.stream('GET', enginePath('containers', container.Id, 'logs'), {
     query: {
-      stdout: true, stderr: true, timestamps,
-      since: engineTime(options.since), until: engineTime(options.until), tail: options.tail,
+      stdout: true,
+      stderr: true,
+      timestamps,
+      since: engineTime(options.since),
+      until: engineTime(options.until),
+      tail: options.tail,
     },
   });
   // Only a TTY container's stream is unframed; the content type does not say so before API 1.42.

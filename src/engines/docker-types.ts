@@ -117,5 +117,4 @@ export interface EngineEvent {
 }
 
 export type RegistryAuth =
-  | { username: string; password: string; serveraddress: string; email?: string }
-  | { identitytoken: string; serveraddress?: string };
+  { username: string; password: string; serveraddress: string; email?: string } | { identitytoken: string; serveraddress?: string };

@@ -27,7 +27,14 @@ export class EngineRequestError extends UpstreamError {
 
 // Errors that mean "nothing listens there"; anything else on the way is a failed request.
 const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED', 'ENOENT', 'EACCES', 'ENOTSOCK', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ENOENT',
+  'EACCES',
+  'ENOTSOCK',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 

@@ -13,7 +13,9 @@ export interface ServiceState {
 export type ContainerObservation = ContainerInspect | null | 'pulling' | 'unreachable';
 
 const state = (load: string | null, active: string | null, sub: string | null): ServiceState => ({
-  load_state: load, active_state: active, sub_state: sub,
+  load_state: load,
+  active_state: active,
+  sub_state: sub,
 });
 
 /**
@@ -85,8 +87,10 @@ export function containerStatus(inspect: ContainerInspect | null): ContainerStat
   const finishedAt = isoOrNull(s.FinishedAt);
   const hasExited = s.Status === 'exited' || s.Status === 'dead';
   const status =
-    s.Status === 'running' ? `Up since ${startedAt}`
-      : hasExited ? `Exited (${s.ExitCode}) at ${finishedAt}`
+    s.Status === 'running'
+      ? `Up since ${startedAt}`
+      : hasExited
+        ? `Exited (${s.ExitCode}) at ${finishedAt}`
         : s.Status.charAt(0).toUpperCase() + s.Status.slice(1);
   return {
     id: inspect.Id,

@@ -82,7 +82,9 @@ export class DeploymentWatcher {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.watches.entries()].map(([key, watch]) => this.stop(key, watch, key.split(':').map(Number) as [number, number])));
+    await Promise.all(
+      [...this.watches.entries()].map(([key, watch]) => this.stop(key, watch, key.split(':').map(Number) as [number, number])),
+    );
   }
 
   private async stop(key: string, watch: Watch, lock: LockKey): Promise<void> {

@@ -48,7 +48,11 @@ export class EventBus {
   private readonly maxReconnectMs: number;
   private readonly queueLimit: number;
 
-  constructor(private readonly url: string, private readonly log: Logger, options: EventBusOptions = {}) {
+  constructor(
+    private readonly url: string,
+    private readonly log: Logger,
+    options: EventBusOptions = {},
+  ) {
     this.reconnectMs = options.reconnectMs ?? 500;
     this.maxReconnectMs = options.maxReconnectMs ?? 15_000;
     this.queueLimit = options.queueLimit ?? 1000;
@@ -73,7 +77,9 @@ export class EventBus {
     checkChannel(channel);
     const text = JSON.stringify(payload);
     if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) {
-      throw new PayloadTooLargeError(`an event on ${channel} is ${Buffer.byteLength(text)} bytes; NOTIFY takes at most ${MAX_PAYLOAD_BYTES}`);
+      throw new PayloadTooLargeError(
+        `an event on ${channel} is ${Buffer.byteLength(text)} bytes; NOTIFY takes at most ${MAX_PAYLOAD_BYTES}`,
+      );
     }
     const client = this.client;
     if (!client) throw new UnavailableError('the event bus is not connected to the database');
@@ -84,7 +90,10 @@ export class EventBus {
    * A subscriber to `channel`, returned once LISTEN is in place (when connected), so an event
    * published after this resolves reaches it. `map` runs as the client reads (see Subscriber).
    */
-  async subscribe<In, Out = In>(channel: string, map?: (value: In) => Out | undefined | Promise<Out | undefined>): Promise<Subscriber<In, Out>> {
+  async subscribe<In, Out = In>(
+    channel: string,
+    map?: (value: In) => Out | undefined | Promise<Out | undefined>,
+  ): Promise<Subscriber<In, Out>> {
     checkChannel(channel);
     let entry = this.channels.get(channel);
     if (!entry) this.channels.set(channel, (entry = { subscribers: new Set() }));

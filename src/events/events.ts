@@ -46,7 +46,13 @@ export async function createEvents(deps: EventsDeps, options: EventsOptions = {}
     const target = targets.agentTarget(await targets.get(targetId));
     return (await deps.agents.getDeployment(target, id)).status;
   };
-  const serviceStates = new ServiceStateFeed(bus, deps.appRuntime.docker, () => deps.appRuntime.instanceId(fork()), log, options.leaderRetryMs);
+  const serviceStates = new ServiceStateFeed(
+    bus,
+    deps.appRuntime.docker,
+    () => deps.appRuntime.instanceId(fork()),
+    log,
+    options.leaderRetryMs,
+  );
   const deployments = new DeploymentWatcher(bus, readDeployment, log, options.deploymentPollMs);
   return {
     bus,

@@ -135,7 +135,10 @@ export class ServiceStateFeed {
     try {
       return await this.docker.inspectContainer(event.Actor.ID);
     } catch (error) {
-      this.log.debug({ err: error, container: event.Actor.ID }, 'engine events: could not inspect the container; state from the event alone');
+      this.log.debug(
+        { err: error, container: event.Actor.ID },
+        'engine events: could not inspect the container; state from the event alone',
+      );
       return fromAction(event);
     }
   }
@@ -147,6 +150,11 @@ function fromAction(event: EngineEvent): ContainerObservation {
   const status: Record<string, string> = { create: 'created', start: 'running', health_status: 'running', die: 'exited', stop: 'exited' };
   const health = event.Action.startsWith('health_status: ') ? event.Action.slice('health_status: '.length) : undefined;
   return {
-    State: { Status: status[event.Action.split(':')[0]] ?? 'dead', ExitCode: exitCode, Running: event.Action === 'start', ...(health ? { Health: { Status: health } } : {}) },
+    State: {
+      Status: status[event.Action.split(':')[0]] ?? 'dead',
+      ExitCode: exitCode,
+      Running: event.Action === 'start',
+      ...(health ? { Health: { Status: health } } : {}),
+    },
   } as unknown as ContainerInspect;
 }

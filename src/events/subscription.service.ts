@@ -55,7 +55,8 @@ export class SubscriptionService {
     const subscriber = await this.events.bus.subscribe<DeploymentStatusEvent>(DEPLOYMENT_STATUS_CHANNEL, async (event) => {
       if (event.targetId !== targetId || event.id !== id) return undefined;
       // Too large for NOTIFY: the poller sent only "it changed".
-      const full = event.status === undefined && event.error === null ? { ...event, status: await this.events.readDeployment(targetId, id) } : event;
+      const full =
+        event.status === undefined && event.error === null ? { ...event, status: await this.events.readDeployment(targetId, id) } : event;
       const seen = JSON.stringify([full.status, full.error]);
       if (seen === last) return undefined;
       last = seen;

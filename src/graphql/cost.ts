@@ -68,7 +68,8 @@ function indexCoordinates(schema: GraphQLSchema): void {
   if (indexed.has(schema)) return;
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type)) continue;
-    for (const field of Object.values(type.getFields())) coordinates.set(field as GraphQLField<unknown, unknown>, `${type.name}.${field.name}`);
+    for (const field of Object.values(type.getFields()))
+      coordinates.set(field as GraphQLField<unknown, unknown>, `${type.name}.${field.name}`);
   }
   indexed.add(schema);
 }
@@ -155,7 +156,12 @@ export function useCostLimit(limits: QueryLimits): Plugin {
 }
 
 /** The names of the operation's top-level fields, through fragments at the top level. */
-function rootFieldNames(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen = new Set<string>(), names = new Set<string>()): Set<string> {
+function rootFieldNames(
+  set: SelectionSetNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+  names = new Set<string>(),
+): Set<string> {
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) names.add(selection.name.value);
     else if (selection.kind === Kind.INLINE_FRAGMENT) rootFieldNames(selection.selectionSet, fragments, seen, names);
@@ -169,7 +175,17 @@ function rootFieldNames(set: SelectionSetNode, fragments: Map<string, FragmentDe
 }
 
 /** Introspection's lists: each counts 10 items, as other lists do. */
-const INTROSPECTION_LISTS = new Set(['types', 'fields', 'args', 'inputFields', 'interfaces', 'enumValues', 'possibleTypes', 'directives', 'locations']);
+const INTROSPECTION_LISTS = new Set([
+  'types',
+  'fields',
+  'args',
+  'inputFields',
+  'interfaces',
+  'enumValues',
+  'possibleTypes',
+  'directives',
+  'locations',
+]);
 
 /**
  * The cost of the `__schema`/`__type` fields at the top of an operation. The Pothos walk costs a
@@ -194,7 +210,8 @@ function introspectionCost(set: SelectionSetNode, fragments: Map<string, Fragmen
     for (const selection of selections.selections) {
       if (selection.kind === Kind.FIELD) {
         total += 1;
-        if (selection.selectionSet) total += (INTROSPECTION_LISTS.has(selection.name.value) ? DEFAULT_LIST_SIZE : 1) * cost(selection.selectionSet, active);
+        if (selection.selectionSet)
+          total += (INTROSPECTION_LISTS.has(selection.name.value) ? DEFAULT_LIST_SIZE : 1) * cost(selection.selectionSet, active);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         total += cost(selection.selectionSet, active);
       } else {

@@ -43,11 +43,13 @@ export function limitRules(limits: QueryLimits): ValidationRule[] {
     maxAliasesRule({
       n: limits.maxAliases,
       propagateOnRejection: false,
-      onReject: [(context, error) => {
-        // armor's message is "Syntax Error: Aliases limit of N exceeded, found M."
-        const found = Number(/found (\d+)/.exec(error.message)?.[1]);
-        context?.reportError(tooComplex('aliases', found, limits.maxAliases));
-      }],
+      onReject: [
+        (context, error) => {
+          // armor's message is "Syntax Error: Aliases limit of N exceeded, found M."
+          const found = Number(/found (\d+)/.exec(error.message)?.[1]);
+          context?.reportError(tooComplex('aliases', found, limits.maxAliases));
+        },
+      ],
     }),
     (context) => spreadLimit(context, limits.maxSpreads),
   ];
@@ -59,7 +61,10 @@ export function limitRules(limits: QueryLimits): ValidationRule[] {
  * stalls the event loop. The expanded count is computed once per fragment, so this stays linear
  * in the document, and such a document is refused before anything else walks it.
  */
-function spreadLimit(context: ValidationContext, maxSpreads: number): { OperationDefinition: (node: { selectionSet: SelectionSetNode }) => void } {
+function spreadLimit(
+  context: ValidationContext,
+  maxSpreads: number,
+): { OperationDefinition: (node: { selectionSet: SelectionSetNode }) => void } {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of context.getDocument().definitions) {
     if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);

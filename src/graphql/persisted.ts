@@ -87,8 +87,11 @@ export function loadTrustedDocuments(file: string | undefined): Map<string, stri
 /** Each named operation of rest/operations with only the fragments it uses, as print() writes it. */
 export function restOperationDocuments(): string[] {
   const document = parse(
-    readdirSync(REST_OPERATIONS_DIR).filter((f) => f.endsWith('.graphql')).sort()
-      .map((f) => readFileSync(path.join(REST_OPERATIONS_DIR, f), 'utf8')).join('\n'),
+    readdirSync(REST_OPERATIONS_DIR)
+      .filter((f) => f.endsWith('.graphql'))
+      .sort()
+      .map((f) => readFileSync(path.join(REST_OPERATIONS_DIR, f), 'utf8'))
+      .join('\n'),
   );
   const fragments = new Map<string, DefinitionNode>();
   for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
@@ -112,8 +115,12 @@ export function restOperationDocuments(): string[] {
 }
 
 function isApolloManifest(value: unknown): value is { operations: { id: string; body: unknown }[] } {
-  return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === 'apollo-persisted-query-manifest'
-    && Array.isArray((value as { operations?: unknown }).operations);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { format?: unknown }).format === 'apollo-persisted-query-manifest' &&
+    Array.isArray((value as { operations?: unknown }).operations)
+  );
 }
 
 function isIntrospectionOnly(document: DocumentNode): boolean {

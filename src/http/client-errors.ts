@@ -25,7 +25,11 @@ export function jsonErrorResponse(status: number, message: string, reason = ''):
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 417: 'Expectation Failed', 431: 'Request Header Fields Too Large',
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  417: 'Expectation Failed',
+  431: 'Request Header Fields Too Large',
 };
 
 export function answerClientErrorsAsJson(server: Server): void {
@@ -40,8 +44,16 @@ export function answerClientErrorsAsJson(server: Server): void {
   });
   // Node answers an Expect other than 100-continue with an empty 417.
   server.on('checkExpectation', (req, res) => {
-    const body = JSON.stringify({ code: 417, message: `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported.`, fields: 'expect' });
-    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    const body = JSON.stringify({
+      code: 417,
+      message: `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported.`,
+      fields: 'expect',
+    });
+    res.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
     res.end(body);
   });
 }

@@ -20,8 +20,16 @@ export function createCors(origins: readonly string[]): (req: IncomingMessage, r
     methods: ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'],
     // The headers GraphQL clients send: graphql-sse's stream token, Apollo's client awareness and
     // preflight marker, yoga's CSRF header.
-    allowedHeaders: ['authorization', 'content-type', 'accept', 'x-graphql-event-stream-token', 'apollographql-client-name',
-      'apollographql-client-version', 'apollo-require-preflight', 'x-graphql-yoga-csrf'],
+    allowedHeaders: [
+      'authorization',
+      'content-type',
+      'accept',
+      'x-graphql-event-stream-token',
+      'apollographql-client-name',
+      'apollographql-client-version',
+      'apollo-require-preflight',
+      'x-graphql-yoga-csrf',
+    ],
     exposedHeaders: ['www-authenticate'],
     maxAge: 600,
     optionsSuccessStatus: 204,

@@ -41,7 +41,10 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
           code: original.code,
           status: original.httpStatus,
           fields: original.fields,
-          http: { status: original.httpStatus, ...(original.httpStatus === 503 ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } : {}) },
+          http: {
+            status: original.httpStatus,
+            ...(original.httpStatus === 503 ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } : {}),
+          },
         },
       });
       return withLocationsOf(graphQLError, masked);
@@ -50,7 +53,13 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
     // "Did you mean …?" hints when the schema is not to be revealed.
     if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) {
       if (options.suggestions) return error;
-      return new GraphQLError(hideSuggestions(error.message), { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: error.extensions });
+      return new GraphQLError(hideSuggestions(error.message), {
+        nodes: error.nodes,
+        source: error.source,
+        positions: error.positions,
+        path: error.path,
+        extensions: error.extensions,
+      });
     }
     log.error({ err: original }, 'unexpected error');
     return new GraphQLError(UNEXPECTED, {

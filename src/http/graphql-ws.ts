@@ -41,9 +41,10 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
         let identity: Identity;
         try {
           // A page that should not hold its token in script can pass a subscription ticket instead.
-          identity = typeof params.ticket === 'string' && given === undefined
-            ? await redeemTicket(deps, params.ticket)
-            : await identify(deps, typeof given === 'string' ? given : undefined);
+          identity =
+            typeof params.ticket === 'string' && given === undefined
+              ? await redeemTicket(deps, params.ticket)
+              : await identify(deps, typeof given === 'string' ? given : undefined);
         } catch (error) {
           if (!(error instanceof UnauthenticatedError)) throw error;
           ctx.extra.socket.close(CloseCode.Unauthorized, error.message);
@@ -96,5 +97,7 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
 function withoutHttp(error: GraphQLError): GraphQLFormattedError {
   const { http: _http, ...extensions } = (error.extensions ?? {}) as Record<string, unknown>;
   const formatted = error.toJSON();
-  return Object.keys(extensions).length ? { ...formatted, extensions } : { message: formatted.message, locations: formatted.locations, path: formatted.path };
+  return Object.keys(extensions).length
+    ? { ...formatted, extensions }
+    : { message: formatted.message, locations: formatted.locations, path: formatted.path };
 }

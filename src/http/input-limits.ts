@@ -10,12 +10,37 @@ import { BadRequestError, ValidationError } from '../errors';
  */
 export const MAX_TEXT_CHARS: Record<string, number> = {
   // identifiers and short labels
-  name: 255, username: 255, email: 255, alias: 255, variable: 255, service: 255, category: 255, type: 255,
-  proto: 16, host_interface: 255, file_name: 255, repo: 1024, image: 1024, from: 1024, source: 1024,
-  container_path: 4096, host_path: 4096, expose: 255, endpoint_url: 2048, password: 1024, token: 1024,
-  q: 1024, keywords: 4096, command: 16 * 1024, value: 64 * 1024, description: 64 * 1024,
+  name: 255,
+  username: 255,
+  email: 255,
+  alias: 255,
+  variable: 255,
+  service: 255,
+  category: 255,
+  type: 255,
+  proto: 16,
+  host_interface: 255,
+  file_name: 255,
+  repo: 1024,
+  image: 1024,
+  from: 1024,
+  source: 1024,
+  container_path: 4096,
+  host_path: 4096,
+  expose: 255,
+  endpoint_url: 2048,
+  password: 1024,
+  token: 1024,
+  q: 1024,
+  keywords: 4096,
+  command: 16 * 1024,
+  value: 64 * 1024,
+  description: 64 * 1024,
   // whole documents: only the body limit (1 MiB) bounds them
-  documentation: 1024 * 1024, compose_yaml: 1024 * 1024, auth_blob: 64 * 1024, content: 1024 * 1024,
+  documentation: 1024 * 1024,
+  compose_yaml: 1024 * 1024,
+  auth_blob: 64 * 1024,
+  content: 1024 * 1024,
 };
 /** Any other text field. */
 export const DEFAULT_MAX_TEXT_CHARS = 4096;

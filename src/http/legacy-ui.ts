@@ -18,7 +18,12 @@ type Store = { row: DialectRow };
  * That UI sends no credentials, so every call acts as the operator's LEGACY_UI_SCOPE: this
  * listener belongs on a trusted network beside the UI, never in front of anyone else.
  */
-export function createLegacyUiHandler(deps: AppDeps, schema: GraphQLSchema, rows: readonly DialectRow[], scope: 'read' | 'write' | 'deploy'): Handler {
+export function createLegacyUiHandler(
+  deps: AppDeps,
+  schema: GraphQLSchema,
+  rows: readonly DialectRow[],
+  scope: 'read' | 'write' | 'deploy',
+): Handler {
   const runnable = rows.filter((row): row is DialectRoute => !isUnsupported(row));
   const prepared = prepareRoutes(schema, runnable);
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });

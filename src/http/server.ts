@@ -58,7 +58,12 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     checkInputTexts(body);
     const { route } = found.store as RouteStore;
     const context = createContext(identity, deps);
-    const outcome = await runRoute(schema, prepared.get(route)!, { params: found.params, query: Object.fromEntries(url.searchParams), body }, context);
+    const outcome = await runRoute(
+      schema,
+      prepared.get(route)!,
+      { params: found.params, query: Object.fromEntries(url.searchParams), body },
+      context,
+    );
     if (!outcome.ok) throw outcome.error;
     sendOutcome(res, route, found.params, outcome);
   };
@@ -84,14 +89,28 @@ export function withRequestLog(
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const aborted = res.writableFinished ? {} : { aborted: true };
       // The path only: query strings may carry search terms, never log them with headers.
-      deps.log.info({ method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode, durationMs: Math.round(durationMs * 10) / 10, ...aborted }, 'request');
+      deps.log.info(
+        {
+          method: req.method,
+          path: (req.url ?? '/').split('?')[0],
+          status: res.statusCode,
+          durationMs: Math.round(durationMs * 10) / 10,
+          ...aborted,
+        },
+        'request',
+      );
     });
     handle(req, res).catch((error: unknown) => fail(error, res));
   };
 }
 
 /** A route's success: its status, its body (none for 204), and a create's `Location`. */
-export function sendOutcome(res: ServerResponse, route: RestRoute, params: Record<string, string | undefined>, outcome: { status: number; body: unknown }): void {
+export function sendOutcome(
+  res: ServerResponse,
+  route: RestRoute,
+  params: Record<string, string | undefined>,
+  outcome: { status: number; body: unknown },
+): void {
   const location = route.location ? locationOf(route.location, params, outcome.body) : undefined;
   const headers: Record<string, string> = location ? { location } : {};
   if (outcome.status === 204) {
@@ -104,7 +123,7 @@ export function sendOutcome(res: ServerResponse, route: RestRoute, params: Recor
 function locationOf(template: string, params: Record<string, string | undefined>, body: unknown): string | undefined {
   const id = (body as { id?: unknown } | null)?.id;
   if (id === undefined || id === null) return undefined;
-  return template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(name === 'id' ? String(id) : params[name] ?? ''));
+  return template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(name === 'id' ? String(id) : (params[name] ?? '')));
 }
 
 export function errorHeaders(status: number): Record<string, string> {
@@ -138,7 +157,9 @@ async function authenticateGraphQL(deps: AppDeps, req: IncomingMessage, url: URL
 
 /** The read-only caller behind a subscription ticket (an SSE GET's `?ticket=`, graphql-ws's connectionParams). */
 export async function redeemTicket(deps: AppDeps, ticket: string): Promise<Identity> {
-  const identity = await new SubscriptionTicketService(deps.orm.em.fork() as never, deps.config.subscriptionTicketTtlSeconds).redeem(ticket);
+  const identity = await new SubscriptionTicketService(deps.orm.em.fork() as never, deps.config.subscriptionTicketTtlSeconds).redeem(
+    ticket,
+  );
   if (!identity) throw new UnauthenticatedError('the subscription ticket is not valid (unknown, used or expired)');
   return identity;
 }
@@ -195,7 +216,14 @@ function isGraphiQLPage(req: IncomingMessage, url: URL): boolean {
   return req.method === 'GET' && !url.searchParams.has('query') && (req.headers.accept ?? '').includes('text/html');
 }
 
-async function forward(yoga: Yoga, req: IncomingMessage, res: ServerResponse, url: URL, identity: Identity | undefined, body: Buffer): Promise<void> {
+async function forward(
+  yoga: Yoga,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  identity: Identity | undefined,
+  body: Buffer,
+): Promise<void> {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);

@@ -124,7 +124,14 @@ export class AgentClient {
   }
 
   redeploy(target: AgentTarget, id: number | string): Promise<AgentDeployment> {
-    return this.call(target, 'POST', `/deployments/${encodeURIComponent(String(id))}/redeploy`, undefined, deploymentSchema, this.options.deployTimeoutMs);
+    return this.call(
+      target,
+      'POST',
+      `/deployments/${encodeURIComponent(String(id))}/redeploy`,
+      undefined,
+      deploymentSchema,
+      this.options.deployTimeoutMs,
+    );
   }
 
   /** Forgets a target's pool (its token changed or it was deleted). */
@@ -202,7 +209,9 @@ export class AgentClient {
         throw new UpstreamTimeoutError(`The agent of ${who} at ${blob.endpointUrl} did not answer within ${answerTimeoutMs} ms.`);
       }
       if (deadline.aborted) {
-        throw new UpstreamTimeoutError(`The agent of ${who} at ${blob.endpointUrl} did not finish answering within ${this.options.connectTimeoutMs + answerTimeoutMs} ms.`);
+        throw new UpstreamTimeoutError(
+          `The agent of ${who} at ${blob.endpointUrl} did not finish answering within ${this.options.connectTimeoutMs + answerTimeoutMs} ms.`,
+        );
       }
       throw transportError(error, who, blob.endpointUrl, {
         connectTimeoutMs: this.options.connectTimeoutMs,
@@ -242,9 +251,12 @@ function statusError(status: number, text: string, who: string, method: string, 
   }
   const said = detail ? `: ${detail.message}` : '';
   if (status === 401 || status === 403) {
-    return new AgentRejectedTokenError(`The agent of ${who} rejected the credentials in its token (HTTP ${status}${said}); the password may have been rotated.`);
+    return new AgentRejectedTokenError(
+      `The agent of ${who} rejected the credentials in its token (HTTP ${status}${said}); the password may have been rotated.`,
+    );
   }
-  if (status === 404) return new NotFoundError(`Not found on ${who} (${method} ${path})${said}`, detail?.fields.length ? detail.fields : ['id']);
+  if (status === 404)
+    return new NotFoundError(`Not found on ${who} (${method} ${path})${said}`, detail?.fields.length ? detail.fields : ['id']);
   if (status === 400) return new BadRequestError(`${who} refused the request${said}`, detail?.fields ?? []);
   if (status === 422 || status === 413) return new ValidationError(`${who} refused the request${said}`, detail?.fields ?? []);
   if (status === 504) return new UpstreamTimeoutError(`The orchestrator behind ${who} timed out${said}`);
@@ -272,7 +284,8 @@ function transportError(
   }
   if (code === 'ECONNREFUSED') return new UpstreamError(`The agent of ${who} at ${url} refused the connection: is it running?`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new UpstreamError(`The host name of ${who} (${url}) does not resolve.`);
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new UpstreamError(`The agent of ${who} at ${url} is unreachable (${code}).`);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return new UpstreamError(`The agent of ${who} at ${url} is unreachable (${code}).`);
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
     return new UpstreamError(`The agent of ${who} at ${url} closed the connection (${code}).`);
   }

@@ -53,6 +53,9 @@ function invalid(message: string): ValidationError {
 function normalisePem(text: string): string {
   const match = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/.exec(text);
   if (!match) return text;
-  const body = match[1].replace(/\s+/g, '').replace(/(.{64})/g, '$1\n').trimEnd();
+  const body = match[1]
+    .replace(/\s+/g, '')
+    .replace(/(.{64})/g, '$1\n')
+    .trimEnd();
   return `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`;
 }

@@ -19,7 +19,10 @@ export const DeploymentTarget = defineEntity({
     metadataAt: p.datetime().nullable(),
     /** Why the last metadata refresh failed, or null. */
     metadataError: p.text().nullable(),
-    createdAt: p.datetime().defaultRaw('now()').onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
   },
 });
 export type DeploymentTarget = InferEntity<typeof DeploymentTarget>;

@@ -55,8 +55,9 @@ export class TargetService {
       metadataError: null,
     });
     // Not yet flushed: the agent is asked with a provisional key.
-    const failure = await this.applyMetadata(target, { id: `new:${blob.endpointUrl}`, name, authBlob: this.authBlob(target) })
-      .finally(() => this.agents.forget(`new:${blob.endpointUrl}`));
+    const failure = await this.applyMetadata(target, { id: `new:${blob.endpointUrl}`, name, authBlob: this.authBlob(target) }).finally(() =>
+      this.agents.forget(`new:${blob.endpointUrl}`),
+    );
     if (failure instanceof AgentRejectedTokenError) {
       this.em.remove(target);
       throw new ValidationError(failure.message, ['auth_blob']);

@@ -70,7 +70,8 @@ function measure(doc: Document.Parsed, max: YamlLimits): void {
   const sizes = new Map<Node, number>();
   const open = new Set<Node>();
   let aliases = 0;
-  const tooLarge = () => new YamlInputError(`the YAML document expands to more than ${max.maxExpandedChars} characters (through its aliases)`);
+  const tooLarge = () =>
+    new YamlInputError(`the YAML document expands to more than ${max.maxExpandedChars} characters (through its aliases)`);
 
   const sizeOf = (node: unknown, depth: number): number => {
     if (node === null || node === undefined) return 0;

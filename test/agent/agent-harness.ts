@@ -29,12 +29,14 @@ export interface RunningAgent {
  * A real agent (createAgentApp behind node:https) on a free loopback port, with its own data dir
  * and database unless given. `env` is what the agent would read from the environment.
  */
-export async function startAgent(options: {
-  env?: Record<string, string>;
-  adapter?: Adapter;
-  dataDir?: string;
-  database?: TestDatabase;
-} = {}): Promise<RunningAgent> {
+export async function startAgent(
+  options: {
+    env?: Record<string, string>;
+    adapter?: Adapter;
+    dataDir?: string;
+    database?: TestDatabase;
+  } = {},
+): Promise<RunningAgent> {
   const port = await freePort();
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'agent-test-')));
   const database = options.database ?? (await createTestDatabase('agent'));
@@ -47,7 +49,10 @@ export async function startAgent(options: {
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const app = await createAgentApp(config, { adapter: options.adapter, log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'agent-test') });
+  const app = await createAgentApp(config, {
+    adapter: options.adapter,
+    log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'agent-test'),
+  });
   const listening = await listenHttps(app.handler, app.credentials, '127.0.0.1', port);
   return {
     app,
@@ -93,9 +98,13 @@ export async function startFakeAdapter(
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(body === undefined ? undefined : JSON.stringify(body));
       };
-      if (call.method === 'GET' && call.path === '/v1/metadata') return json(200, { version: '0.2.0', type: 'Kubernetes', isHealthy: true });
+      if (call.method === 'GET' && call.path === '/v1/metadata')
+        return json(200, { version: '0.2.0', type: 'Kubernetes', isHealthy: true });
       if (call.method === 'POST' && call.path === '/v1/services') {
-        return json(201, (call.body as { name: string }[]).map((image) => ({ id: `${image.name}-svc-${++created}`, actualState: 'pending' })));
+        return json(
+          201,
+          (call.body as { name: string }[]).map((image) => ({ id: `${image.name}-svc-${++created}`, actualState: 'pending' })),
+        );
       }
       if (call.method === 'GET' && call.path.startsWith('/v1/services/')) {
         return json(200, { id: decodeURIComponent(call.path.slice(13)), actualState: 'running 2/2' });
@@ -159,15 +168,24 @@ export async function startCountingAgent(adapterUrl: string) {
   const database = await createTestDatabase('agent');
   const port = await freePort();
   const config = parseAgentConfig({
-    AGENT_PORT: String(port), AGENT_DATA_DIR: dataDir, DATABASE_URL: database.url,
-    AGENT_ADAPTER: 'http', ADAPTER_URL: adapterUrl, LOG_LEVEL: 'silent',
+    AGENT_PORT: String(port),
+    AGENT_DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    AGENT_ADAPTER: 'http',
+    ADAPTER_URL: adapterUrl,
+    LOG_LEVEL: 'silent',
   });
   const app = await createAgentApp(config, { log: createLogger('silent') });
   const requests: string[] = [];
-  const listening = await listenHttps((req, res) => {
-    requests.push(`${req.method} ${req.url}`);
-    app.handler(req, res);
-  }, app.credentials, '127.0.0.1', port);
+  const listening = await listenHttps(
+    (req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      app.handler(req, res);
+    },
+    app.credentials,
+    '127.0.0.1',
+    port,
+  );
   return {
     token: app.credentials.token,
     requests,

@@ -8,7 +8,10 @@ describe('descriptor merge (ARCHITECTURE §5)', () => {
         source: 'nginx:1',
         command: 'run',
         expose: ['80'],
-        environment: [{ variable: 'A', value: '1' }, { variable: 'B', value: '2' }],
+        environment: [
+          { variable: 'A', value: '1' },
+          { variable: 'B', value: '2' },
+        ],
         ports: [{ container_port: 80, host_port: 8080 }, { container_port: 443 }],
         volumes: [{ container_path: '/data', host_path: '/srv/a' }],
         links: [{ service: 'db', alias: 'db' }],
@@ -17,7 +20,10 @@ describe('descriptor merge (ARCHITECTURE §5)', () => {
       {
         name: 'web',
         command: 'serve',
-        environment: [{ variable: 'B', value: 'two' }, { variable: 'C', value: '3' }],
+        environment: [
+          { variable: 'B', value: 'two' },
+          { variable: 'C', value: '3' },
+        ],
         ports: [{ container_port: 80, host_port: 9090 }],
         volumes: [{ container_path: '/logs' }],
         deployment: { count: 5 },
@@ -28,7 +34,11 @@ describe('descriptor merge (ARCHITECTURE §5)', () => {
       source: 'nginx:1',
       command: 'serve',
       expose: ['80'],
-      environment: [{ variable: 'A', value: '1' }, { variable: 'B', value: 'two' }, { variable: 'C', value: '3' }],
+      environment: [
+        { variable: 'A', value: '1' },
+        { variable: 'B', value: 'two' },
+        { variable: 'C', value: '3' },
+      ],
       ports: [{ container_port: 80, host_port: 9090 }, { container_port: 443 }],
       volumes: [{ container_path: '/data', host_path: '/srv/a' }, { container_path: '/logs' }],
       links: [{ service: 'db', alias: 'db' }],
@@ -42,14 +52,23 @@ describe('descriptor merge (ARCHITECTURE §5)', () => {
         id: '12',
         name: 'app',
         keywords: null,
-        images: [{ name: 'web', ports: [{ container_port: '80', host_port: '8080', proto: 'udp' }], environment: [{ variable: 'N', value: 3 }] }],
+        images: [
+          { name: 'web', ports: [{ container_port: '80', host_port: '8080', proto: 'udp' }], environment: [{ variable: 'N', value: 3 }] },
+        ],
       },
       override: { images: [{ name: 'web', ports: [{ container_port: 80, host_port: 81 }], deployment: { count: '2' } }] },
     });
     expect(template).toEqual({
       id: 12,
       name: 'app',
-      images: [{ name: 'web', ports: [{ container_port: 80, host_port: 81 }], environment: [{ variable: 'N', value: '3' }], deployment: { count: 2 } }],
+      images: [
+        {
+          name: 'web',
+          ports: [{ container_port: 80, host_port: 81 }],
+          environment: [{ variable: 'N', value: '3' }],
+          deployment: { count: 2 },
+        },
+      ],
     });
   });
 

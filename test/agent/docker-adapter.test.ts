@@ -124,7 +124,9 @@ describeDocker('agent with the docker adapter', () => {
     const fixed = {
       template: {
         name: 'fixed',
-        images: [{ ...descriptor.template.images[0], links: [], ports: [{ host_interface: '127.0.0.1', host_port: port, container_port: 8080 }] }],
+        images: [
+          { ...descriptor.template.images[0], links: [], ports: [{ host_interface: '127.0.0.1', host_port: port, container_port: 8080 }] },
+        ],
       },
     };
     const created = await agentRequest(agent, 'POST', '/deployments', { body: fixed });

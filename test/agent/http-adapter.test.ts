@@ -79,7 +79,13 @@ describe('agent with the http adapter', () => {
   test('deploy with an override, list, get, redeploy and delete', async () => {
     const created = await agentRequest(agent, 'POST', '/deployments', { body: descriptor });
     expect(created.status).toBe(200);
-    expect(created.body).toEqual({ id: expect.any(Number), name: 'wordpress', template: 7, service_ids: ['wp-svc-1', 'db-svc-2'], redeployable: true });
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      name: 'wordpress',
+      template: 7,
+      service_ids: ['wp-svc-1', 'db-svc-2'],
+      redeployable: true,
+    });
     expect(fake.calls).toEqual([
       {
         method: 'POST',
@@ -130,7 +136,12 @@ describe('agent with the http adapter', () => {
       id,
       name: 'wordpress',
       redeployable: true,
-      status: { services: [{ id: 'wp-svc-1', actualState: 'running 2/2' }, { id: 'db-svc-2', actualState: 'running 2/2' }] },
+      status: {
+        services: [
+          { id: 'wp-svc-1', actualState: 'running 2/2' },
+          { id: 'db-svc-2', actualState: 'running 2/2' },
+        ],
+      },
     });
 
     fake.calls.length = 0;
@@ -195,10 +206,15 @@ describe('agent with the http adapter', () => {
   });
 
   test('deleting a deployment whose services are already gone succeeds', async () => {
-    await withRow(agent, ['gone'], async (id) => {
-      const res = await agentRequest(agent, 'DELETE', `/deployments/${id}`);
-      expect(res.status).toBe(204);
-    }, false);
+    await withRow(
+      agent,
+      ['gone'],
+      async (id) => {
+        const res = await agentRequest(agent, 'DELETE', `/deployments/${id}`);
+        expect(res.status).toBe(204);
+      },
+      false,
+    );
   });
 });
 
@@ -288,22 +304,56 @@ describe('interface B and the http adapter with the original peers', () => {
         template: {
           name: 'pair',
           images: [
-            { name: 'web', source: 'nginx:1', ports: [{ host_port: '8080', container_port: '80', proto: 'tcp' }], volumes_from: [{ service: 'data' }], deployment: { count: '2' } },
+            {
+              name: 'web',
+              source: 'nginx:1',
+              ports: [{ host_port: '8080', container_port: '80', proto: 'tcp' }],
+              volumes_from: [{ service: 'data' }],
+              deployment: { count: '2' },
+            },
             { name: 'data', source: 'busybox', volumes: [{ container_path: '/data' }] },
           ],
         },
       },
     });
     expect(created.status).toBe(200);
-    expect(created.body).toEqual({ id: expect.any(Number), name: 'pair', template: null, service_ids: ['web.1', 'data.2'], redeployable: true });
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      name: 'pair',
+      template: null,
+      service_ids: ['web.1', 'data.2'],
+      redeployable: true,
+    });
     const sent = fake.calls[0].body as Record<string, unknown>[];
-    expect(sent[0]).toMatchObject({ name: 'web', ports: [{ containerPort: 80, hostPort: 8080 }], volumesFrom: [{ name: 'data' }], volumes_from: [{ name: 'data' }], deployment: { count: 2 } });
+    expect(sent[0]).toMatchObject({
+      name: 'web',
+      ports: [{ containerPort: 80, hostPort: 8080 }],
+      volumesFrom: [{ name: 'data' }],
+      volumes_from: [{ name: 'data' }],
+      deployment: { count: 2 },
+    });
 
     // A service the adapter answers 404 for is "not found", as the original agents said.
     const one = await agentRequest(agent, 'GET', `/deployments/${created.body.id}`);
-    expect(one.body).toEqual({ id: created.body.id, name: 'pair', redeployable: true, status: { services: [{ id: 'web.1', actualState: 'not found' }, { id: 'data.2', actualState: 'running 2/2' }] } });
+    expect(one.body).toEqual({
+      id: created.body.id,
+      name: 'pair',
+      redeployable: true,
+      status: {
+        services: [
+          { id: 'web.1', actualState: 'not found' },
+          { id: 'data.2', actualState: 'running 2/2' },
+        ],
+      },
+    });
     expect((await agentRequest(agent, 'GET', '/deployments')).body).toEqual([created.body]);
     const redeployed = await agentRequest(agent, 'POST', `/deployments/${created.body.id}/redeploy`);
-    expect(redeployed.body).toEqual({ id: created.body.id, name: 'pair', template: null, service_ids: ['web.3', 'data.4'], redeployable: true });
+    expect(redeployed.body).toEqual({
+      id: created.body.id,
+      name: 'pair',
+      template: null,
+      service_ids: ['web.3', 'data.4'],
+      redeployable: true,
+    });
   });
 });

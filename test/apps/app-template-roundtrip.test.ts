@@ -45,7 +45,11 @@ let appId: number;
 
 // What a template equals another by: everything but identity, source and times.
 const comparable = (tpl: any) => ({
-  ...tpl, id: undefined, source: undefined, created_at: undefined, updated_at: undefined,
+  ...tpl,
+  id: undefined,
+  source: undefined,
+  created_at: undefined,
+  updated_at: undefined,
   images: tpl.images.map((i: any) => ({ ...i, id: undefined })),
 });
 
@@ -74,15 +78,23 @@ test('POST /templates {app_id} with nothing else keeps everything the app was ma
   expect(created.status).toBe(201);
   expect(comparable(created.body)).toEqual(comparable(original));
   expect(created.body).toMatchObject({
-    name: 'Proxy Stack', description: 'A reverse proxy in front of an app server', keywords: 'proxy, nginx, java', type: 'Tomcat',
+    name: 'Proxy Stack',
+    description: 'A reverse proxy in front of an app server',
+    keywords: 'proxy, nginx, java',
+    type: 'Tomcat',
     images: [
-      { name: 'Reverse Proxy', description: 'Terminates HTTP and forwards to the app', category: 'Web', links: [{ service: 'App Server', alias: 'app' }] },
+      {
+        name: 'Reverse Proxy',
+        description: 'Terminates HTTP and forwards to the app',
+        category: 'Web',
+        links: [{ service: 'App Server', alias: 'app' }],
+      },
       { name: 'App Server', description: 'Runs the application', category: 'App' },
     ],
   });
 });
 
-test('fields given in the request override the app\'s', async () => {
+test("fields given in the request override the app's", async () => {
   const created = await t.request('POST', '/templates', {
     body: { app_id: appId, name: 'Other', description: 'other', keywords: 'x', type: 'Java', documentation: 'Other docs.' },
   });
@@ -95,7 +107,10 @@ test('the preview loads back into an equal template, through parsing and through
   expect(preview.status).toBe(200);
   expect(parseTemplateFile(preview.body.template, 'preview.pmx')).toEqual(parseTemplateFile(PROXY_STACK, 'proxy-stack.pmx'));
   loadedBack = makeGitRepo({ 'again.pmx': preview.body.template });
-  expect((await t.request('POST', '/template_repos', { body: { name: loadedBack } })).body).toMatchObject({ template_count: 1, load_errors: [] });
+  expect((await t.request('POST', '/template_repos', { body: { name: loadedBack } })).body).toMatchObject({
+    template_count: 1,
+    load_errors: [],
+  });
   const again = ((await t.request('GET', '/templates')).body as any[]).find((tpl) => tpl.source === loadedBack);
   expect(comparable(again)).toEqual(comparable(original));
 });

@@ -7,8 +7,11 @@ import { cleanupEngine, image, instanceId, seedTemplate, suffix, waitFor } from 
 const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 const RUNNING = { load_state: 'loaded', active_state: 'active', sub_state: 'running' };
 const STARTING = { load_state: 'loaded', active_state: 'activating', sub_state: 'start-pre' };
-const states = (s: { load_state: string; active_state: string; sub_state: string }) =>
-  ({ load_state: s.load_state, active_state: s.active_state, sub_state: s.sub_state });
+const states = (s: { load_state: string; active_state: string; sub_state: string }) => ({
+  load_state: s.load_state,
+  active_state: s.active_state,
+  sub_state: s.sub_state,
+});
 
 describeDocker('apps on the Docker engine', () => {
   let t: TestApp;
@@ -32,7 +35,8 @@ describeDocker('apps on the Docker engine', () => {
       images: [
         // The front fetches the page through its link alias and reads the shared file, then serves them.
         image({
-          name: names.web, category: 'Web',
+          name: names.web,
+          category: 'Web',
           ports: [{ host_interface: '127.0.0.1', host_port: port, container_port: 80, proto: 'TCP' }],
           links: [{ service: names.db, alias: 'backend' }],
           volumes_from: [{ service: names.data }],
@@ -40,11 +44,13 @@ describeDocker('apps on the Docker engine', () => {
           command: `sh -c 'mkdir -p /www; until wget -q -O /www/index.html http://backend/; do sleep 0.2; done; until [ -f /data/x ]; do sleep 0.2; done; cat /data/x >> /www/index.html; echo "front up $GREETING"; exec httpd -f -p 80 -h /www'`,
         }),
         image({
-          name: names.db, category: 'Database',
+          name: names.db,
+          category: 'Database',
           command: `sh -c 'mkdir -p /www && echo hello-from-db > /www/index.html && echo db ready && exec httpd -f -p 80 -h /www'`,
         }),
         image({
-          name: names.data, category: 'Web',
+          name: names.data,
+          category: 'Web',
           volumes: [{ container_path: '/data' }],
           command: `sh -c 'echo shared-data > /data/x; exec sleep 3600'`,
         }),
@@ -70,7 +76,10 @@ describeDocker('apps on the Docker engine', () => {
       from: `Template: Linked ${sfx}`,
       errors: [],
       documentation: 'Three busybox services: a page, a shared volume and a front that serves both.',
-      categories: [{ id: expect.any(Number), name: 'Web', position: 0 }, { id: expect.any(Number), name: 'Database', position: 1 }],
+      categories: [
+        { id: expect.any(Number), name: 'Web', position: 0 },
+        { id: expect.any(Number), name: 'Database', position: 1 },
+      ],
     });
     appId = res.body.id;
 
@@ -98,7 +107,11 @@ describeDocker('apps on the Docker engine', () => {
       type: null,
       errors: null,
       container_status: expect.objectContaining({
-        id: expect.any(String), image: TEST_IMAGE, state: 'running', running: true, exit_code: null,
+        id: expect.any(String),
+        image: TEST_IMAGE,
+        state: 'running',
+        running: true,
+        exit_code: null,
         ports: [{ container_port: 80, proto: 'tcp', host_interface: '127.0.0.1', host_port: port }],
       }),
       app: { id: appId, name: `Linked ${sfx}` },
@@ -109,14 +122,17 @@ describeDocker('apps on the Docker engine', () => {
   }, 180_000);
 
   test('the published port answers, through the link and the shared volume', async () => {
-    const body = await waitFor(async () => {
-      try {
-        const res = await undiciRequest(`http://127.0.0.1:${port}/`);
-        return res.statusCode === 200 ? await res.body.text() : '';
-      } catch {
-        return '';
-      }
-    }, (text) => text !== '');
+    const body = await waitFor(
+      async () => {
+        try {
+          const res = await undiciRequest(`http://127.0.0.1:${port}/`);
+          return res.statusCode === 200 ? await res.body.text() : '';
+        } catch {
+          return '';
+        }
+      },
+      (text) => text !== '',
+    );
     expect(body).toBe('hello-from-db\nshared-data\n');
   });
 
@@ -124,7 +140,9 @@ describeDocker('apps on the Docker engine', () => {
     const res = await t.request('GET', `/apps/${appId}/services/${services.db}`);
     expect(res.status).toBe(200);
     expect(states(res.body)).toEqual(RUNNING);
-    expect(res.body.container_status).toEqual(expect.objectContaining({ state: 'running', started_at: ISO, finished_at: null, exit_code: null }));
+    expect(res.body.container_status).toEqual(
+      expect.objectContaining({ state: 'running', started_at: ISO, finished_at: null, exit_code: null }),
+    );
     expect(Object.keys(res.body.container_status.info.NetworkSettings.Networks)).toEqual([`platform-app-${appId}-${instance.slice(0, 8)}`]);
   });
 
@@ -136,8 +154,10 @@ describeDocker('apps on the Docker engine', () => {
   });
 
   test('journal: the containers output, oldest first, with a cursor to poll from', async () => {
-    const journal = await waitFor(async () => (await t.request('GET', `/apps/${appId}/journal`)).body as any[],
-      (entries) => entries.some((e) => e.message.startsWith('front up')));
+    const journal = await waitFor(
+      async () => (await t.request('GET', `/apps/${appId}/journal`)).body as any[],
+      (entries) => entries.some((e) => e.message.startsWith('front up')),
+    );
     expect(journal.filter((e) => e.service !== names.data)).toEqual([
       { timestamp: ISO, service: names.db, stream: 'stdout', message: 'db ready', cursor: expect.any(String) },
       { timestamp: ISO, service: names.web, stream: 'stdout', message: 'front up hi', cursor: expect.any(String) },
@@ -157,17 +177,27 @@ describeDocker('apps on the Docker engine', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: `crash_${sfx}`, from: TEST_IMAGE, app: { id: appId, name: `Linked ${sfx}` }, errors: null });
-    const crashed = await waitFor(async () => (await t.request('GET', `/apps/${appId}/services/${res.body.id}`)).body,
-      (s) => s.active_state === 'failed');
+    const crashed = await waitFor(
+      async () => (await t.request('GET', `/apps/${appId}/services/${res.body.id}`)).body,
+      (s) => s.active_state === 'failed',
+    );
     expect(states(crashed)).toEqual({ load_state: 'loaded', active_state: 'failed', sub_state: 'failed' });
     expect(crashed.container_status).toEqual(expect.objectContaining({ state: 'exited', exit_code: 3, finished_at: ISO }));
     const journal = await t.request('GET', `/apps/${appId}/services/${res.body.id}/journal`);
     // The engine stamps each stream as it copies it: across streams the order is not the write order.
-    expect(journal.body.map((e: any) => [e.stream, e.message]).sort()).toEqual([['stderr', 'oops'], ['stdout', 'about to crash']]);
+    expect(journal.body.map((e: any) => [e.stream, e.message]).sort()).toEqual([
+      ['stderr', 'oops'],
+      ['stdout', 'about to crash'],
+    ]);
     // Not in the spec's table: removing a service is GraphQL only.
-    const removed = await t.graphql('mutation($a: Int!, $id: Int!) { deleteService(input: {appId: $a, id: $id}) { ... on Service { databaseId name } } }', { a: appId, id: res.body.id });
+    const removed = await t.graphql(
+      'mutation($a: Int!, $id: Int!) { deleteService(input: {appId: $a, id: $id}) { ... on Service { databaseId name } } }',
+      { a: appId, id: res.body.id },
+    );
     expect(removed.body).toEqual({ data: { deleteService: { databaseId: res.body.id, name: `crash_${sfx}` } } });
-    expect(await docker.listContainers({ all: true, labels: { 'platform.service': String(res.body.id), 'platform.instance': instance } })).toEqual([]);
+    expect(
+      await docker.listContainers({ all: true, labels: { 'platform.service': String(res.body.id), 'platform.instance': instance } }),
+    ).toEqual([]);
   });
 
   test('PUT a service recreates its container with the new environment; restart: false only saves', async () => {
@@ -177,14 +207,19 @@ describeDocker('apps on the Docker engine', () => {
       body: { ...before, environment: [{ variable: 'GREETING', value: 'changed' }] },
     });
     expect(put.status).toBe(204);
-    const after = await waitFor(async () => (await t.request('GET', `/apps/${appId}/services/${services.web}`)).body, (s) => s.sub_state === 'running');
+    const after = await waitFor(
+      async () => (await t.request('GET', `/apps/${appId}/services/${services.web}`)).body,
+      (s) => s.sub_state === 'running',
+    );
     expect(after.container_status.id).not.toBe(before.container_status.id);
     expect(after.environment).toEqual([{ variable: 'GREETING', value: 'changed', required: null }]);
     expect(after.links).toEqual(before.links);
     const inspect = await docker.inspectContainer(after.container_status.id);
     expect(inspect?.Config.Env).toContain('GREETING=changed');
 
-    const quiet = await t.request('PUT', `/apps/${appId}/services/${services.web}`, { body: { description: 'the front', restart: 'false' } });
+    const quiet = await t.request('PUT', `/apps/${appId}/services/${services.web}`, {
+      body: { description: 'the front', restart: 'false' },
+    });
     expect(quiet.status).toBe(204);
     const kept = (await t.request('GET', `/apps/${appId}/services/${services.web}`)).body;
     expect(kept).toMatchObject({ description: 'the front', environment: [{ variable: 'GREETING', value: 'changed', required: null }] });
@@ -219,7 +254,10 @@ describeDocker('apps on the Docker engine', () => {
 
     const cyclic = await seedTemplate(t, {
       name: `cycle ${sfx}`,
-      images: [image({ name: `a-${sfx}`, links: [{ service: `b-${sfx}`, alias: 'b' }] }), image({ name: `b-${sfx}`, volumes_from: [{ service: `a-${sfx}` }] })],
+      images: [
+        image({ name: `a-${sfx}`, links: [{ service: `b-${sfx}`, alias: 'b' }] }),
+        image({ name: `b-${sfx}`, volumes_from: [{ service: `a-${sfx}` }] }),
+      ],
     });
     const res = await t.request('POST', `/apps?template_id=${cyclic}`);
     expect(res.body).toEqual({ code: 422, message: expect.stringContaining('cycle'), fields: 'links' });
@@ -227,7 +265,9 @@ describeDocker('apps on the Docker engine', () => {
   });
 
   test('a service of another app is 404 under this one', async () => {
-    const other = await t.request('POST', '/apps', { body: { compose_yaml: `lonely-${sfx}:\n  image: ${TEST_IMAGE}\n  command: sleep 3600\n` } });
+    const other = await t.request('POST', '/apps', {
+      body: { compose_yaml: `lonely-${sfx}:\n  image: ${TEST_IMAGE}\n  command: sleep 3600\n` },
+    });
     expect(other.status).toBe(200);
     expect((await t.request('GET', `/apps/${other.body.id}/services/${services.db}`)).status).toBe(404);
     expect((await t.request('PUT', `/apps/${other.body.id}/services/${services.db}`, { body: { description: 'x' } })).status).toBe(404);

@@ -40,7 +40,8 @@ services:
   });
 
   test('interpolation from the request environment: ${VAR}, $VAR, :-, -, :+, nested defaults, $$', () => {
-    const model = loadCompose(`
+    const model = loadCompose(
+      `
 services:
   web:
     image: "\${REPO:-busybox}:\${TAG-latest}"
@@ -53,7 +54,9 @@ services:
       E: "\${MISSING:-\${NAME}-nested}"
       F: "cost: $$5"
       G: "\${UNSET}"
-`, { environment: { NAME: 'world', EMPTY: '', TAG: '1.36' } });
+`,
+      { environment: { NAME: 'world', EMPTY: '', TAG: '1.36' } },
+    );
     expect(model.services.web).toEqual({
       image: 'busybox:1.36',
       ports: ['8080:80'],
@@ -66,10 +69,12 @@ services:
     const error = thrown(() => loadCompose('services:\n  db:\n    image: "postgres:${PG_VERSION:?set the version}"\n'));
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.message).toBe('compose_yaml: services.db.image: required variable PG_VERSION is missing a value: set the version');
-    expect(loadCompose('services:\n  db:\n    image: "postgres:${PG_VERSION:?x}"\n', { environment: { PG_VERSION: '16' } }).services.db.image).toBe('postgres:16');
+    expect(
+      loadCompose('services:\n  db:\n    image: "postgres:${PG_VERSION:?x}"\n', { environment: { PG_VERSION: '16' } }).services.db.image,
+    ).toBe('postgres:16');
   });
 
-  test('extends within the file: the base\'s keys under the child\'s, depends_on not inherited', () => {
+  test("extends within the file: the base's keys under the child's, depends_on not inherited", () => {
     const model = loadCompose(`
 services:
   base:
@@ -89,8 +94,9 @@ services:
 `);
     expect(model.services.web).toEqual({ image: 'busybox', environment: ['A=1', 'B=2'], ports: ['80'], command: 'sleep 1' });
     expect(model.services.admin).toEqual({ image: 'busybox', environment: ['A=1', 'B=2'], ports: ['80'], command: ['sleep', '2'] });
-    expect(thrown(() => loadCompose('services:\n  a:\n    extends: {service: b, file: other.yml}\n  b:\n    image: x\n')).message)
-      .toContain('services.a.extends.file: "other.yml" cannot be read');
+    expect(
+      thrown(() => loadCompose('services:\n  a:\n    extends: {service: b, file: other.yml}\n  b:\n    image: x\n')).message,
+    ).toContain('services.a.extends.file: "other.yml" cannot be read');
     expect(thrown(() => loadCompose('services:\n  a:\n    extends: b\n  b:\n    extends: a\n')).message).toContain('cycle');
   });
 
@@ -104,11 +110,15 @@ services:
     const error = thrown(() => loadCompose('services:\n  web:\n    image: x\n    imagee: y\n    read_only: "maybe"\n'));
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.fields).toEqual(['compose_yaml']);
-    expect(error.message).toBe('compose_yaml: services.web: "imagee" is not a key the Compose Specification knows; services.web.read_only: must be boolean');
+    expect(error.message).toBe(
+      'compose_yaml: services.web: "imagee" is not a key the Compose Specification knows; services.web.read_only: must be boolean',
+    );
   });
 
   test('every compose-spec conformance file loads to the canonical model', () => {
-    const files = readdirSync(conformance).filter((f) => f.endsWith('.yaml')).sort();
+    const files = readdirSync(conformance)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort();
     expect(files).toHaveLength(8);
     for (const file of files) {
       const model = loadCompose(readFileSync(path.join(conformance, file), 'utf8'));
@@ -118,19 +128,24 @@ services:
 
   test('conformance files as apps: those that need files from a directory are refused naming them, the rest map', () => {
     const app = (file: string) => () => loadComposeApp(readFileSync(path.join(conformance, `${file}.yaml`), 'utf8'));
-    expect(thrown(app('simple_secretfile')).message).toBe('compose_yaml: secrets.test_secret: file "./test_secret.txt" cannot be read: an app\'s compose file has no directory on the server; give it from environment: (a variable of the request\'s environment)');
+    expect(thrown(app('simple_secretfile')).message).toBe(
+      'compose_yaml: secrets.test_secret: file "./test_secret.txt" cannot be read: an app\'s compose file has no directory on the server; give it from environment: (a variable of the request\'s environment)',
+    );
     expect(thrown(app('simple_configfile')).message).toContain('configs.test_config: file "./test_config.txt" cannot be read');
     expect(thrown(app('simple_volume')).message).toContain('services.entry.volumes[0]: "./test_volume.txt" is a relative host path');
     expect(app('scaling')().options.get('client')).toEqual({ replicas: 3 });
     expect(app('different_networks')().options.get('target')).toEqual({ networks: [{ name: 'targetnetwork', aliases: [] }] });
     expect(app('udp_port')().definition.images[0].ports).toEqual([
-      { host_port: 8080, container_port: 8080, proto: 'TCP' }, { host_port: 10001, container_port: 10001, proto: 'UDP' },
+      { host_port: 8080, container_port: 8080, proto: 'TCP' },
+      { host_port: 10001, container_port: 10001, proto: 'UDP' },
     ]);
     expect(app('simple_lifecycle')().definition.images.map((i) => i.name)).toEqual(['test1']);
   });
 
   test('every official Panamax template loads and validates', () => {
-    const files = readdirSync(panamax).filter((f) => f.endsWith('.pmx')).sort();
+    const files = readdirSync(panamax)
+      .filter((f) => f.endsWith('.pmx'))
+      .sort();
     expect(files).toHaveLength(18);
     const broken: string[] = [];
     for (const file of files) {
@@ -174,16 +189,30 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
     expect(app.options.get('web')).toEqual({
       engine: {
         config: {
-          Entrypoint: ['/bin/sh', '-c'], User: '1000:1000', WorkingDir: '/srv', Labels: { team: 'a' }, StopTimeout: 60,
+          Entrypoint: ['/bin/sh', '-c'],
+          User: '1000:1000',
+          WorkingDir: '/srv',
+          Labels: { team: 'a' },
+          StopTimeout: 60,
           Healthcheck: { Test: ['CMD', 'true'], Interval: 90e9, Timeout: 5e8, Retries: 3, StartPeriod: 2e9 },
         },
         hostConfig: {
-          RestartPolicy: { Name: 'on-failure', MaximumRetryCount: 2 }, CapAdd: ['NET_ADMIN'], CapDrop: ['ALL'],
+          RestartPolicy: { Name: 'on-failure', MaximumRetryCount: 2 },
+          CapAdd: ['NET_ADMIN'],
+          CapDrop: ['ALL'],
           Devices: [{ PathOnHost: '/dev/null', PathInContainer: '/dev/nothing', CgroupPermissions: 'r' }],
           Sysctls: { 'net.core.somaxconn': '1024' },
-          Ulimits: [{ Name: 'nofile', Soft: 1024, Hard: 2048 }, { Name: 'nproc', Soft: 64, Hard: 64 }],
-          ShmSize: 64 * 1024 * 1024, Tmpfs: { '/run': 'size=1m' }, ReadonlyRootfs: true, Init: true,
-          ExtraHosts: ['gateway:10.0.0.1'], Dns: ['1.1.1.1'], LogConfig: { Type: 'json-file', Config: { 'max-size': '1m' } },
+          Ulimits: [
+            { Name: 'nofile', Soft: 1024, Hard: 2048 },
+            { Name: 'nproc', Soft: 64, Hard: 64 },
+          ],
+          ShmSize: 64 * 1024 * 1024,
+          Tmpfs: { '/run': 'size=1m' },
+          ReadonlyRootfs: true,
+          Init: true,
+          ExtraHosts: ['gateway:10.0.0.1'],
+          Dns: ['1.1.1.1'],
+          LogConfig: { Type: 'json-file', Config: { 'max-size': '1m' } },
         },
       },
     });
@@ -197,11 +226,14 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
       ['    network_mode: host\n', 'services.web.network_mode: "host" would take the service off its app\'s network'],
       ['    cgroup_parent: x\n', 'services.web.cgroup_parent: not supported'],
       ['    userns_mode: host\n', 'services.web.userns_mode: not supported'],
-      ['    ipc: "service:db"\n', 'services.web.ipc: sharing another service\'s IPC namespace is not supported'],
+      ['    ipc: "service:db"\n', "services.web.ipc: sharing another service's IPC namespace is not supported"],
       ['    build: .\n', 'services.web.build'],
       ['    networks: [nowhere]\n', 'services.web.networks: "nowhere" is not declared'],
       ['    depends_on: [ghost]\n', 'services.web.depends_on: "ghost" is not a service of this file'],
-      ['    read_only: true\n    secrets: [s]\nsecrets:\n  s: {environment: S}\n', 'services.web.read_only: a read-only service cannot be given secrets or configs here'],
+      [
+        '    read_only: true\n    secrets: [s]\nsecrets:\n  s: {environment: S}\n',
+        'services.web.read_only: a read-only service cannot be given secrets or configs here',
+      ],
     ];
     for (const [body, message] of cases) {
       const text = body.startsWith('    build') ? 'services:\n  web:\n' + body : undefined;
@@ -212,7 +244,9 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
   });
 
   test('each warned key is accepted with a warning naming it', () => {
-    const app = service('    container_name: fixed\n    platform: linux/arm64\n    pull_policy: always\n    deploy: {replicas: 2, resources: {limits: {cpus: "0.5"}}}\n    build: .\n');
+    const app = service(
+      '    container_name: fixed\n    platform: linux/arm64\n    pull_policy: always\n    deploy: {replicas: 2, resources: {limits: {cpus: "0.5"}}}\n    build: .\n',
+    );
     expect(app.warnings).toEqual([
       'services.web.container_name is ignored: containers get app-scoped names so that copies of an app run side by side; the service is reached by its own name',
       'services.web.platform is ignored: the engine runs its own platform',

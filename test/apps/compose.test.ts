@@ -4,8 +4,19 @@ import { BadRequestError, ValidationError } from '../../src/errors';
 
 function image(overrides: Partial<ImageDefinition>): ImageDefinition {
   return {
-    name: 'web', source: 'nginx', description: null, category: null, type: 'Default', command: null,
-    expose: [], ports: [], links: [], environment: [], volumes: [], volumes_from: [], deployment: null,
+    name: 'web',
+    source: 'nginx',
+    description: null,
+    category: null,
+    type: 'Default',
+    command: null,
+    expose: [],
+    ports: [],
+    links: [],
+    environment: [],
+    volumes: [],
+    volumes_from: [],
+    deployment: null,
     ...overrides,
   };
 }
@@ -49,16 +60,30 @@ cache:
       source: null,
       images: [
         image({
-          name: 'web', source: 'wordpress:4',
-          links: [{ service: 'db', alias: 'db' }, { service: 'cache', alias: 'memo' }],
-          ports: [{ host_port: 8080, container_port: 80, proto: 'TCP' }, { container_port: 443, proto: 'TCP' }],
-          environment: [{ variable: 'WORDPRESS_DB_HOST', value: 'db' }, { variable: 'EMPTY', value: '' }],
+          name: 'web',
+          source: 'wordpress:4',
+          links: [
+            { service: 'db', alias: 'db' },
+            { service: 'cache', alias: 'memo' },
+          ],
+          ports: [
+            { host_port: 8080, container_port: 80, proto: 'TCP' },
+            { container_port: 443, proto: 'TCP' },
+          ],
+          environment: [
+            { variable: 'WORDPRESS_DB_HOST', value: 'db' },
+            { variable: 'EMPTY', value: '' },
+          ],
           volumes_from: [{ service: 'db' }],
           expose: ['9000', '9001'],
         }),
         image({
-          name: 'db', source: 'mysql:5.7',
-          environment: [{ variable: 'MYSQL_ROOT_PASSWORD', value: 's3cr=t' }, { variable: 'MYSQL_ALLOW_EMPTY', value: '' }],
+          name: 'db',
+          source: 'mysql:5.7',
+          environment: [
+            { variable: 'MYSQL_ROOT_PASSWORD', value: 's3cr=t' },
+            { variable: 'MYSQL_ALLOW_EMPTY', value: '' },
+          ],
           volumes: [
             { container_path: '/var/lib/mysql' },
             { host_path: '/etc/conf', container_path: '/etc/mysql/conf.d:ro' },
@@ -107,7 +132,8 @@ volumes:
 `;
     expect(parseComposeYaml(text).images).toEqual([
       image({
-        name: 'api', source: 'example/api:1.0',
+        name: 'api',
+        source: 'example/api:1.0',
         command: `node server.js --name 'it'\\''s me'`,
         ports: [
           { host_interface: '127.0.0.1', host_port: 8080, container_port: 80, proto: 'TCP' },
@@ -152,15 +178,17 @@ services:
     const error = thrown(() => parseComposeYaml(text)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.fields).toEqual(['compose_yaml']);
-    expect(error.message).toBe([
-      'compose_yaml: services.app.build: building images is not supported here: give the image to run',
-      'services.web.ports[0]: "80:abc": "abc" is not a port number',
-      'services.web.ports[1]: "8000-8010:8000-8010": port ranges (8000-8010) are not supported',
-      'services.web.ports[2]: target: "" is not a port number',
-      'services.web.volumes_from[0]: "container:other": only services of this file can share volumes, not containers',
-      'services.web.links[0]: linked service "nowhere" is not an image of this template',
-      'services.third.ports[0]: host port 8080/TCP is already used by services.other.ports[0]',
-    ].join('; '));
+    expect(error.message).toBe(
+      [
+        'compose_yaml: services.app.build: building images is not supported here: give the image to run',
+        'services.web.ports[0]: "80:abc": "abc" is not a port number',
+        'services.web.ports[1]: "8000-8010:8000-8010": port ranges (8000-8010) are not supported',
+        'services.web.ports[2]: target: "" is not a port number',
+        'services.web.volumes_from[0]: "container:other": only services of this file can share volumes, not containers',
+        'services.web.links[0]: linked service "nowhere" is not an image of this template',
+        'services.third.ports[0]: host port 8080/TCP is already used by services.other.ports[0]',
+      ].join('; '),
+    );
   });
 
   test('no services at all', () => {

@@ -11,18 +11,40 @@ export const suffix = () => randomBytes(3).toString('hex');
 /** An image of a template, every list empty unless given. */
 export function image(fields: Partial<ImageDefinition> & { name: string }): ImageDefinition {
   return {
-    source: TEST_IMAGE, description: null, category: null, type: null, command: null,
-    expose: [], ports: [], links: [], environment: [], volumes: [], volumes_from: [], deployment: null,
+    source: TEST_IMAGE,
+    description: null,
+    category: null,
+    type: null,
+    command: null,
+    expose: [],
+    ports: [],
+    links: [],
+    environment: [],
+    volumes: [],
+    volumes_from: [],
+    deployment: null,
     ...fields,
   };
 }
 
 /** Stores a template straight through the catalog's service; returns its id. */
-export async function seedTemplate(t: TestApp, fields: Partial<TemplateDefinition> & { name: string; images: ImageDefinition[] }): Promise<number> {
+export async function seedTemplate(
+  t: TestApp,
+  fields: Partial<TemplateDefinition> & { name: string; images: ImageDefinition[] },
+): Promise<number> {
   const em = t.app.orm.em.fork();
-  const template = new TemplateService(em).build({
-    description: null, keywords: null, type: 'Default', documentation: null, authors: [], source: null, ...fields,
-  }, null);
+  const template = new TemplateService(em).build(
+    {
+      description: null,
+      keywords: null,
+      type: 'Default',
+      documentation: null,
+      authors: [],
+      source: null,
+      ...fields,
+    },
+    null,
+  );
   await em.flush();
   return template.id;
 }
@@ -77,7 +99,10 @@ export class EngineProxy {
         }
       });
       client.pipe(upstream).pipe(client);
-      const close = () => { client.destroy(); upstream.destroy(); };
+      const close = () => {
+        client.destroy();
+        upstream.destroy();
+      };
       client.on('error', close).on('close', close);
       upstream.on('error', close).on('close', close);
     });

@@ -45,13 +45,18 @@ describe('bench harness plumbing', () => {
     expect(denied.statusCode).toBe(401);
     const one = await request(`${url}/templates/${ids[1]}`, { headers: auth });
     expect(one.statusCode).toBe(200);
-    expect(await one.body.json()).toEqual(expect.objectContaining({
-      id: ids[1],
-      name: 'Template 1',
-      image_count: 2,
-      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-      images: [expect.objectContaining({ name: 'web', links: [{ service: 'db', alias: 'database' }] }), expect.objectContaining({ name: 'db' })],
-    }));
+    expect(await one.body.json()).toEqual(
+      expect.objectContaining({
+        id: ids[1],
+        name: 'Template 1',
+        image_count: 2,
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        images: [
+          expect.objectContaining({ name: 'web', links: [{ service: 'db', alias: 'database' }] }),
+          expect.objectContaining({ name: 'db' }),
+        ],
+      }),
+    );
 
     const load = await throughput({ url: `${url}/templates`, headers: auth }, { duration: 1, connections: 2 });
     expect(load.errors).toBe(0);
@@ -70,7 +75,15 @@ describe('bench harness plumbing', () => {
     const file = path.join(dir, 'results.json');
     writeResults(file, [result]);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual([
-      { scenario: 1, name: 'floor smoke', figures: expect.any(Object), baseline: expect.any(Object), ratio: 1, target: 'ratio ≥ 1', met: true },
+      {
+        scenario: 1,
+        name: 'floor smoke',
+        figures: expect.any(Object),
+        baseline: expect.any(Object),
+        ratio: 1,
+        target: 'ratio ≥ 1',
+        met: true,
+      },
     ]);
     const lines: string[] = [];
     printTable([result], (line) => lines.push(line));

@@ -59,8 +59,9 @@ describe('registries', () => {
     });
     expect(created.status).toBe(201);
     expect(created.text).not.toContain('hunter2');
-    const rows: { sealed_secret: string }[] = await t.app.orm.em.getConnection().execute(
-      'select sealed_secret from registries where id = ?', [created.body.id]);
+    const rows: { sealed_secret: string }[] = await t.app.orm.em
+      .getConnection()
+      .execute('select sealed_secret from registries where id = ?', [created.body.id]);
     expect(rows[0].sealed_secret).toMatch(/^v1\./);
     expect(rows[0].sealed_secret).not.toContain('hunter2');
     const gql = await t.graphql(`{ registry(id: ${created.body.id}) { hasCredentials } }`);
@@ -108,10 +109,12 @@ describe('template repos and templates', () => {
     expect(repo.loadErrors).toEqual(LOAD_ERRORS);
     expect(repo.loadErrors.map((e: { file: string }) => e.file).sort()).toEqual(['broken.pmx', 'invalid.pmx']);
     expect(repo.loadErrors.find((e: { file: string }) => e.file === 'invalid.pmx').message).toMatch(/name/);
-    expect(repo.templates).toEqual(expect.arrayContaining([
-      { name: 'WordPress', source: repoDir },
-      { name: 'Ghost', source: repoDir },
-    ]));
+    expect(repo.templates).toEqual(
+      expect.arrayContaining([
+        { name: 'WordPress', source: repoDir },
+        { name: 'Ghost', source: repoDir },
+      ]),
+    );
     expect(repo.templates).toHaveLength(2);
   });
 
@@ -170,12 +173,14 @@ describe('template repos and templates', () => {
   test('GET /keywords counts trimmed, lower-cased keywords per template', async () => {
     const res = await t.request('GET', '/keywords');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(expect.arrayContaining([
-      { keyword: 'blog', count: 2 },
-      { keyword: 'wordpress', count: 1 },
-      { keyword: 'php', count: 1 },
-      { keyword: 'node', count: 1 },
-    ]));
+    expect(res.body).toEqual(
+      expect.arrayContaining([
+        { keyword: 'blog', count: 2 },
+        { keyword: 'wordpress', count: 1 },
+        { keyword: 'php', count: 1 },
+        { keyword: 'node', count: 1 },
+      ]),
+    );
     expect(res.body).toHaveLength(4);
   });
 

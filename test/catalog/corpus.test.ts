@@ -8,7 +8,10 @@ import { parseTemplateFile, TemplateFileError } from '../../src/catalog/template
  */
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const files = ['panamax-public-templates', 'panamax-public-templates-removed'].flatMap((dir) =>
-  readdirSync(path.join(FIXTURES, dir)).filter((f) => f.endsWith('.pmx')).map((f) => path.join(dir, f)));
+  readdirSync(path.join(FIXTURES, dir))
+    .filter((f) => f.endsWith('.pmx'))
+    .map((f) => path.join(dir, f)),
+);
 const load = (file: string) => parseTemplateFile(readFileSync(path.join(FIXTURES, file), 'utf8'), file);
 
 test('the fixtures are all there', () => {
@@ -40,7 +43,9 @@ describe('leniencies, each on the real file that needs it', () => {
   });
 
   test('links naming an image by its source in service-name form (secure_docker_registry.pmx, gitlab_with_postgresql_+_redis.pmx)', () => {
-    expect(load('panamax-public-templates/secure_docker_registry.pmx').images[1].links).toEqual([{ service: 'registry090', alias: 'registry' }]);
+    expect(load('panamax-public-templates/secure_docker_registry.pmx').images[1].links).toEqual([
+      { service: 'registry090', alias: 'registry' },
+    ]);
     expect(load('panamax-public-templates-removed/gitlab_with_postgresql_+_redis.pmx').images[2].links).toEqual([
       { service: 'PostgreSQL', alias: 'postgresql' },
       { service: 'Redis', alias: 'redisio' },
@@ -69,7 +74,8 @@ describe('leniencies, each on the real file that needs it', () => {
   });
 
   test('what stays refused: ambiguous or wrong files are reported with their line', () => {
-    const ambiguous = 'name: x\nimages:\n- name: a\n  source: redis:7\n- name: b\n  source: redis:7\n- name: c\n  source: app\n  links: [{service: redis_7, alias: r}]\n';
+    const ambiguous =
+      'name: x\nimages:\n- name: a\n  source: redis:7\n- name: b\n  source: redis:7\n- name: c\n  source: app\n  links: [{service: redis_7, alias: r}]\n';
     let error: unknown;
     try {
       parseTemplateFile(ambiguous, 'a.pmx');

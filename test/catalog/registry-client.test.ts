@@ -9,7 +9,12 @@ const describeRegistry = registryAvailable() ? describe : describe.skip;
 if (!registryAvailable()) console.warn('docker-registry is not installed: real-registry tests skipped');
 
 const image = (name: string, tags: string[]): RegistryImage => ({
-  name, tags, description: null, isOfficial: null, isTrusted: null, starCount: null,
+  name,
+  tags,
+  description: null,
+  isOfficial: null,
+  isTrusted: null,
+  starCount: null,
 });
 
 describeRegistry('searchRegistry against a real v2 registry without auth', () => {
@@ -101,10 +106,12 @@ describeRegistry('a registry with token auth (a local token server issuing JWTs)
       expect.objectContaining({ method: 'GET', granted: true }),
       expect.objectContaining({ method: 'GET', granted: true }),
     ]);
-    expect(registry.tokenRequests.slice(2).map((r) => r.scopes[0]).sort()).toEqual([
-      'repository:acme/web:pull',
-      'repository:acme/webhooks:pull',
-    ]);
+    expect(
+      registry.tokenRequests
+        .slice(2)
+        .map((r) => r.scopes[0])
+        .sort(),
+    ).toEqual(['repository:acme/web:pull', 'repository:acme/webhooks:pull']);
   });
 
   test('a stored token alone is exchanged as a refresh token', async () => {
@@ -125,7 +132,9 @@ describeRegistry('a registry with token auth (a local token server issuing JWTs)
 describe('failures of the endpoint itself', () => {
   test('a closed port is a 502 naming the registry and the cause', async () => {
     const port = await freePort();
-    const error = await searchRegistry({ id: 4, name: 'gone', endpointUrl: `http://127.0.0.1:${port}` }, ['x'], { timeoutMs: 5000 }).catch((e: unknown) => e);
+    const error = await searchRegistry({ id: 4, name: 'gone', endpointUrl: `http://127.0.0.1:${port}` }, ['x'], { timeoutMs: 5000 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UpstreamError);
     expect((error as Error).message).toMatch(/^Registry "gone": cannot be reached \(.*ECONNREFUSED/);
   });
@@ -158,7 +167,13 @@ describe('v1 search (fake v1 index)', () => {
   let server: Server;
   let url: string;
   const repos = [
-    { name: 'library/wordpress', description: 'The WordPress rich content management system', star_count: 5000, is_official: true, is_trusted: false },
+    {
+      name: 'library/wordpress',
+      description: 'The WordPress rich content management system',
+      star_count: 5000,
+      is_official: true,
+      is_trusted: false,
+    },
     { name: 'tutum/wordpress', description: 'WordPress on Apache', star_count: 80, is_official: false, is_trusted: true },
     { name: 'someone/blog', description: 'wordpress in the description only', star_count: 1, is_official: false, is_trusted: false },
   ];
@@ -185,7 +200,14 @@ describe('v1 search (fake v1 index)', () => {
   beforeEach(() => requests.splice(0));
 
   const expected: RegistryImage[] = [
-    { name: 'library/wordpress', tags: [], description: 'The WordPress rich content management system', isOfficial: true, isTrusted: false, starCount: 5000 },
+    {
+      name: 'library/wordpress',
+      tags: [],
+      description: 'The WordPress rich content management system',
+      isOfficial: true,
+      isTrusted: false,
+      starCount: 5000,
+    },
     { name: 'tutum/wordpress', tags: [], description: 'WordPress on Apache', isOfficial: false, isTrusted: true, starCount: 80 },
   ];
 
@@ -235,7 +257,12 @@ describe('redirects', () => {
     });
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
     try {
-      const target = { id: 7, name: 'redirecting', endpointUrl: `http://127.0.0.1:${(origin.address() as AddressInfo).port}`, credentials: { token: 'secret-token' } };
+      const target = {
+        id: 7,
+        name: 'redirecting',
+        endpointUrl: `http://127.0.0.1:${(origin.address() as AddressInfo).port}`,
+        credentials: { token: 'secret-token' },
+      };
       expect(await searchRegistry(target, ['x'], { timeoutMs: 5000 })).toEqual([]);
       expect(authorizations).toEqual([undefined]);
     } finally {

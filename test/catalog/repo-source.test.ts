@@ -3,17 +3,17 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sy
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  classifyRepoName, loadTemplates, readRepo, saveTemplateFile, templateFileName,
-} from '../../src/catalog/repo-source';
+import { classifyRepoName, loadTemplates, readRepo, saveTemplateFile, templateFileName } from '../../src/catalog/repo-source';
 import { UpstreamError, UpstreamTimeoutError, ValidationError } from '../../src/errors';
 
 // Real git throughout: every repository here is made by the test in a temp dir; a bare
 // repository stands in for the remote.
 const GIT_ENV = {
   ...process.env,
-  GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.com',
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
   GIT_CONFIG_NOSYSTEM: '1',
 };
 
@@ -59,7 +59,12 @@ const options = () => ({ cacheDir, timeoutMs: 20_000, localRoots: ROOTS });
 const saveOptions = () => ({ ...options(), authorName: 'Platform', authorEmail: 'platform@example.com' });
 
 function thrown(promise: Promise<unknown>): Promise<Error> {
-  return promise.then(() => { throw new Error('expected a rejection'); }, (error: Error) => error);
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: Error) => error,
+  );
 }
 
 beforeEach(() => {
@@ -73,7 +78,14 @@ afterEach(() => {
 
 describe('classifyRepoName', () => {
   test('git URLs of every scheme, and scp-like user@host:path', () => {
-    for (const name of ['https://example.com/a/b.git', 'http://h/x', 'ssh://git@h/x.git', 'git://h/x', 'file:///srv/x.git', 'git@github.com:acme/t.git']) {
+    for (const name of [
+      'https://example.com/a/b.git',
+      'http://h/x',
+      'ssh://git@h/x.git',
+      'git://h/x',
+      'file:///srv/x.git',
+      'git@github.com:acme/t.git',
+    ]) {
       expect(classifyRepoName(name, { localRoots: ['/srv'] })).toEqual({ kind: 'git-url', location: name });
     }
     // file:// names a path on the server: only under a root (test/hardening/repo-confinement.test.ts).
@@ -88,12 +100,16 @@ describe('classifyRepoName', () => {
     expect(classifyRepoName(work, { localRoots: ROOTS })).toEqual({ kind: 'local-git', location: work });
     expect(classifyRepoName(bare, { localRoots: ROOTS })).toEqual({ kind: 'local-git', location: bare });
     expect(classifyRepoName(plain, { localRoots: ROOTS })).toEqual({ kind: 'local-dir', location: plain });
-    expect(classifyRepoName(`./${path.relative(process.cwd(), plain)}`, { localRoots: ROOTS })).toEqual({ kind: 'local-dir', location: plain });
+    expect(classifyRepoName(`./${path.relative(process.cwd(), plain)}`, { localRoots: ROOTS })).toEqual({
+      kind: 'local-dir',
+      location: plain,
+    });
   });
 
   test('GitHub owner/repo, against github.com or a configured base', () => {
     expect(classifyRepoName('centurylinklabs/panamax-public-templates')).toEqual({
-      kind: 'github', location: 'https://github.com/centurylinklabs/panamax-public-templates.git',
+      kind: 'github',
+      location: 'https://github.com/centurylinklabs/panamax-public-templates.git',
     });
     expect(classifyRepoName('acme/t.git', { githubBaseUrl: '/srv/gh/' })).toEqual({ kind: 'github', location: '/srv/gh/acme/t.git' });
   });
@@ -129,7 +145,10 @@ describe('readRepo and loadTemplates', () => {
     expect(files.map((f) => f.path)).toEqual(['nested/broken.pmx', 'nested/deep/rails.pmx', 'nested/invalid.pmx', 'wordpress.pmx']);
 
     const { templates, errors } = loadTemplates(files, name);
-    expect(templates.map((t) => [t.path, t.definition.name, t.definition.source])).toEqual([['nested/deep/rails.pmx', 'Rails', name], ['wordpress.pmx', 'Wordpress', name]]);
+    expect(templates.map((t) => [t.path, t.definition.name, t.definition.source])).toEqual([
+      ['nested/deep/rails.pmx', 'Rails', name],
+      ['wordpress.pmx', 'Wordpress', name],
+    ]);
     expect(errors).toEqual([
       // The file ends with a newline: the unclosed list is found at the end, line 2.
       { file: 'nested/broken.pmx', line: 2, message: expect.stringMatching(/^not valid YAML: /) },
@@ -211,7 +230,9 @@ describe('readRepo and loadTemplates', () => {
   test('a remote that never answers times out', async () => {
     // A real local TCP server that accepts and stays silent.
     const sockets: Socket[] = [];
-    const server: Server = createServer((socket) => { sockets.push(socket); });
+    const server: Server = createServer((socket) => {
+      sockets.push(socket);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     try {
@@ -234,7 +255,9 @@ describe('saveTemplateFile', () => {
 
     const saved = await saveTemplateFile(name, 'My Template/../x', pmx('Mine'), saveOptions());
     expect(saved).toEqual({ path: 'My_Template_.._x.pmx', commit: expect.stringMatching(/^[0-9a-f]{40}$/) });
-    expect(git(remote, 'log', '-1', '--format=%s|%an|%ae', 'main').trim()).toBe('Save template My_Template_.._x.pmx|Platform|platform@example.com');
+    expect(git(remote, 'log', '-1', '--format=%s|%an|%ae', 'main').trim()).toBe(
+      'Save template My_Template_.._x.pmx|Platform|platform@example.com',
+    );
     expect(git(remote, 'rev-parse', 'main').trim()).toBe(saved.commit);
 
     const { files } = await readRepo(name, options());

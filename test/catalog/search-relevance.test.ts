@@ -19,17 +19,49 @@ const THRESHOLDS = { meanPrecisionAt1: 0.9, meanPrecisionAt5: 0.9, meanRecall: 0
 const JUDGED: { q: string; kind: string; expect: string[] }[] = [
   { q: 'wordpress', kind: 'product', expect: ['wordpress', 'haproxy_wordpress'] },
   { q: 'drupal', kind: 'product', expect: ['drupal_7.38_with_mysql', 'drupal_7.38_with_postgresql_9.3'] },
-  { q: 'gitlab', kind: 'product', expect: ['gitlab_7.1.1_with_postgresql_and_redis', 'gitlab_7.3.0_with_postgresql_and_redis', 'gitlab_single_node'] },
+  {
+    q: 'gitlab',
+    kind: 'product',
+    expect: ['gitlab_7.1.1_with_postgresql_and_redis', 'gitlab_7.3.0_with_postgresql_and_redis', 'gitlab_single_node'],
+  },
   { q: 'grafana', kind: 'product', expect: ['grafana_influxdb_elasticsearch'] },
   { q: 'piwik', kind: 'product', expect: ['piwik'] },
   { q: 'openstack', kind: 'product', expect: ['openstack_clis_with_wetty'] },
-  { q: 'mysql', kind: 'image', expect: ['wordpress', 'haproxy_wordpress', 'drupal_7.38_with_mysql', 'mediawiki_1.21_mysql', 'piwik', 'gitlab_single_node'] },
-  { q: 'postgresql', kind: 'image', expect: ['drupal_7.38_with_postgresql_9.3', 'gitlab_7.1.1_with_postgresql_and_redis', 'gitlab_7.3.0_with_postgresql_and_redis', 'rails_with_postgresql', 'tiny_tiny_rss_-_postgresql'] },
+  {
+    q: 'mysql',
+    kind: 'image',
+    expect: ['wordpress', 'haproxy_wordpress', 'drupal_7.38_with_mysql', 'mediawiki_1.21_mysql', 'piwik', 'gitlab_single_node'],
+  },
+  {
+    q: 'postgresql',
+    kind: 'image',
+    expect: [
+      'drupal_7.38_with_postgresql_9.3',
+      'gitlab_7.1.1_with_postgresql_and_redis',
+      'gitlab_7.3.0_with_postgresql_and_redis',
+      'rails_with_postgresql',
+      'tiny_tiny_rss_-_postgresql',
+    ],
+  },
   { q: 'redis', kind: 'image', expect: ['gitlab_7.1.1_with_postgresql_and_redis', 'gitlab_7.3.0_with_postgresql_and_redis'] },
   { q: 'elasticsearch', kind: 'image', expect: ['grafana_influxdb_elasticsearch', 'birdwatch_-_tweet_stream_analysis_and_visualization'] },
-  { q: 'nginx', kind: 'image', expect: ['gitlab_7.1.1_with_postgresql_and_redis', 'gitlab_7.3.0_with_postgresql_and_redis', 'gitlab_single_node', 'mediawiki_1.21_mysql', 'secure_docker_registry'] },
+  {
+    q: 'nginx',
+    kind: 'image',
+    expect: [
+      'gitlab_7.1.1_with_postgresql_and_redis',
+      'gitlab_7.3.0_with_postgresql_and_redis',
+      'gitlab_single_node',
+      'mediawiki_1.21_mysql',
+      'secure_docker_registry',
+    ],
+  },
   { q: 'blog', kind: 'category', expect: ['wordpress', 'haproxy_wordpress'] },
-  { q: 'ci', kind: 'category', expect: ['gitlab_7.1.1_with_postgresql_and_redis', 'gitlab_7.3.0_with_postgresql_and_redis', 'gitlab_single_node', 'buildpack-runner'] },
+  {
+    q: 'ci',
+    kind: 'category',
+    expect: ['gitlab_7.1.1_with_postgresql_and_redis', 'gitlab_7.3.0_with_postgresql_and_redis', 'gitlab_single_node', 'buildpack-runner'],
+  },
   { q: 'monitoring', kind: 'category', expect: ['grafana_influxdb_elasticsearch'] },
   { q: 'wiki', kind: 'category', expect: ['mediawiki_1.21_mysql'] },
   { q: 'analytics', kind: 'category', expect: ['piwik'] },
@@ -46,7 +78,17 @@ const JUDGED: { q: string; kind: string; expect: string[] }[] = [
   { q: 'twitter', kind: 'description', expect: ['birdwatch_-_tweet_stream_analysis_and_visualization'] },
   { q: 'heroku buildpack', kind: 'description', expect: ['buildpack-runner'] },
   { q: 'wordp', kind: 'prefix while typing', expect: ['wordpress', 'haproxy_wordpress'] },
-  { q: 'postgres', kind: 'prefix while typing', expect: ['drupal_7.38_with_postgresql_9.3', 'gitlab_7.1.1_with_postgresql_and_redis', 'gitlab_7.3.0_with_postgresql_and_redis', 'rails_with_postgresql', 'tiny_tiny_rss_-_postgresql'] },
+  {
+    q: 'postgres',
+    kind: 'prefix while typing',
+    expect: [
+      'drupal_7.38_with_postgresql_9.3',
+      'gitlab_7.1.1_with_postgresql_and_redis',
+      'gitlab_7.3.0_with_postgresql_and_redis',
+      'rails_with_postgresql',
+      'tiny_tiny_rss_-_postgresql',
+    ],
+  },
   { q: 'wrodpress', kind: 'typo', expect: ['wordpress', 'haproxy_wordpress'] },
   { q: 'grafna', kind: 'typo', expect: ['grafana_influxdb_elasticsearch'] },
 ];
@@ -90,7 +132,12 @@ test.each(JUDGED)('"$q" ($kind)', async ({ q, kind, expect: expected }) => {
 test('precision@5 and recall over the judged set meet the thresholds', () => {
   expect(scores).toHaveLength(JUDGED.length);
   const mean = (key: 'precisionAt1' | 'precisionAt5' | 'recall') => scores.reduce((sum, s) => sum + s[key], 0) / scores.length;
-  const summary = { meanPrecisionAt1: mean('precisionAt1'), meanPrecisionAt5: mean('precisionAt5'), meanRecall: mean('recall'), worstRecall: Math.min(...scores.map((s) => s.recall)) };
+  const summary = {
+    meanPrecisionAt1: mean('precisionAt1'),
+    meanPrecisionAt5: mean('precisionAt5'),
+    meanRecall: mean('recall'),
+    worstRecall: Math.min(...scores.map((s) => s.recall)),
+  };
   const misses = scores.filter((s) => s.precisionAt1 < 1 || s.precisionAt5 < 1 || s.recall < 1);
   // Printed so a change in ranking shows what moved, even when it stays above the thresholds.
   console.log(JSON.stringify({ summary, misses }, null, 1));

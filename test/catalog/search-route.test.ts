@@ -27,7 +27,12 @@ describeRegistry('GET /search over templates and registries (real docker-registr
     // Docker Hub cannot be reached from here: disable it, as a user without internet would.
     expect((await t.request('PATCH', '/registries/0', { body: { enabled: false } })).status).toBe(204);
     const created = await t.request('POST', '/registries', {
-      body: { name: 'Team', endpoint_url: registry.url, username: registry.credentials!.username, password: registry.credentials!.password },
+      body: {
+        name: 'Team',
+        endpoint_url: registry.url,
+        username: registry.credentials!.username,
+        password: registry.credentials!.password,
+      },
     });
     expect(created.status).toBe(201);
     downPort = await freePort();
@@ -65,10 +70,23 @@ describeRegistry('GET /search over templates and registries (real docker-registr
       created_at: null,
       updated_at: null,
       documentation: null,
-      images: [{
-        id: null, category: null, name: 'wordpress-fpm', source: `${registry.host}/team/wordpress-fpm:latest`,
-        description: null, type: null, expose: [], ports: [], links: [], environment: [], volumes: [], volumes_from: [], command: null,
-      }],
+      images: [
+        {
+          id: null,
+          category: null,
+          name: 'wordpress-fpm',
+          source: `${registry.host}/team/wordpress-fpm:latest`,
+          description: null,
+          type: null,
+          expose: [],
+          ports: [],
+          links: [],
+          environment: [],
+          volumes: [],
+          volumes_from: [],
+          command: null,
+        },
+      ],
       registry_id: expect.any(Number),
       registry_name: 'Team',
       tags: expect.arrayContaining(['v1', 'latest']),
@@ -86,7 +104,9 @@ describeRegistry('GET /search over templates and registries (real docker-registr
   });
 
   test('the GraphQL result reports the registry that failed', async () => {
-    const res = await t.graphql('query($q: String!) { search(q: $q) { query items { name } errors { registryName message } } }', { q: 'redis' });
+    const res = await t.graphql('query($q: String!) { search(q: $q) { query items { name } errors { registryName message } } }', {
+      q: 'redis',
+    });
     expect(res.body.data.search).toEqual({
       query: 'redis',
       items: [{ name: 'team/redis' }],
@@ -106,11 +126,17 @@ describeRegistry('GET /search over templates and registries (real docker-registr
   test('full text is served by the GIN index on the search vector, the typo fallback by the trigram indexes', async () => {
     const conn = t.app.orm.em.getConnection();
     await conn.execute('set enable_seqscan = off');
-    const plan = async (sql: string) => ((await conn.execute(`explain ${sql}`)) as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
+    const plan = async (sql: string) =>
+      ((await conn.execute(`explain ${sql}`)) as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
     try {
-      expect(await plan("select id from templates where search_vector @@ (to_tsquery('english'::regconfig, 'press | press:*') || to_tsquery('english'::regconfig, 'blog'))"))
-        .toMatch(/templates_search_vector_idx/);
-      expect(await plan("select id from templates where 'wrodpress' <% name or 'wrodpress' <% keywords")).toMatch(/templates_(name|keywords)_trgm_idx/);
+      expect(
+        await plan(
+          "select id from templates where search_vector @@ (to_tsquery('english'::regconfig, 'press | press:*') || to_tsquery('english'::regconfig, 'blog'))",
+        ),
+      ).toMatch(/templates_search_vector_idx/);
+      expect(await plan("select id from templates where 'wrodpress' <% name or 'wrodpress' <% keywords")).toMatch(
+        /templates_(name|keywords)_trgm_idx/,
+      );
     } finally {
       await conn.execute('set enable_seqscan = on');
     }

@@ -56,16 +56,34 @@ images:
 
 function image(overrides: Partial<ImageDefinition>): ImageDefinition {
   return {
-    name: 'web', source: 'nginx', description: null, category: null, type: 'Default', command: null,
-    expose: [], ports: [], links: [], environment: [], volumes: [], volumes_from: [], deployment: null,
+    name: 'web',
+    source: 'nginx',
+    description: null,
+    category: null,
+    type: 'Default',
+    command: null,
+    expose: [],
+    ports: [],
+    links: [],
+    environment: [],
+    volumes: [],
+    volumes_from: [],
+    deployment: null,
     ...overrides,
   };
 }
 
 function template(overrides: Partial<TemplateDefinition>): TemplateDefinition {
   return {
-    name: 't', description: null, keywords: null, type: 'Default', documentation: null, authors: [], source: null,
-    images: [], ...overrides,
+    name: 't',
+    description: null,
+    keywords: null,
+    type: 'Default',
+    documentation: null,
+    authors: [],
+    source: null,
+    images: [],
+    ...overrides,
   };
 }
 
@@ -129,7 +147,8 @@ describe('parseTemplateFile', () => {
           deployment: { count: 2 },
         },
         image({
-          name: 'DB', source: 'centurylink/mysql:5.5',
+          name: 'DB',
+          source: 'centurylink/mysql:5.5',
           environment: [{ variable: 'MYSQL_ROOT_PASSWORD', value: 'pass@word01' }],
         }),
       ],
@@ -138,9 +157,12 @@ describe('parseTemplateFile', () => {
 
   test('JSON is YAML too', () => {
     const json = JSON.stringify({ name: 'j', images: [{ name: 'a', source: 'busybox', ports: [{ container_port: 80 }] }] });
-    expect(parseTemplateFile(json, 'j.pmx')).toEqual(template({
-      name: 'j', images: [image({ name: 'a', source: 'busybox', ports: [{ container_port: 80 }] })],
-    }));
+    expect(parseTemplateFile(json, 'j.pmx')).toEqual(
+      template({
+        name: 'j',
+        images: [image({ name: 'a', source: 'busybox', ports: [{ container_port: 80 }] })],
+      }),
+    );
   });
 
   test('lenient forms: keyword list, single author, link and volumes_from strings, env map, numeric name', () => {
@@ -159,20 +181,31 @@ images:
   - {name: b, source: busybox}
   - {name: b2, source: busybox}
 `;
-    expect(parseTemplateFile(text, 'x.pmx')).toEqual(template({
-      name: '2048',
-      keywords: 'games, Puzzle',
-      authors: ['Someone'],
-      images: [
-        image({
-          name: 'a', source: 'busybox', links: [{ service: 'b', alias: 'b' }, { service: 'b2', alias: 'other' }],
-          volumes_from: [{ service: 'b' }], environment: [{ variable: 'A', value: '1' }, { variable: 'B', value: '' }],
-          expose: ['8080'],
-        }),
-        image({ name: 'b', source: 'busybox' }),
-        image({ name: 'b2', source: 'busybox' }),
-      ],
-    }));
+    expect(parseTemplateFile(text, 'x.pmx')).toEqual(
+      template({
+        name: '2048',
+        keywords: 'games, Puzzle',
+        authors: ['Someone'],
+        images: [
+          image({
+            name: 'a',
+            source: 'busybox',
+            links: [
+              { service: 'b', alias: 'b' },
+              { service: 'b2', alias: 'other' },
+            ],
+            volumes_from: [{ service: 'b' }],
+            environment: [
+              { variable: 'A', value: '1' },
+              { variable: 'B', value: '' },
+            ],
+            expose: ['8080'],
+          }),
+          image({ name: 'b', source: 'busybox' }),
+          image({ name: 'b2', source: 'busybox' }),
+        ],
+      }),
+    );
   });
 
   test('an unknown top-level key is named', () => {
@@ -187,9 +220,9 @@ images:
     const text = 'name: x\nimages:\n  - {name: a, source: b, restart: always, ports: [{container_port: 80, host_prot: 8080}]}\n';
     const error = failure(() => parseTemplateFile(text, 'bad.pmx'));
     expect(error.message).toBe(
-      'bad.pmx: images[0]: unknown key "restart" (known keys: name, source, description, category, type, command, expose, '
-      + 'ports, links, environment, volumes, volumes_from, deployment); '
-      + 'images[0].ports[0]: unknown key "host_prot" (known keys: host_interface, host_port, container_port, proto)',
+      'bad.pmx: images[0]: unknown key "restart" (known keys: name, source, description, category, type, command, expose, ' +
+        'ports, links, environment, volumes, volumes_from, deployment); ' +
+        'images[0].ports[0]: unknown key "host_prot" (known keys: host_interface, host_port, container_port, proto)',
     );
     expect(error.fields).toEqual(['images.restart', 'images.ports']);
   });
@@ -220,17 +253,32 @@ describe('validateTemplate', () => {
       name: ' ',
       images: [
         image({
-          name: 'web', source: 'nginx',
-          links: [{ service: 'db', alias: 'd' }, { service: 'web', alias: 'self' }, { service: 'cache', alias: '' }],
+          name: 'web',
+          source: 'nginx',
+          links: [
+            { service: 'db', alias: 'd' },
+            { service: 'web', alias: 'self' },
+            { service: 'cache', alias: '' },
+          ],
           volumes_from: [{ service: 'nowhere' }, { service: 'web' }],
-          ports: [{ host_port: 80, container_port: 80 }, { host_port: '81', container_port: '' }],
+          ports: [
+            { host_port: 80, container_port: 80 },
+            { host_port: '81', container_port: '' },
+          ],
           volumes: [{ host_path: '/x', container_path: '' }],
           expose: ['80', 'abc', '-1'],
           environment: [{ variable: '', value: 'v' }],
           deployment: { count: 1.5 },
         }),
         image({ name: '', source: '' }),
-        image({ name: 'web', source: 'x', ports: [{ host_port: '80', container_port: 8080, proto: 'tcp' }, { host_port: 80, container_port: 80, proto: 'UDP' }] }),
+        image({
+          name: 'web',
+          source: 'x',
+          ports: [
+            { host_port: '80', container_port: 8080, proto: 'tcp' },
+            { host_port: 80, container_port: 80, proto: 'UDP' },
+          ],
+        }),
         image({ name: 'cache', source: 'redis' }),
       ],
     });
@@ -254,19 +302,32 @@ describe('validateTemplate', () => {
       'images[2].ports[0]: host port 80/TCP is already used by images[0].ports[0]',
     ]);
     expect(error.fields).toEqual([
-      'name', 'images.links', 'images.volumes_from', 'images.ports', 'images.volumes', 'images.expose',
-      'images.environment', 'images.deployment', 'images.name', 'images.source',
+      'name',
+      'images.links',
+      'images.volumes_from',
+      'images.ports',
+      'images.volumes',
+      'images.expose',
+      'images.environment',
+      'images.deployment',
+      'images.name',
+      'images.source',
     ]);
   });
 
   test('the same host port on TCP and UDP may coexist; blank host ports are not compared', () => {
     const t = template({
-      images: [image({
-        ports: [
-          { host_port: 53, container_port: 53 }, { host_port: 53, container_port: 53, proto: 'udp' },
-          { host_port: '', container_port: 1 }, { host_port: null, container_port: 2 }, { container_port: 3 },
-        ],
-      })],
+      images: [
+        image({
+          ports: [
+            { host_port: 53, container_port: 53 },
+            { host_port: 53, container_port: 53, proto: 'udp' },
+            { host_port: '', container_port: 1 },
+            { host_port: null, container_port: 2 },
+            { container_port: 3 },
+          ],
+        }),
+      ],
     });
     expect(() => validateTemplate(t)).not.toThrow();
   });
@@ -282,9 +343,18 @@ describe('validateTemplate', () => {
 describe('serializeTemplateFile', () => {
   test('the template-file form: key order, nulls kept at the top, empty image keys dropped, literal blocks', () => {
     const t = template({
-      name: 'Demo', documentation: 'line one\nline two', type: 'Default',
+      name: 'Demo',
+      documentation: 'line one\nline two',
+      type: 'Default',
       images: [
-        image({ name: 'web', source: 'nginx:1', description: 'The front', command: 'run', deployment: { count: 3 }, ports: [{ container_port: 80, host_port: '8080', proto: 'TCP' }] }),
+        image({
+          name: 'web',
+          source: 'nginx:1',
+          description: 'The front',
+          command: 'run',
+          deployment: { count: 3 },
+          ports: [{ container_port: 80, host_port: '8080', proto: 'TCP' }],
+        }),
         image({ name: 'db', source: 'postgres', type: null, deployment: {} }),
       ],
     });
@@ -327,10 +397,12 @@ images:
   test('round trip of awkward text', () => {
     const original = template({
       name: 'a: b # not a comment',
-      description: "'quoted' \"both\"",
+      description: '\'quoted\' "both"',
       keywords: 'yes, no, null',
       documentation: '  indented first line\n\ttab\ntrailing newlines\n\n',
-      images: [image({ name: 'true', source: '123', command: 'sh -c "echo: hi"', expose: ['1'], environment: [{ variable: 'X', value: '' }] })],
+      images: [
+        image({ name: 'true', source: '123', command: 'sh -c "echo: hi"', expose: ['1'], environment: [{ variable: 'X', value: '' }] }),
+      ],
     });
     expect(parseTemplateFile(serializeTemplateFile(original), 'x.pmx')).toEqual(original);
   });

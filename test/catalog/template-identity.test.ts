@@ -35,14 +35,23 @@ test('reloading an unchanged repo keeps every template id and image id', async (
   const res = await t.request('POST', `/template_repos/${repoId}`);
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ id: repoId, template_count: 3, load_errors: [] });
-  expect(await byName()).toEqual(Object.fromEntries(Object.entries(before).map(([name, row]) => [name, { ...row, updated_at: expect.any(String) }])));
+  expect(await byName()).toEqual(
+    Object.fromEntries(Object.entries(before).map(([name, row]) => [name, { ...row, updated_at: expect.any(String) }])),
+  );
   for (const row of Object.values(before)) expect((await t.request('GET', `/templates/${row.id}`)).status).toBe(200);
 });
 
 test('one file edited, one added, one removed: ids kept, one new, one gone', async () => {
   const before = await byName();
   const edited = pmx('Alpha', {
-    images: ['  - name: web', '    source: nginx:1', '  - name: cache', '    source: redis:7', '  - name: extra', '    source: redis:7'].join('\n'),
+    images: [
+      '  - name: web',
+      '    source: nginx:1',
+      '  - name: cache',
+      '    source: redis:7',
+      '  - name: extra',
+      '    source: redis:7',
+    ].join('\n'),
   }).replace('Alpha description', 'Alpha, edited');
   commitFiles(dir, { 'alpha.pmx': edited, 'delta.pmx': pmx('Delta') });
   git(dir, 'rm', '-q', 'gamma.pmx');
@@ -78,7 +87,9 @@ test('a file that stops loading removes its template; fixed, it comes back with 
   const res = await t.request('POST', `/template_repos/${repoId}`);
   expect(res.body).toMatchObject({
     template_count: 2,
-    load_errors: [{ file: 'nested/beta.pmx', line: 5, message: 'images[0].links[0]: linked service "nope" is not an image of this template' }],
+    load_errors: [
+      { file: 'nested/beta.pmx', line: 5, message: 'images[0].links[0]: linked service "nope" is not an image of this template' },
+    ],
   });
   expect((await t.request('GET', `/templates/${before.Beta.id}`)).status).toBe(404);
   commitFiles(dir, { 'nested/beta.pmx': pmx('Beta') });

@@ -5,7 +5,11 @@ describe('the legacy UI listener is opt-in', () => {
     expect(parseConfig({}).legacyUi).toBeUndefined();
     expect(parseConfig({ LEGACY_UI_PORT: '' }).legacyUi).toBeUndefined();
     expect(parseConfig({ LEGACY_UI_PORT: '3000' }).legacyUi).toEqual({ port: 3000, host: '127.0.0.1', scope: 'read' });
-    expect(parseConfig({ LEGACY_UI_PORT: '3000', LEGACY_UI_HOST: '10.0.0.5', LEGACY_UI_SCOPE: 'deploy' }).legacyUi).toEqual({ port: 3000, host: '10.0.0.5', scope: 'deploy' });
+    expect(parseConfig({ LEGACY_UI_PORT: '3000', LEGACY_UI_HOST: '10.0.0.5', LEGACY_UI_SCOPE: 'deploy' }).legacyUi).toEqual({
+      port: 3000,
+      host: '10.0.0.5',
+      scope: 'deploy',
+    });
   });
 
   test('the admin scope cannot be given to a listener without tokens', () => {

@@ -21,7 +21,12 @@ function expectShape(body: unknown, name: string, ignore: string[] = []): void {
   expect({ fixture: name, problems: shapeDiff(fixture(name), body, ignore) }).toEqual({ fixture: name, problems: [] });
 }
 
-interface UiResponse { status: number; headers: Record<string, string | string[] | undefined>; body: any; text: string }
+interface UiResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  text: string;
+}
 
 /**
  * The original web UI's calls (../shared/reference/original-ui-contract.md §2), replayed as it
@@ -44,16 +49,28 @@ describeDocker('the original UI against the legacy listener', () => {
   const ids: Record<string, number> = {};
 
   /** One call as ActiveResource makes it. */
-  async function ui(method: string, pathname: string, options: { query?: Record<string, string>; body?: unknown } = {}): Promise<UiResponse> {
+  async function ui(
+    method: string,
+    pathname: string,
+    options: { query?: Record<string, string>; body?: unknown } = {},
+  ): Promise<UiResponse> {
     const query = options.query
-      ? `?${Object.keys(options.query).sort().map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(options.query![k]).replace(/%20/g, '+')}`).join('&')}`
+      ? `?${Object.keys(options.query)
+          .sort()
+          .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(options.query![k]).replace(/%20/g, '+')}`)
+          .join('&')}`
       : '';
-    const headers: Record<string, string> = method === 'GET' || method === 'DELETE' ? { accept: 'application/json' } : { 'content-type': 'application/json' };
+    const headers: Record<string, string> =
+      method === 'GET' || method === 'DELETE' ? { accept: 'application/json' } : { 'content-type': 'application/json' };
     const body = method === 'POST' || method === 'PUT' ? JSON.stringify(options.body ?? {}) : undefined;
     const res = await request(`${t.legacyUrl}${pathname}${query}`, { method: method as never, headers, body });
     const text = await res.body.text();
     let parsed: unknown;
-    try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
     return { status: res.statusCode, headers: res.headers, body: parsed, text };
   }
 
@@ -61,13 +78,19 @@ describeDocker('the original UI against the legacy listener', () => {
   const createdId = (res: UiResponse): number => {
     expect(res.status).toBeGreaterThanOrEqual(200);
     expect(res.status).toBeLessThan(300);
-    const fromLocation = Number(String(res.headers.location ?? '').split('/').pop()?.replace(/\.\w+$/, ''));
+    const fromLocation = Number(
+      String(res.headers.location ?? '')
+        .split('/')
+        .pop()
+        ?.replace(/\.\w+$/, ''),
+    );
     expect(fromLocation).toEqual(expect.any(Number));
     if (res.body?.id !== undefined) expect(res.body.id).toBe(fromLocation);
     return fromLocation;
   };
 
-  const ok = (res: UiResponse) => expect({ status: res.status, body: res.status < 300 ? 'ok' : res.body }).toEqual({ status: expect.any(Number), body: 'ok' });
+  const ok = (res: UiResponse) =>
+    expect({ status: res.status, body: res.status < 300 ? 'ok' : res.body }).toEqual({ status: expect.any(Number), body: 'ok' });
 
   beforeAll(async () => {
     t = await startTestApp({ REGISTRY_ALLOW_PRIVATE: 'true', LEGACY_UI_PORT: '0', LEGACY_UI_SCOPE: 'deploy', GITHUB_TOKEN: 'ghp_server' });
@@ -144,7 +167,12 @@ describeDocker('the original UI against the legacy listener', () => {
     // A 422 carries {errors: {field: [messages]}} for the form, beside code, message and fields.
     const invalid = await ui('POST', '/registries.json', { body: { name: 'bad', endpoint_url: 'ftp://x' } });
     expect(invalid.status).toBe(422);
-    expect(invalid.body).toEqual({ code: 422, message: expect.any(String), fields: 'endpoint_url', errors: { endpoint_url: [invalid.body.message] } });
+    expect(invalid.body).toEqual({
+      code: 422,
+      message: expect.any(String),
+      fields: 'endpoint_url',
+      errors: { endpoint_url: [invalid.body.message] },
+    });
 
     expectShape((await ui('GET', '/keywords.json')).body, 'keywords_representation.json');
     expectShape((await ui('GET', '/types.json')).body, 'types_representation.json');
@@ -159,14 +187,32 @@ describeDocker('the original UI against the legacy listener', () => {
 
     const local = await ui('GET', '/search.json', { query: { limit: '40', q: 'busybox', type: 'local_image' } });
     expect(Object.keys(local.body).sort()).toEqual(['local_images', 'q']);
-    expect(local.body.local_images).toEqual(expect.arrayContaining([{ id: expect.stringMatching(/^[0-9a-f]{64}$/), source: TEST_IMAGE.split(':')[0], tags: expect.arrayContaining([TEST_IMAGE]) }]));
+    expect(local.body.local_images).toEqual(
+      expect.arrayContaining([
+        { id: expect.stringMatching(/^[0-9a-f]{64}$/), source: TEST_IMAGE.split(':')[0], tags: expect.arrayContaining([TEST_IMAGE]) },
+      ]),
+    );
 
     const remote = await ui('GET', '/search.json', { query: { limit: '40', q: 'wordpress', type: 'remote_image' } });
     expect(Object.keys(remote.body).sort()).toEqual(['errors', 'q', 'remote_images']);
     expect(remote.body.errors).toEqual([]);
     if (registry) {
       // The UI reads source, description, is_official, is_trusted, star_count, registry_id, registry_name (§3).
-      const unread = ['id', 'image_id', 'name', 'tag', 'keywords', 'type', 'links', 'ports', 'expose', 'environment', 'volumes', 'created_at', 'updated_at'];
+      const unread = [
+        'id',
+        'image_id',
+        'name',
+        'tag',
+        'keywords',
+        'type',
+        'links',
+        'ports',
+        'expose',
+        'environment',
+        'volumes',
+        'created_at',
+        'updated_at',
+      ];
       expectShape(remote.body, 'search_results.json', ['$.templates', '$.local_images', ...unread.map((k) => `$.remote_images[].${k}`)]);
       const tags = await ui('GET', '/repositories/team/wordpress.json', { query: { local: 'false', registry_id: String(ids.registry) } });
       expect({ ...tags.body, tags: [...tags.body.tags].sort() }).toEqual({ id: 'team/wordpress', tags: ['4.0', 'latest'] });
@@ -182,12 +228,17 @@ describeDocker('the original UI against the legacy listener', () => {
     ids.app = createdId(await ui('POST', '/apps.json', { body: { template_id: String(ids.template) } }));
     ids.imageApp = createdId(await ui('POST', '/apps.json', { body: { image: TEST_IMAGE, registry_id: '' } }));
     const compose = `services:\n  solo-${sfx}:\n    image: ${TEST_IMAGE}\n    command: sleep 3600\n`;
-    ids.composeApp = createdId(await ui('POST', '/apps.json', { body: { compose_yaml: compose, compose_yaml_file: { original_filename: 'docker-compose.yml' } } }));
+    ids.composeApp = createdId(
+      await ui('POST', '/apps.json', { body: { compose_yaml: compose, compose_yaml_file: { original_filename: 'docker-compose.yml' } } }),
+    );
 
     // The template's app: its services have categories (the image and compose apps' have none).
     const list = await ui('GET', '/apps.json');
     expect(list.body.map((a: { id: number }) => a.id)).toEqual(expect.arrayContaining([ids.app, ids.imageApp, ids.composeApp]));
-    expectShape(list.body.filter((a: { id: number }) => a.id === ids.app), 'app_list_representation.json');
+    expectShape(
+      list.body.filter((a: { id: number }) => a.id === ids.app),
+      'app_list_representation.json',
+    );
     const app = await ui('GET', `/apps/${ids.app}.json`);
     expectShape(app.body, 'app_representation.json');
     ok(await ui('PUT', `/apps/${ids.app}.json`, { body: { ...app.body, name: `Blog ${sfx}`, documentation: 'Our blog' } }));
@@ -208,7 +259,10 @@ describeDocker('the original UI against the legacy listener', () => {
     const services = await ui('GET', `/apps/${ids.app}/services.json`);
     expectShape(services.body, 'services_representation.json');
     const wp = services.body.find((s: { name: string }) => s.name === `wp-${sfx}`);
-    const single = await waitFor(() => ui('GET', `/apps/${ids.app}/services/${wp.id}.json`), (r) => r.body.sub_state === 'running');
+    const single = await waitFor(
+      () => ui('GET', `/apps/${ids.app}/services/${wp.id}.json`),
+      (r) => r.body.sub_state === 'running',
+    );
     // The test image exposes no port, so its default_exposed_ports is [] (its elements' type cannot be checked).
     expect(single.body.default_exposed_ports).toEqual([]);
     expectShape(single.body, 'service_representation_1.json', ['$.default_exposed_ports']);
@@ -221,12 +275,21 @@ describeDocker('the original UI against the legacy listener', () => {
     ids.category = createdId(category);
     expect(category.body).toEqual({ id: ids.category, name: 'Cache Tier', position: expect.any(Number) });
     const c1 = await ui('GET', `/apps/${ids.app}/categories/${ids.category}.json`);
-    ok(await ui('PUT', `/apps/${ids.app}/categories/${ids.category}.json`, { body: { ...c1.body, id: String(ids.category), position: '7' } }));
+    ok(
+      await ui('PUT', `/apps/${ids.app}/categories/${ids.category}.json`, {
+        body: { ...c1.body, id: String(ids.category), position: '7' },
+      }),
+    );
     expect((await ui('GET', `/apps/${ids.app}/categories/${ids.category}.json`)).body.position).toBe(7);
 
     // A14: added from the search dialog, with the category's row as fetched.
     const added = await ui('POST', `/apps/${ids.app}/services.json`, {
-      body: { name: `cache-${sfx}`, from: TEST_IMAGE, status: 'loading', categories: [{ id: String(ids.category), name: 'Cache Tier', position: '7' }] },
+      body: {
+        name: `cache-${sfx}`,
+        from: TEST_IMAGE,
+        status: 'loading',
+        categories: [{ id: String(ids.category), name: 'Cache Tier', position: '7' }],
+      },
     });
     ids.service = createdId(added);
     expect(added.body).toMatchObject({ id: ids.service, name: `cache-${sfx}` });
@@ -237,17 +300,27 @@ describeDocker('the original UI against the legacy listener', () => {
       ...fetched,
       description: 'the front',
       expose: ['80', '8080'],
-      environment: [...fetched.environment.map((e: object) => ({ ...e, _deleted: '0' })), { variable: 'WP_DEBUG', value: '1', _deleted: '0' }, { variable: 'GONE', value: 'x', _deleted: '1' }],
+      environment: [
+        ...fetched.environment.map((e: object) => ({ ...e, _deleted: '0' })),
+        { variable: 'WP_DEBUG', value: '1', _deleted: '0' },
+        { variable: 'GONE', value: 'x', _deleted: '1' },
+      ],
       links: fetched.links.map((l: object) => ({ ...l, _deleted: '0' })),
       categories: [{ id: String(ids.category), position: '2' }],
       restart: 'false',
     };
     ok(await ui('PUT', `/apps/${ids.app}/services/${wp.id}.json`, { body: edited }));
     const after = (await ui('GET', `/apps/${ids.app}/services/${wp.id}.json`)).body;
-    expect(after).toMatchObject({ description: 'the front', expose: [80, 8080], categories: [{ id: ids.category, name: 'Cache Tier', position: 2 }] });
+    expect(after).toMatchObject({
+      description: 'the front',
+      expose: [80, 8080],
+      categories: [{ id: ids.category, name: 'Cache Tier', position: 2 }],
+    });
     expect(after.environment.map((e: { variable: string }) => e.variable)).toEqual(['DB_PASSWORD', 'WP_DEBUG']);
     // A 422 on the service form: errors per attribute.
-    const bad = await ui('PUT', `/apps/${ids.app}/services/${wp.id}.json`, { body: { ...after, categories: [{ id: '999999', position: '1' }] } });
+    const bad = await ui('PUT', `/apps/${ids.app}/services/${wp.id}.json`, {
+      body: { ...after, categories: [{ id: '999999', position: '1' }] },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual({ categories: [bad.body.message] });
 
@@ -255,7 +328,14 @@ describeDocker('the original UI against the legacy listener', () => {
     const journal = await ui('GET', `/apps/${ids.app}/services/${wp.id}/journal.json`, { query: { cursor: '' } });
     expect(journal.status).toBe(200);
     expect(Array.isArray(journal.body)).toBe(true);
-    for (const entry of journal.body) expect(entry).toEqual({ __CURSOR: expect.any(String), __REALTIME_TIMESTAMP: expect.stringMatching(/^\d+$/), SYSLOG_IDENTIFIER: expect.any(String), MESSAGE: expect.any(String), stream: expect.any(String) });
+    for (const entry of journal.body)
+      expect(entry).toEqual({
+        __CURSOR: expect.any(String),
+        __REALTIME_TIMESTAMP: expect.stringMatching(/^\d+$/),
+        SYSLOG_IDENTIFIER: expect.any(String),
+        MESSAGE: expect.any(String),
+        stream: expect.any(String),
+      });
     expect((await ui('GET', `/apps/${ids.app}/journal.json`, { query: { cursor: '' } })).status).toBe(200);
 
     ok(await ui('DELETE', `/apps/${ids.app}/services/${ids.service}.json`));
@@ -266,7 +346,16 @@ describeDocker('the original UI against the legacy listener', () => {
   test('save as template (A7, T2, T2a, T3) and the user (U1, U2)', async () => {
     const app = (await ui('GET', `/apps/${ids.app}.json`)).body;
     const preview = await ui('POST', `/apps/${ids.app}/template.json`, {
-      query: { app_id: String(ids.app), author: 'me@example.com', description: 'My blog', documentation: 'Docs', keywords: 'blog', name: `Blog ${sfx}`, repo: remote, type: 'Wordpress' },
+      query: {
+        app_id: String(ids.app),
+        author: 'me@example.com',
+        description: 'My blog',
+        documentation: 'Docs',
+        keywords: 'blog',
+        name: `Blog ${sfx}`,
+        repo: remote,
+        type: 'Wordpress',
+      },
       body: app,
     });
     expect(preview.status).toBe(200);
@@ -274,19 +363,38 @@ describeDocker('the original UI against the legacy listener', () => {
 
     const created = await ui('POST', '/templates.json', {
       body: {
-        name: `Blog ${sfx}`, description: 'My blog', keywords: 'blog', authors: ['me@example.com'], type: 'Wordpress', app_id: String(ids.app),
-        documentation: 'Docs', source: 'owner/repo', short_description: 'My blog', last_updated_on: 'today', image_count_label: '2 images', icon_src: 'x.svg',
+        name: `Blog ${sfx}`,
+        description: 'My blog',
+        keywords: 'blog',
+        authors: ['me@example.com'],
+        type: 'Wordpress',
+        app_id: String(ids.app),
+        documentation: 'Docs',
+        source: 'owner/repo',
+        short_description: 'My blog',
+        last_updated_on: 'today',
+        image_count_label: '2 images',
+        icon_src: 'x.svg',
       },
     });
     ids.savedTemplate = createdId(created);
     expect((await ui('GET', '/images.json', { query: { template_id: '' } })).status).toBe(404);
     const template = (await ui('GET', `/templates/${ids.savedTemplate}.json`)).body;
-    ok(await ui('POST', `/templates/${ids.savedTemplate}/save.json`, { query: { file_name: `blog_${sfx}`, repo: remote }, body: template }));
-    expect(execFileSync('git', ['log', '-1', '--format=%s', 'main'], { cwd: remote, encoding: 'utf8' }).trim()).toBe(`Save template blog_${sfx}.pmx`);
+    ok(
+      await ui('POST', `/templates/${ids.savedTemplate}/save.json`, { query: { file_name: `blog_${sfx}`, repo: remote }, body: template }),
+    );
+    expect(execFileSync('git', ['log', '-1', '--format=%s', 'main'], { cwd: remote, encoding: 'utf8' }).trim()).toBe(
+      `Save template blog_${sfx}.pmx`,
+    );
 
     // No e-mail yet (null): the save-template page then shows its form, which sends U2.
     const user = await ui('GET', '/user.json');
-    expect(user.body).toEqual({ email: null, repos: expect.arrayContaining([repoDir, remote]), github_username: 'legacy-ui', github_access_token_present: true });
+    expect(user.body).toEqual({
+      email: null,
+      repos: expect.arrayContaining([repoDir, remote]),
+      github_username: 'legacy-ui',
+      github_access_token_present: true,
+    });
     ok(await ui('PUT', '/user.json', { body: { ...user.body, email: 'me@example.com', subscribe: 'false' } }));
     expectShape((await ui('GET', '/user.json')).body, 'user_representation.json');
     expect((await ui('GET', '/user.json')).body.email).toBe('me@example.com');
@@ -309,15 +417,23 @@ describeDocker('the original UI against the legacy listener', () => {
   test('deployment targets and deployments (D1–D10)', async () => {
     ids.target = createdId(await ui('POST', '/deployment_targets.json', { body: { name: `Staging ${sfx}`, auth_blob: agent.token } }));
     // Not a fixture member the UI reads: the refresh's health flag (§3 "unused").
-    expectShape((await ui('GET', '/deployment_targets.json')).body, 'deployment_targets_representation.json', ['$[].metadata.adapter_is_healthy']);
-    expectShape((await ui('GET', `/deployment_targets/${ids.target}.json`)).body, 'deployment_target_representation.json', ['$.metadata.adapter_is_healthy']);
+    expectShape((await ui('GET', '/deployment_targets.json')).body, 'deployment_targets_representation.json', [
+      '$[].metadata.adapter_is_healthy',
+    ]);
+    expectShape((await ui('GET', `/deployment_targets/${ids.target}.json`)).body, 'deployment_target_representation.json', [
+      '$.metadata.adapter_is_healthy',
+    ]);
     const refresh = await ui('POST', `/deployment_targets/${ids.target}/metadata/refresh.json`, { body: {} });
     expectShape(refresh.body, 'deployment_target_refresh_representation.json', ['$.metadata.adapter_is_healthy']);
 
     const deploy = await ui('POST', `/deployment_targets/${ids.target}/deployments.json`, {
       body: {
-        resource_type: 'Template', resource_id: String(ids.template), display_name: 'Unnamed Deployment',
-        override: { images: [{ name: `wp-${sfx}`, environment: [{ variable: 'DB_PASSWORD', value: 'other' }], deployment: { count: '2' } }] },
+        resource_type: 'Template',
+        resource_id: String(ids.template),
+        display_name: 'Unnamed Deployment',
+        override: {
+          images: [{ name: `wp-${sfx}`, environment: [{ variable: 'DB_PASSWORD', value: 'other' }], deployment: { count: '2' } }],
+        },
       },
     });
     ids.deployment = createdId(deploy);
@@ -327,12 +443,16 @@ describeDocker('the original UI against the legacy listener', () => {
     expectShape((await ui('GET', `/deployment_targets/${ids.target}/deployments.json`)).body, 'deployments_representation.json');
     const one = await ui('GET', `/deployment_targets/${ids.target}/deployments/${ids.deployment}.json`);
     expect(one.body.status.services).toEqual(expect.arrayContaining([{ id: expect.any(String), actualState: expect.any(String) }]));
-    const redeploy = await ui('POST', `/deployment_targets/${ids.target}/deployments/${ids.deployment}/redeploy.json`, { body: { ...one.body, display_name: 'Unnamed Deployment' } });
+    const redeploy = await ui('POST', `/deployment_targets/${ids.target}/deployments/${ids.deployment}/redeploy.json`, {
+      body: { ...one.body, display_name: 'Unnamed Deployment' },
+    });
     ok(redeploy);
     expect(redeploy.body).toEqual(expect.any(Object));
     ok(await ui('DELETE', `/deployment_targets/${ids.target}/deployments/${redeploy.body.id}.json`));
 
-    const app = await ui('POST', `/deployment_targets/${ids.target}/deployments.json`, { body: { resource_type: 'App', resource_id: String(ids.app), override: {} } });
+    const app = await ui('POST', `/deployment_targets/${ids.target}/deployments.json`, {
+      body: { resource_type: 'App', resource_id: String(ids.app), override: {} },
+    });
     expect(app.status).toBe(422);
     expect(app.body.errors).toEqual({ resource_type: [app.body.message] });
     ok(await ui('DELETE', `/deployment_targets/${ids.target}.json`));
@@ -340,13 +460,20 @@ describeDocker('the original UI against the legacy listener', () => {
 
   test('jobs (J1–J7) answer 501 with the reason: they need the original job runner', async () => {
     const calls: [string, string, object?][] = [
-      ['GET', '/jobs.json'], ['POST', '/jobs.json', { template_id: '2', override: { environment: [] }, success: false, failure: false, running: false }],
-      ['GET', '/jobs/abc.json'], ['DELETE', '/jobs/abc.json'], ['GET', '/jobs/abc/log.json'], ['GET', '/job_templates.json'], ['GET', '/job_templates/1.json'],
+      ['GET', '/jobs.json'],
+      ['POST', '/jobs.json', { template_id: '2', override: { environment: [] }, success: false, failure: false, running: false }],
+      ['GET', '/jobs/abc.json'],
+      ['DELETE', '/jobs/abc.json'],
+      ['GET', '/jobs/abc/log.json'],
+      ['GET', '/job_templates.json'],
+      ['GET', '/job_templates/1.json'],
     ];
     for (const [method, pathname, body] of calls) {
       const res = await ui(method, pathname, { body });
       expect({ call: `${method} ${pathname}`, status: res.status, body: res.body }).toEqual({
-        call: `${method} ${pathname}`, status: 501, body: { code: 501, message: expect.stringContaining('job runner'), fields: '' },
+        call: `${method} ${pathname}`,
+        status: 501,
+        body: { code: 501, message: expect.stringContaining('job runner'), fields: '' },
       });
     }
   });

@@ -65,16 +65,29 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
   test('every spec GET answers the same with .json as without', async () => {
     const templateId = (await t.request('GET', '/templates')).body[0].id;
     const paths = [
-      '/templates', `/templates/${templateId}`, '/template_repos', '/registries', '/registries/0', '/keywords', '/types', '/user',
-      '/search?q=wordpress', '/apps', `/apps/${appId}`, `/apps/${appId}/services`, `/apps/${appId}/services/${serviceId}`,
-      '/deployment_targets', '/platform',
+      '/templates',
+      `/templates/${templateId}`,
+      '/template_repos',
+      '/registries',
+      '/registries/0',
+      '/keywords',
+      '/types',
+      '/user',
+      '/search?q=wordpress',
+      '/apps',
+      `/apps/${appId}`,
+      `/apps/${appId}/services`,
+      `/apps/${appId}/services/${serviceId}`,
+      '/deployment_targets',
+      '/platform',
     ];
     for (const path of paths) {
       const [bare, json] = [path, path.replace(/(\?|$)/, '.json$1')];
       const [a, b] = await Promise.all([t.request('GET', bare), t.request('GET', json)]);
       expect({ path: json, status: b.status }).toEqual({ path: json, status: 200 });
       // Live container states may move between the two reads: compare everything else.
-      const stable = (body: unknown) => JSON.parse(JSON.stringify(body, (key, value) => (/_state$|^container_status$/.test(key) ? undefined : value)));
+      const stable = (body: unknown) =>
+        JSON.parse(JSON.stringify(body, (key, value) => (/_state$|^container_status$/.test(key) ? undefined : value)));
       expect(stable(b.body)).toEqual(stable(a.body));
     }
     // The spec's semantics stay: PUT /apps/{id} rebuilds (204), with or without .json.
@@ -90,17 +103,27 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
     const db = await t.request('POST', `/apps/${appId}/categories`, { body: { name: 'DB Tier', position: 5 } });
     expect(db.status).toBe(201);
     // Put the service in it, then take the category away.
-    expect((await t.request('PUT', `/apps/${appId}/services/${serviceId}`, { body: { categories: [{ id: db.body.id, position: 1 }] } })).status).toBe(204);
-    expect((await t.request('PUT', `/apps/${appId}/categories/${db.body.id}.json`, { body: { name: 'Data', position: 2 } })).status).toBe(204);
+    expect(
+      (await t.request('PUT', `/apps/${appId}/services/${serviceId}`, { body: { categories: [{ id: db.body.id, position: 1 }] } })).status,
+    ).toBe(204);
+    expect((await t.request('PUT', `/apps/${appId}/categories/${db.body.id}.json`, { body: { name: 'Data', position: 2 } })).status).toBe(
+      204,
+    );
     expect((await t.request('GET', `/apps/${appId}/categories/${db.body.id}`)).body).toEqual({ id: db.body.id, name: 'Data', position: 2 });
     const list = await t.request('GET', `/apps/${appId}/categories.json`);
     expect(list.body).toEqual(expect.arrayContaining([{ id: db.body.id, name: 'Data', position: 2 }]));
-    expect((await t.request('GET', `/apps/${appId}/services/${serviceId}`)).body.categories).toEqual([{ id: db.body.id, name: 'Data', position: 1 }]);
+    expect((await t.request('GET', `/apps/${appId}/services/${serviceId}`)).body.categories).toEqual([
+      { id: db.body.id, name: 'Data', position: 1 },
+    ]);
     expect((await t.request('DELETE', `/apps/${appId}/categories/${db.body.id}.json`)).status).toBe(204);
     expect((await t.request('GET', `/apps/${appId}/categories/${db.body.id}`)).status).toBe(404);
     expect((await t.request('GET', `/apps/${appId}/services/${serviceId}`)).body.categories).toEqual([]);
     // Bad input: 422 naming the field; an unknown app 404.
-    expect((await t.request('POST', `/apps/${appId}/categories`, { body: { name: ' ' } })).body).toEqual({ code: 422, message: "name can't be blank", fields: 'name' });
+    expect((await t.request('POST', `/apps/${appId}/categories`, { body: { name: ' ' } })).body).toEqual({
+      code: 422,
+      message: "name can't be blank",
+      fields: 'name',
+    });
     expect((await t.request('POST', '/apps/999999/categories', { body: { name: 'x' } })).status).toBe(404);
   });
 
@@ -126,29 +149,42 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
     expect((await t.request('DELETE', `/apps/${appId}/services/${serviceId}`)).status).toBe(404);
   });
 
-  test('GET /repositories/{name}: the local engine\'s tags of an image, by a name with slashes', async () => {
+  test("GET /repositories/{name}: the local engine's tags of an image, by a name with slashes", async () => {
     const [repository, tag] = TEST_IMAGE.split(':');
     const res = await t.request('GET', `/repositories/${repository}.json?local=true&registry_id=0`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: repository, tags: expect.arrayContaining([tag]) });
     expect((await t.request('GET', `/repositories/nobody/nothing-${sfx}.json?local=true`)).status).toBe(404);
-    expect((await t.request('GET', `/repositories/${repository}?local=maybe`)).body).toEqual({ code: 400, message: 'local must be true or false', fields: 'local' });
-    expect((await t.request('GET', `/repositories/${repository}`)).body).toEqual({ code: 422, message: 'registry_id is required unless local is true', fields: 'registry_id' });
+    expect((await t.request('GET', `/repositories/${repository}?local=maybe`)).body).toEqual({
+      code: 400,
+      message: 'local must be true or false',
+      fields: 'local',
+    });
+    expect((await t.request('GET', `/repositories/${repository}`)).body).toEqual({
+      code: 422,
+      message: 'registry_id is required unless local is true',
+      fields: 'registry_id',
+    });
   });
 
-  (registryAvailable() ? test : test.skip)('GET /repositories/{name}?registry_id=: a registry\'s tags (real docker-registry)', async () => {
+  (registryAvailable() ? test : test.skip)("GET /repositories/{name}?registry_id=: a registry's tags (real docker-registry)", async () => {
     registry = await startRegistry({ auth: 'basic' });
     await registry.push('team/web', 'v1');
     await registry.push('team/web', 'v2');
     const reg = await t.request('POST', '/registries', {
-      body: { name: `Private ${sfx}`, endpoint_url: registry.url, username: registry.credentials!.username, password: registry.credentials!.password },
+      body: {
+        name: `Private ${sfx}`,
+        endpoint_url: registry.url,
+        username: registry.credentials!.username,
+        password: registry.credentials!.password,
+      },
     });
     const res = await t.request('GET', `/repositories/team/web.json?local=false&registry_id=${reg.body.id}`);
     expect(res.body).toEqual({ id: 'team/web', tags: ['v1', 'v2'] });
     expect((await t.request('GET', `/repositories/team/none.json?registry_id=${reg.body.id}`)).status).toBe(404);
   });
 
-  test('PUT /user sets the caller\'s e-mail; a per-user GitHub token is refused, naming it', async () => {
+  test("PUT /user sets the caller's e-mail; a per-user GitHub token is refused, naming it", async () => {
     const res = await t.request('PUT', '/user.json', { body: { email: 'me@example.com' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ username: 'admin', email: 'me@example.com', repos: [repoDir], template_repo_providers: expect.any(Array) });
@@ -156,7 +192,11 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
     const refused = await t.request('PUT', '/user', { body: { github_access_token: 'ghp_x' } });
     expect(refused.status).toBe(422);
     expect(refused.body.fields).toBe('github_access_token');
-    expect((await t.request('PUT', '/user', { body: { email: 'not an address' } })).body).toEqual({ code: 422, message: 'email is not an e-mail address', fields: 'email' });
+    expect((await t.request('PUT', '/user', { body: { email: 'not an address' } })).body).toEqual({
+      code: 422,
+      message: 'email is not an e-mail address',
+      fields: 'email',
+    });
     expect((await t.request('GET', '/user')).body.email).toBe('me@example.com');
   });
 });

@@ -101,7 +101,20 @@ describeDocker('the container image', () => {
     run = JSON.parse(docker(['run', '--rm', '--network', 'none', TAG]).trim());
     // The build stage sees the build context as .dockerignore lets it through (its layers are cached).
     docker(['build', '--network', 'none', '--build-arg', `BASE=${BASE}`, '--target', 'build', '-t', `${TAG}-build`, dir]);
-    buildStage = docker(['run', '--rm', '--network', 'none', `${TAG}-build`, 'find', '/src', '-path', '/src/node_modules', '-prune', '-o', '-print'])
+    buildStage = docker([
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      `${TAG}-build`,
+      'find',
+      '/src',
+      '-path',
+      '/src/node_modules',
+      '-prune',
+      '-o',
+      '-print',
+    ])
       .split('\n')
       .filter(Boolean);
     const container = docker(['create', TAG]).trim();
@@ -132,7 +145,8 @@ describeDocker('the container image', () => {
 
   test('carries no data directory, token, key, env file or host node_modules', () => {
     expect(files).toContain('app/dist/src/main.js');
-    const leak = (file: string) => /(^|\/)(\.data|\.agent-data|admin-token|secret-key|\.env|key\.pem|leaked-host-module|stale\.js)(\/|$)/.test(file);
+    const leak = (file: string) =>
+      /(^|\/)(\.data|\.agent-data|admin-token|secret-key|\.env|key\.pem|leaked-host-module|stale\.js)(\/|$)/.test(file);
     expect(files.filter(leak)).toEqual([]);
     // Not even the build stage gets them: .dockerignore keeps them out of the context.
     expect(buildStage).toContain('/src/src/main.js');

@@ -4,29 +4,42 @@ import { ValidationError } from '../../src/errors';
 
 function service(overrides: Partial<ServiceDefinition> = {}): ServiceDefinition {
   return {
-    name: 'web', image: 'nginx:1.25', environment: [], ports: [], expose: [], volumes: [],
-    volumesFrom: [], links: [], labels: {}, ...overrides,
+    name: 'web',
+    image: 'nginx:1.25',
+    environment: [],
+    ports: [],
+    expose: [],
+    volumes: [],
+    volumesFrom: [],
+    links: [],
+    labels: {},
+    ...overrides,
   };
 }
 
 describe('containerSpec', () => {
   test('a service with everything becomes one create body', () => {
-    const body = containerSpec(service({
-      command: `sh -c 'echo "hi there"; sleep 1'`,
-      environment: [{ variable: 'A', value: '1' }, { variable: 'EMPTY', value: null }],
-      ports: [
-        { host_interface: '127.0.0.1', host_port: '8080', container_port: '80', proto: 'TCP' },
-        { container_port: 53, proto: 'udp' },
-        { host_port: 8443, container_port: 443 },
-      ],
-      expose: ['9000', 53],
-      volumes: [{ host_path: '/srv/data', container_path: '/data' }, { container_path: '/cache' }],
-      volumesFrom: ['db'],
-      links: [{ service: 'db_1', alias: 'database' }],
-      labels: { 'platform.app': '3' },
-      network: { name: 'platform-app-3', aliases: ['web'] },
-      restart: 'always',
-    }));
+    const body = containerSpec(
+      service({
+        command: `sh -c 'echo "hi there"; sleep 1'`,
+        environment: [
+          { variable: 'A', value: '1' },
+          { variable: 'EMPTY', value: null },
+        ],
+        ports: [
+          { host_interface: '127.0.0.1', host_port: '8080', container_port: '80', proto: 'TCP' },
+          { container_port: 53, proto: 'udp' },
+          { host_port: 8443, container_port: 443 },
+        ],
+        expose: ['9000', 53],
+        volumes: [{ host_path: '/srv/data', container_path: '/data' }, { container_path: '/cache' }],
+        volumesFrom: ['db'],
+        links: [{ service: 'db_1', alias: 'database' }],
+        labels: { 'platform.app': '3' },
+        network: { name: 'platform-app-3', aliases: ['web'] },
+        restart: 'always',
+      }),
+    );
     expect(body).toEqual({
       Image: 'nginx:1.25',
       Cmd: ['sh', '-c', 'echo "hi there"; sleep 1'],
@@ -53,17 +66,29 @@ describe('containerSpec', () => {
 
   test('a bare service keeps the image command and makes no network config', () => {
     expect(containerSpec(service({ command: '   ' }))).toEqual({
-      Image: 'nginx:1.25', Env: [], Labels: {}, ExposedPorts: {}, Volumes: {},
+      Image: 'nginx:1.25',
+      Env: [],
+      Labels: {},
+      ExposedPorts: {},
+      Volumes: {},
       HostConfig: { PortBindings: {}, Binds: [], VolumesFrom: [] },
     });
   });
 
   test('two host bindings of one container port are both kept', () => {
-    const body = containerSpec(service({
-      ports: [{ host_port: 80, container_port: 80 }, { host_interface: '127.0.0.1', host_port: 8080, container_port: 80 }],
-    }));
+    const body = containerSpec(
+      service({
+        ports: [
+          { host_port: 80, container_port: 80 },
+          { host_interface: '127.0.0.1', host_port: 8080, container_port: 80 },
+        ],
+      }),
+    );
     expect(body.HostConfig.PortBindings).toEqual({
-      '80/tcp': [{ HostIp: '', HostPort: '80' }, { HostIp: '127.0.0.1', HostPort: '8080' }],
+      '80/tcp': [
+        { HostIp: '', HostPort: '80' },
+        { HostIp: '127.0.0.1', HostPort: '8080' },
+      ],
     });
   });
 
@@ -80,7 +105,7 @@ describe('shellWords', () => {
     ["  a   'b c'  d ", ['a', 'b c', 'd']],
     ['echo a\\ b', ['echo', 'a b']],
     ['echo "a \\"q\\" \\\\ \\n"', ['echo', 'a "q" \\ \\n']],
-    ["echo '\\n' \"\"", ['echo', '\\n', '']],
+    ['echo \'\\n\' ""', ['echo', '\\n', '']],
     ['x"y"z', ['xyz']],
     ['', []],
   ])('%s', (command, words) => {

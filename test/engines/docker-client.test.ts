@@ -12,8 +12,17 @@ describeDocker('DockerClient against the real engine', () => {
 
   function service(suffix: string, command: string, overrides: Partial<ServiceDefinition> = {}): ServiceDefinition {
     return {
-      name: name(suffix), image: TEST_IMAGE, command, environment: [], ports: [], expose: [], volumes: [],
-      volumesFrom: [], links: [], labels, ...overrides,
+      name: name(suffix),
+      image: TEST_IMAGE,
+      command,
+      environment: [],
+      ports: [],
+      expose: [],
+      volumes: [],
+      volumesFrom: [],
+      links: [],
+      labels,
+      ...overrides,
     };
   }
 
@@ -43,12 +52,17 @@ describeDocker('DockerClient against the real engine', () => {
 
   test('a busybox httpd published on 127.0.0.1 answers, and its status shows the port', async () => {
     const port = await freePort();
-    const id = await run(service('httpd', `sh -c 'mkdir -p /www && echo "hello from busybox" > /www/index.html && exec httpd -f -p 80 -h /www'`, {
-      ports: [{ host_interface: '127.0.0.1', host_port: port, container_port: 80 }],
-    }));
+    const id = await run(
+      service('httpd', `sh -c 'mkdir -p /www && echo "hello from busybox" > /www/index.html && exec httpd -f -p 80 -h /www'`, {
+        ports: [{ host_interface: '127.0.0.1', host_port: port, container_port: 80 }],
+      }),
+    );
     let body = '';
     for (let attempt = 0; attempt < 50 && !body; attempt++) {
-      body = await request(`http://127.0.0.1:${port}/index.html`).then((r) => r.body.text(), () => '');
+      body = await request(`http://127.0.0.1:${port}/index.html`).then(
+        (r) => r.body.text(),
+        () => '',
+      );
       if (!body) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(body).toBe('hello from busybox\n');
@@ -56,7 +70,11 @@ describeDocker('DockerClient against the real engine', () => {
     const inspect = await docker.inspectContainer(id);
     expect(serviceState(inspect)).toEqual({ load_state: 'loaded', active_state: 'active', sub_state: 'running' });
     expect(containerStatus(inspect)).toMatchObject({
-      id, image: TEST_IMAGE, state: 'running', running: true, exit_code: null,
+      id,
+      image: TEST_IMAGE,
+      state: 'running',
+      running: true,
+      exit_code: null,
       ports: [{ container_port: 80, proto: 'tcp', host_interface: '127.0.0.1', host_port: port }],
     });
 
@@ -94,24 +112,43 @@ describeDocker('DockerClient against the real engine', () => {
     const { Id } = await docker.createContainer(def.name, { ...containerSpec(def), Tty: true });
     await docker.startContainer(Id);
     await docker.waitContainer(Id);
-    expect((await docker.logs(Id)).map((e) => [e.stream, e.message])).toEqual([['stdout', 'tty out'], ['stdout', 'tty err']]);
+    expect((await docker.logs(Id)).map((e) => [e.stream, e.message])).toEqual([
+      ['stdout', 'tty out'],
+      ['stdout', 'tty err'],
+    ]);
   });
 
   test('states: created, exited 0, exited 1, then gone', async () => {
     const created = service('created', 'true');
     const { Id: createdId } = await docker.createContainer(created.name, containerSpec(created));
-    expect(serviceState(await docker.inspectContainer(createdId))).toEqual({ load_state: 'loaded', active_state: 'inactive', sub_state: 'dead' });
+    expect(serviceState(await docker.inspectContainer(createdId))).toEqual({
+      load_state: 'loaded',
+      active_state: 'inactive',
+      sub_state: 'dead',
+    });
 
     const ok = await run(service('ok', 'true'));
     const failed = await run(service('fail', `sh -c 'exit 1'`));
     expect(await docker.waitContainer(ok)).toBe(0);
     expect(await docker.waitContainer(failed)).toBe(1);
-    expect(serviceState(await docker.inspectContainer(ok))).toEqual({ load_state: 'loaded', active_state: 'inactive', sub_state: 'exited' });
-    expect(serviceState(await docker.inspectContainer(failed))).toEqual({ load_state: 'loaded', active_state: 'failed', sub_state: 'failed' });
+    expect(serviceState(await docker.inspectContainer(ok))).toEqual({
+      load_state: 'loaded',
+      active_state: 'inactive',
+      sub_state: 'exited',
+    });
+    expect(serviceState(await docker.inspectContainer(failed))).toEqual({
+      load_state: 'loaded',
+      active_state: 'failed',
+      sub_state: 'failed',
+    });
     expect(containerStatus(await docker.inspectContainer(failed))).toMatchObject({ state: 'exited', exit_code: 1, running: false });
 
     await docker.removeContainer(failed, { force: true, removeVolumes: true });
-    expect(serviceState(await docker.inspectContainer(failed))).toEqual({ load_state: 'not-found', active_state: 'inactive', sub_state: 'dead' });
+    expect(serviceState(await docker.inspectContainer(failed))).toEqual({
+      load_state: 'not-found',
+      active_state: 'inactive',
+      sub_state: 'dead',
+    });
   });
 
   test('on an app network, a link alias resolves for the linking container', async () => {
@@ -119,13 +156,21 @@ describeDocker('DockerClient against the real engine', () => {
     await docker.createNetwork(network, labels);
     expect((await docker.listNetworks({ labels })).map((n) => n.Name)).toEqual([network]);
     // The client is created first: a network-scoped link may name a container made later.
-    const client = await run(service('client', `sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do wget -q -O - http://database/index.html && exit 0; sleep 0.5; done; exit 1'`, {
-      links: [{ service: name('db'), alias: 'database' }],
-      network: { name: network, aliases: ['client'] },
-    }));
-    await run(service('db', `sh -c 'mkdir -p /www && echo "db by alias" > /www/index.html && exec httpd -f -p 80 -h /www'`, {
-      network: { name: network, aliases: ['db'] },
-    }));
+    const client = await run(
+      service(
+        'client',
+        `sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do wget -q -O - http://database/index.html && exit 0; sleep 0.5; done; exit 1'`,
+        {
+          links: [{ service: name('db'), alias: 'database' }],
+          network: { name: network, aliases: ['client'] },
+        },
+      ),
+    );
+    await run(
+      service('db', `sh -c 'mkdir -p /www && echo "db by alias" > /www/index.html && exec httpd -f -p 80 -h /www'`, {
+        network: { name: network, aliases: ['db'] },
+      }),
+    );
     expect(await docker.waitContainer(client)).toBe(0);
     // Earlier tries may have logged "bad address" on stderr while db did not exist yet.
     expect((await docker.logs(client)).filter((e) => e.stream === 'stdout').map((e) => e.message)).toEqual(['db by alias']);
@@ -141,9 +186,12 @@ describeDocker('DockerClient against the real engine', () => {
 
   test('events report a container start', async () => {
     const seen: string[] = [];
-    const subscription = await docker.events({ filters: { label: [`platform.test=${labels['platform.test']}`], type: ['container'] } }, (event) => {
-      seen.push(event.Action);
-    });
+    const subscription = await docker.events(
+      { filters: { label: [`platform.test=${labels['platform.test']}`], type: ['container'] } },
+      (event) => {
+        seen.push(event.Action);
+      },
+    );
     const id = await run(service('events', 'true'));
     await docker.waitContainer(id);
     for (let i = 0; i < 50 && !seen.includes('die'); i++) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -23,17 +23,26 @@ function tinyRegistry(): { server: Server; blobs: Map<string, Buffer>; manifest:
   const tar = execFileSync('tar', ['-C', dir, '-cf', '-', 'hello.txt']);
   rmSync(dir, { recursive: true, force: true });
   const layer = gzipSync(tar);
-  const config = Buffer.from(JSON.stringify({
-    architecture: 'amd64', os: 'linux', config: { Cmd: ['/hello.txt'], ExposedPorts: { '8080/tcp': {} } },
-    rootfs: { type: 'layers', diff_ids: [sha(tar)] },
-  }));
-  const manifest = Buffer.from(JSON.stringify({
-    schemaVersion: 2,
-    mediaType: 'application/vnd.docker.distribution.manifest.v2+json',
-    config: { mediaType: 'application/vnd.docker.container.image.v1+json', size: config.length, digest: sha(config) },
-    layers: [{ mediaType: 'application/vnd.docker.image.rootfs.diff.tar.gzip', size: layer.length, digest: sha(layer) }],
-  }));
-  const blobs = new Map([[sha(config), config], [sha(layer), layer]]);
+  const config = Buffer.from(
+    JSON.stringify({
+      architecture: 'amd64',
+      os: 'linux',
+      config: { Cmd: ['/hello.txt'], ExposedPorts: { '8080/tcp': {} } },
+      rootfs: { type: 'layers', diff_ids: [sha(tar)] },
+    }),
+  );
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.docker.distribution.manifest.v2+json',
+      config: { mediaType: 'application/vnd.docker.container.image.v1+json', size: config.length, digest: sha(config) },
+      layers: [{ mediaType: 'application/vnd.docker.image.rootfs.diff.tar.gzip', size: layer.length, digest: sha(layer) }],
+    }),
+  );
+  const blobs = new Map([
+    [sha(config), config],
+    [sha(layer), layer],
+  ]);
   const server = createServer((req, res) => {
     res.setHeader('Docker-Distribution-API-Version', 'registry/2.0');
     if (req.headers.authorization !== `Basic ${Buffer.from('puller:s3cret').toString('base64')}`) {
@@ -68,8 +77,9 @@ describe('pull helpers', () => {
 
   test('an error line in the progress stream fails the pull, even split across chunks', async () => {
     const lines = ['{"status":"Pulling from a/b"}\n{"errorDetail":{"message":"toomany', 'requests"},"error":"toomanyrequests"}\n'];
-    await expect(readPullProgress('a/b:1', Readable.from(lines.map((l) => Buffer.from(l)))))
-      .rejects.toThrow(new UpstreamError('pulling image a/b:1 failed: toomanyrequests'));
+    await expect(readPullProgress('a/b:1', Readable.from(lines.map((l) => Buffer.from(l))))).rejects.toThrow(
+      new UpstreamError('pulling image a/b:1 failed: toomanyrequests'),
+    );
     await expect(readPullProgress('a/b:1', Readable.from([Buffer.from('{"status":"Done"}')]))).resolves.toEqual(['Done']);
   });
 
@@ -109,9 +119,11 @@ describeDocker('pullImage from a local registry', () => {
     expect(denied).toBeInstanceOf(UpstreamError);
     expect((denied as Error).message).toMatch(new RegExp(`^pulling image ${registry}/pt/tiny:latest failed: .*(auth|unauthorized)`, 'i'));
 
-    const unknown = await docker.pullImage(`${registry}/pt/tiny:nope`, {
-      auth: { username: 'puller', password: 's3cret', serveraddress: registry },
-    }).catch((e: unknown) => e);
+    const unknown = await docker
+      .pullImage(`${registry}/pt/tiny:nope`, {
+        auth: { username: 'puller', password: 's3cret', serveraddress: registry },
+      })
+      .catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(UpstreamError);
     expect((unknown as Error).message).toMatch(new RegExp(`^pulling image ${registry}/pt/tiny:nope failed: .*manifest unknown`));
   });

@@ -42,7 +42,9 @@ describe('engine transport errors', () => {
     const port = (free.address() as { port: number }).port;
     await new Promise((resolve) => free.close(resolve));
     const docker = new DockerClient({ host: `tcp://127.0.0.1:${port}` });
-    await expect(docker.version()).rejects.toThrow(`container engine at tcp://127.0.0.1:${port} is unreachable: connect ECONNREFUSED 127.0.0.1:${port}`);
+    await expect(docker.version()).rejects.toThrow(
+      `container engine at tcp://127.0.0.1:${port} is unreachable: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
     await docker.close();
   });
 

@@ -3,7 +3,10 @@ import { containerStatus, defaultExposedPorts, serviceState } from '../../src/en
 
 const NEVER = '0001-01-01T00:00:00Z';
 
-function inspect(state: Partial<ContainerState> & { Health?: { Status: string } }, ports: ContainerInspect['NetworkSettings']['Ports'] = {}): ContainerInspect {
+function inspect(
+  state: Partial<ContainerState> & { Health?: { Status: string } },
+  ports: ContainerInspect['NetworkSettings']['Ports'] = {},
+): ContainerInspect {
   return {
     Id: 'abc123',
     Name: '/web',
@@ -11,8 +14,16 @@ function inspect(state: Partial<ContainerState> & { Health?: { Status: string } 
     Image: 'sha256:1',
     RestartCount: 0,
     State: {
-      Status: 'created', Running: false, Paused: false, Restarting: false, Dead: false,
-      ExitCode: 0, Error: '', StartedAt: NEVER, FinishedAt: NEVER, ...state,
+      Status: 'created',
+      Running: false,
+      Paused: false,
+      Restarting: false,
+      Dead: false,
+      ExitCode: 0,
+      Error: '',
+      StartedAt: NEVER,
+      FinishedAt: NEVER,
+      ...state,
     },
     Config: { Image: 'nginx:1.25', Tty: false, Env: [], Cmd: null, Labels: {} },
     HostConfig: {},
@@ -26,7 +37,11 @@ describe('serviceState', () => {
     ['engine unreachable', 'unreachable' as const, [null, null, null]],
     ['pulling', 'pulling' as const, ['loaded', 'activating', 'start-pre']],
     ['created', inspect({ Status: 'created' }), ['loaded', 'inactive', 'dead']],
-    ['health starting', inspect({ Status: 'running', Running: true, Health: { Status: 'starting' } }), ['loaded', 'activating', 'start-pre']],
+    [
+      'health starting',
+      inspect({ Status: 'running', Running: true, Health: { Status: 'starting' } }),
+      ['loaded', 'activating', 'start-pre'],
+    ],
     ['running', inspect({ Status: 'running', Running: true }), ['loaded', 'active', 'running']],
     ['restarting', inspect({ Status: 'restarting', Restarting: true }), ['loaded', 'activating', 'auto-restart']],
     ['exited 0', inspect({ Status: 'exited', ExitCode: 0 }), ['loaded', 'inactive', 'exited']],
@@ -45,7 +60,13 @@ describe('containerStatus', () => {
   test('an exited container with ports', () => {
     const info = inspect(
       { Status: 'exited', ExitCode: 3, StartedAt: '2026-11-21T10:00:01.5Z', FinishedAt: '2026-11-21T10:00:02.123456789Z' },
-      { '80/tcp': [{ HostIp: '127.0.0.1', HostPort: '8080' }, { HostIp: '', HostPort: '8081' }], '53/udp': null },
+      {
+        '80/tcp': [
+          { HostIp: '127.0.0.1', HostPort: '8080' },
+          { HostIp: '', HostPort: '8081' },
+        ],
+        '53/udp': null,
+      },
     );
     expect(containerStatus(info)).toEqual({
       id: 'abc123',
@@ -67,15 +88,23 @@ describe('containerStatus', () => {
 
   test('a created container has no times and no exit code', () => {
     expect(containerStatus(inspect({ Status: 'created' }))).toMatchObject({
-      state: 'created', status: 'Created', running: false, exit_code: null, started_at: null, finished_at: null, ports: [],
+      state: 'created',
+      status: 'Created',
+      running: false,
+      exit_code: null,
+      started_at: null,
+      finished_at: null,
+      ports: [],
     });
   });
 });
 
 describe('defaultExposedPorts', () => {
   test('the image config keys, sorted; [] when unknown', () => {
-    expect(defaultExposedPorts({ Id: 'x', RepoTags: [], Config: { ExposedPorts: { '443/tcp': {}, '80/tcp': {} } } }))
-      .toEqual(['443/tcp', '80/tcp']);
+    expect(defaultExposedPorts({ Id: 'x', RepoTags: [], Config: { ExposedPorts: { '443/tcp': {}, '80/tcp': {} } } })).toEqual([
+      '443/tcp',
+      '80/tcp',
+    ]);
     expect(defaultExposedPorts({ Id: 'x', RepoTags: [], Config: null })).toEqual([]);
     expect(defaultExposedPorts(null)).toEqual([]);
   });

@@ -81,8 +81,14 @@ export async function sseSubscribe(
           const frame = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const lines = frame.split('\n');
-          const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim();
-          const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          const event = lines
+            .find((l) => l.startsWith('event:'))
+            ?.slice(6)
+            .trim();
+          const data = lines
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trim())
+            .join('\n');
           if (event === 'next') inbox.push(JSON.parse(data));
           if (event === 'complete') inbox.fail(new Error('the stream completed'));
         }
@@ -127,7 +133,11 @@ export function wsSubscribe(client: Client, query: string, variables: Record<str
 }
 
 /** Opens a raw graphql-transport-ws socket, sends connection_init, and reports how it closed. */
-export function wsConnectionOutcome(url: string, payload: Record<string, unknown> | undefined, headers: Record<string, string> = {}): Promise<{ code: number; reason: string; acked: boolean }> {
+export function wsConnectionOutcome(
+  url: string,
+  payload: Record<string, unknown> | undefined,
+  headers: Record<string, string> = {},
+): Promise<{ code: number; reason: string; acked: boolean }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers });
     let acked = false;

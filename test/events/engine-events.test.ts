@@ -60,7 +60,15 @@ describeDocker('service states from the engine', () => {
       }
       const running = seen.findIndex((e) => e.subState === 'running');
       expect(running).toBeGreaterThanOrEqual(0);
-      expect(seen[running]).toEqual({ appId, serviceId: expect.any(Number), service: { id: expect.any(String), databaseId: seen[running].serviceId }, loadState: 'loaded', activeState: 'active', subState: 'running', at: expect.any(String) });
+      expect(seen[running]).toEqual({
+        appId,
+        serviceId: expect.any(Number),
+        service: { id: expect.any(String), databaseId: seen[running].serviceId },
+        loadState: 'loaded',
+        activeState: 'active',
+        subState: 'running',
+        at: expect.any(String),
+      });
       expect(seen.at(-1)).toEqual({ ...seen[running], activeState: 'inactive', subState: 'exited', at: expect.any(String) });
       // Repeats (create/start, die/stop) are dropped: each state differs from the one before it.
       for (let i = 1; i < seen.length; i++) expect(seen[i].subState).not.toBe(seen[i - 1].subState);

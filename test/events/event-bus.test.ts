@@ -31,7 +31,11 @@ describe('EventBus (LISTEN/NOTIFY)', () => {
     const onB = await b.subscribe<{ n: number }>('test_order');
     for (let n = 1; n <= 3; n++) await a.publish('test_order', { n });
     for (const subscriber of [onA, onB]) {
-      expect([(await subscriber.next()).value, (await subscriber.next()).value, (await subscriber.next()).value]).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+      expect([(await subscriber.next()).value, (await subscriber.next()).value, (await subscriber.next()).value]).toEqual([
+        { n: 1 },
+        { n: 2 },
+        { n: 3 },
+      ]);
     }
     await onA.return();
     await onB.return();
@@ -71,7 +75,9 @@ describe('EventBus (LISTEN/NOTIFY)', () => {
     const admin = new Client({ connectionString: db.url });
     await admin.connect();
     try {
-      await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'platform-events' and pid <> pg_backend_pid() and pid in (select pid from pg_locks where locktype = 'advisory' and classid = 9 and objid = 9)");
+      await admin.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'platform-events' and pid <> pg_backend_pid() and pid in (select pid from pg_locks where locktype = 'advisory' and classid = 9 and objid = 9)",
+      );
     } finally {
       await admin.end();
     }

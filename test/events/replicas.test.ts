@@ -56,7 +56,12 @@ describe('subscriptions across replicas', () => {
     return stream;
   };
   const state = (serviceId: number, subState: string) => ({
-    appId: 1, serviceId, loadState: 'loaded', activeState: subState === 'running' ? 'active' : 'inactive', subState, at: new Date().toISOString(),
+    appId: 1,
+    serviceId,
+    loadState: 'loaded',
+    activeState: subState === 'running' ? 'active' : 'inactive',
+    subState,
+    at: new Date().toISOString(),
   });
 
   test('a service state published on A reaches subscribers of B over SSE and over graphql-ws; a repeat is dropped', async () => {
@@ -93,8 +98,16 @@ describe('subscriptions across replicas', () => {
     const wrong = await sseSubscribe(b.url, SERVICE_STATES, {}, 'plt_not-a-token');
     expect(wrong.status).toBe(401);
 
-    expect(await wsConnectionOutcome(b.url, undefined)).toEqual({ code: 4401, reason: expect.stringContaining('bearer token'), acked: false });
-    expect(await wsConnectionOutcome(b.url, { authorization: 'Bearer plt_not-a-token' })).toEqual({ code: 4401, reason: 'the bearer token is not valid', acked: false });
+    expect(await wsConnectionOutcome(b.url, undefined)).toEqual({
+      code: 4401,
+      reason: expect.stringContaining('bearer token'),
+      acked: false,
+    });
+    expect(await wsConnectionOutcome(b.url, { authorization: 'Bearer plt_not-a-token' })).toEqual({
+      code: 4401,
+      reason: 'the bearer token is not valid',
+      acked: false,
+    });
     expect(await wsConnectionOutcome(b.url, { authorization: `Bearer ${ADMIN_TOKEN}` })).toMatchObject({ acked: true });
     expect(await wsConnectionOutcome(b.url, undefined, { authorization: `Bearer ${ADMIN_TOKEN}` })).toMatchObject({ acked: true });
   });
@@ -103,7 +116,9 @@ describe('subscriptions across replicas', () => {
     const overSse = await sseSubscribe(b.url, SERVICE_STATES, { appId: 9999 });
     streams.push(overSse);
     expect(overSse.status).toBe(404);
-    expect(await overSse.next()).toEqual({ errors: [expect.objectContaining({ message: 'app 9999 not found', extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })] });
+    expect(await overSse.next()).toEqual({
+      errors: [expect.objectContaining({ message: 'app 9999 not found', extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })],
+    });
     const client = wsClient(b.url);
     clients.push(client);
     const overWs = wsSubscribe(client, DEPLOYMENT_STATUS, { targetId: 9999, id: 1 });
@@ -150,8 +165,13 @@ describe('subscriptions across replicas', () => {
     });
 
     test('subscribers on both replicas get the status, then its change; one replica polls the agent', async () => {
-      const services = (s: string) => [{ orchestratorId: expect.stringMatching(/^web-svc-/), actualState: s }, { orchestratorId: expect.stringMatching(/^db-svc-/), actualState: s }];
-      const event = (s: string) => ({ data: { deploymentStatusChanged: { targetId, deploymentId, status: { services: services(s) }, error: null, at: ISO } } });
+      const services = (s: string) => [
+        { orchestratorId: expect.stringMatching(/^web-svc-/), actualState: s },
+        { orchestratorId: expect.stringMatching(/^db-svc-/), actualState: s },
+      ];
+      const event = (s: string) => ({
+        data: { deploymentStatusChanged: { targetId, deploymentId, status: { services: services(s) }, error: null, at: ISO } },
+      });
       const vars = { targetId, id: deploymentId };
       const onB = await sse(b, DEPLOYMENT_STATUS, vars);
       const onA = ws(a, DEPLOYMENT_STATUS, vars);
@@ -175,7 +195,10 @@ describe('subscriptions across replicas', () => {
 
       await onA.close();
       await onB.close();
-      await until(() => a.app.deps.events.deployments.watched.length === 0 && b.app.deps.events.deployments.watched.length === 0, 'the pollers to stop');
+      await until(
+        () => a.app.deps.events.deployments.watched.length === 0 && b.app.deps.events.deployments.watched.length === 0,
+        'the pollers to stop',
+      );
     });
   });
 });

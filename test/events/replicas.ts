@@ -37,8 +37,20 @@ export async function startReplicas(count: number, events: EventsOptions = {}, e
   for (let i = 0; i < count; i++) {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), `platform-replica-${i}-`));
     dataDirs.push(dataDir);
-    const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: dataDir, ADMIN_TOKEN, SECRET_KEY: secretKey, LOG_LEVEL: 'silent', TEMPLATE_REPO_ROOTS: os.tmpdir(), ...env });
-    const app = await createApp(config, { log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', `replica-${i}`), announce: () => undefined, events });
+    const config = parseConfig({
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN,
+      SECRET_KEY: secretKey,
+      LOG_LEVEL: 'silent',
+      TEMPLATE_REPO_ROOTS: os.tmpdir(),
+      ...env,
+    });
+    const app = await createApp(config, {
+      log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', `replica-${i}`),
+      announce: () => undefined,
+      events,
+    });
     const server = createServer(app.handler);
     app.attach(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -61,7 +61,10 @@ describe('GraphQL connections and typed errors', () => {
   test('a page is at most 100; a cursor not given out and a negative first are 400s', async () => {
     expect((await t.graphql(page, { first: 1000 })).body.data.registriesConnection.nodes).toHaveLength(8);
     const bad = await t.graphql(page, { first: 2, after: 'bm9wZQ' });
-    expect(bad.body.errors[0]).toMatchObject({ message: 'after is not a cursor this list gave out', extensions: { code: 'BAD_REQUEST', fields: ['after'] } });
+    expect(bad.body.errors[0]).toMatchObject({
+      message: 'after is not a cursor this list gave out',
+      extensions: { code: 'BAD_REQUEST', fields: ['after'] },
+    });
     const negative = await t.graphql(page, { first: -1 });
     expect(negative.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
   });
@@ -99,14 +102,18 @@ describe('GraphQL connections and typed errors', () => {
     const invalid = await t.graphql(create, { input: { name: 'bad', endpointUrl: 'not a url' } });
     expect(invalid.status).toBe(200);
     expect(invalid.body).toEqual({
-      data: { createRegistry: { __typename: 'ValidationError', code: 'VALIDATION_FAILED', message: expect.any(String), fields: ['endpoint_url'] } },
+      data: {
+        createRegistry: { __typename: 'ValidationError', code: 'VALIDATION_FAILED', message: expect.any(String), fields: ['endpoint_url'] },
+      },
     });
     const rest = await t.request('POST', '/registries', { body: { name: 'bad', endpoint_url: 'not a url' } });
     expect(rest.status).toBe(422);
     expect(rest.body).toEqual({ code: 422, message: invalid.body.data.createRegistry.message, fields: 'endpoint_url' });
 
     const missing = await t.graphql('mutation { deleteRegistry(input: {id: 999}) { __typename ... on Error { code message fields } } }');
-    expect(missing.body).toEqual({ data: { deleteRegistry: { __typename: 'NotFoundError', code: 'NOT_FOUND', message: 'registry 999 not found', fields: ['id'] } } });
+    expect(missing.body).toEqual({
+      data: { deleteRegistry: { __typename: 'NotFoundError', code: 'NOT_FOUND', message: 'registry 999 not found', fields: ['id'] } },
+    });
     expect((await t.request('DELETE', '/registries/999')).body).toEqual({ code: 404, message: 'registry 999 not found', fields: 'id' });
 
     const ok = await t.graphql(create, { input: { name: 'good', endpointUrl: 'https://good.example' } });

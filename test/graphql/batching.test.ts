@@ -30,7 +30,7 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
     // locks), which runs on its own schedule.
     const database = new URL(t.config.databaseUrl!).pathname.slice(1);
     Client.prototype.query = function (this: Client, ...args: unknown[]) {
-      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text ?? '';
+      const text = typeof args[0] === 'string' ? args[0] : ((args[0] as { text?: string } | undefined)?.text ?? '');
       if (counting && this.database === database && !/listen|notify|advisory/i.test(text)) sql.push(text);
       return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof Client.prototype.query;
@@ -69,13 +69,23 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
     expect(list20.data.apps[3].services).toHaveLength(10);
     // What the seed made is what comes back: links, shared volumes, categories, the app.
     expect(list20.data.apps[3].services[1]).toEqual({
-      id: expect.any(String), databaseId: expect.any(Number), name: 'app3-svc1', loadState: 'not-found', activeState: 'inactive', subState: 'dead', errors: null,
+      id: expect.any(String),
+      databaseId: expect.any(Number),
+      name: 'app3-svc1',
+      loadState: 'not-found',
+      activeState: 'inactive',
+      subState: 'dead',
+      errors: null,
       app: { databaseId: list20.data.apps[3].databaseId, name: 'app3' },
       categories: [{ name: 'web', position: 1 }],
-      links: [{
-        linkedServiceId: String(list20.data.apps[3].services[0].databaseId), serviceName: 'app3-svc0', alias: 'prev',
-        service: { databaseId: list20.data.apps[3].services[0].databaseId, name: 'app3-svc0' },
-      }],
+      links: [
+        {
+          linkedServiceId: String(list20.data.apps[3].services[0].databaseId),
+          serviceName: 'app3-svc0',
+          alias: 'prev',
+          service: { databaseId: list20.data.apps[3].services[0].databaseId, name: 'app3-svc0' },
+        },
+      ],
       volumesFrom: [{ service: 'app3-svc0' }],
     });
     expect(page20.data.appsConnection.nodes).toEqual(list20.data.apps);
@@ -97,9 +107,13 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
   });
 
   test('template repos × templates × images cost the same for 5 and 10 repos', async () => {
-    const dirs = Array.from({ length: 10 }, (_, i) => makeGitRepo({
-      'a.pmx': pmx(`A${i}`), 'b.pmx': pmx(`B${i}`), 'broken.pmx': ':\n  - not: [yaml',
-    }));
+    const dirs = Array.from({ length: 10 }, (_, i) =>
+      makeGitRepo({
+        'a.pmx': pmx(`A${i}`),
+        'b.pmx': pmx(`B${i}`),
+        'broken.pmx': ':\n  - not: [yaml',
+      }),
+    );
     try {
       const fields = 'name loadErrors { file } templates { id name images { name source } }';
       for (const dir of dirs.slice(0, 5)) expect((await t.request('POST', '/template_repos', { body: { name: dir } })).status).toBe(200);
@@ -132,7 +146,9 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
         const target = await t.request('POST', '/deployment_targets', { body: { name: `target-${i}`, auth_blob: agent.token } });
         expect(target.status).toBe(200);
         for (let d = 0; d < 5; d++) {
-          expect((await t.request('POST', `/deployment_targets/${target.body.id}/deployments`, { body: { template_id: templateId } })).status).toBe(200);
+          expect(
+            (await t.request('POST', `/deployment_targets/${target.body.id}/deployments`, { body: { template_id: templateId } })).status,
+          ).toBe(200);
         }
       }
       const query = (n: number) => `{ deploymentTargetsConnection(first: ${n}) { totalCount nodes {
@@ -144,7 +160,8 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
       for (const target of atTen.result.data.deploymentTargetsConnection.nodes) {
         expect(target.deployments).toHaveLength(5);
         expect(target.deployments[0].status.services).toEqual([
-          { orchestratorId: expect.any(String), actualState: 'running 2/2' }, { orchestratorId: expect.any(String), actualState: 'running 2/2' },
+          { orchestratorId: expect.any(String), actualState: 'running 2/2' },
+          { orchestratorId: expect.any(String), actualState: 'running 2/2' },
         ]);
       }
       expect(atTen.result.sql).toBe(atFive.result.sql);
@@ -178,11 +195,26 @@ async function seedApps(t: TestApp, from: number, count: number, perApp: number)
     const services: Service[] = [];
     for (let s = 0; s < perApp; s++) {
       const name = `app${a}-svc${s}`;
-      services.push(em.create(Service, {
-        app, position: s, name, internalName: name, from: 'busybox:latest', description: null, type: null, command: null,
-        ports: [], expose: [], environment: [], volumes: [], categories: [{ category_id: category.id, position: 1 }],
-        defaultExposedPorts: [], lastError: null, startingAt: null,
-      }));
+      services.push(
+        em.create(Service, {
+          app,
+          position: s,
+          name,
+          internalName: name,
+          from: 'busybox:latest',
+          description: null,
+          type: null,
+          command: null,
+          ports: [],
+          expose: [],
+          environment: [],
+          volumes: [],
+          categories: [{ category_id: category.id, position: 1 }],
+          defaultExposedPorts: [],
+          lastError: null,
+          startingAt: null,
+        }),
+      );
     }
     for (let s = 1; s < perApp; s++) {
       em.create(ServiceLink, { from: services[s], to: services[s - 1], alias: 'prev' });
@@ -216,4 +248,3 @@ async function startCountingEngine() {
     },
   };
 }
-

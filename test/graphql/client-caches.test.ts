@@ -5,7 +5,16 @@ import { Client as UrqlClient, fetchExchange } from '@urql/core';
 import { readFileSync } from 'node:fs';
 import { filter, firstValueFrom } from 'rxjs';
 import path from 'node:path';
-import { createOperationDescriptor, Environment, fetchQuery, Network, RecordSource, Store, type RequestParameters, type Variables } from 'relay-runtime';
+import {
+  createOperationDescriptor,
+  Environment,
+  fetchQuery,
+  Network,
+  RecordSource,
+  Store,
+  type RequestParameters,
+  type Variables,
+} from 'relay-runtime';
 import nodeQuery from './relay/__generated__/deploymentsNodeQuery.graphql';
 import targetsQuery from './relay/__generated__/deploymentsTargetsQuery.graphql';
 import { startClientFixture, type ClientFixture } from './client-fixtures';
@@ -37,7 +46,11 @@ const SITE = `query Site($id: Int!) {
 function withoutTypename(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutTypename);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== '__typename').map(([k, v]) => [k, withoutTypename(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== '__typename')
+        .map(([k, v]) => [k, withoutTypename(v)]),
+    );
   }
   return value;
 }
@@ -81,7 +94,10 @@ describe('normalized client caches return what the server sent', () => {
     const web = app.services.find((s: { name: string }) => s.name.startsWith('web'));
     const worker = app.services.find((s: { name: string }) => s.name.startsWith('worker'));
     const db = app.services.find((s: { name: string }) => s.name.startsWith('db'));
-    expect(app.categories.map((c: any) => [c.category.name, c.position])).toEqual([['Web', 0], ['DB', 1]]);
+    expect(app.categories.map((c: any) => [c.category.name, c.position])).toEqual([
+      ['Web', 0],
+      ['DB', 1],
+    ]);
     expect(web.categories).toEqual([{ position: 5, category: app.categories[0].category }]);
     expect(db.categories).toEqual([{ position: 0, category: app.categories[1].category }]);
     expect(web.links).toEqual([{ alias: 'mysql', serviceName: db.name, service: { id: db.id, name: db.name } }]);
@@ -90,7 +106,10 @@ describe('normalized client caches return what the server sent', () => {
 
   describe('Apollo Client (InMemoryCache with the published possibleTypes)', () => {
     const apollo = (typePolicies: TypePolicies = {}) =>
-      new ApolloClient({ link: new HttpLink({ uri: `${f.t.url}/graphql`, fetch: f.fetch }), cache: new InMemoryCache({ possibleTypes, typePolicies }) });
+      new ApolloClient({
+        link: new HttpLink({ uri: `${f.t.url}/graphql`, fetch: f.fetch }),
+        cache: new InMemoryCache({ possibleTypes, typePolicies }),
+      });
 
     async function readBack(client: ApolloClient) {
       await client.query({ query: gql(TARGETS) });
@@ -114,10 +133,26 @@ describe('normalized client caches return what the server sent', () => {
     });
 
     test('relay-style pagination with fetchMore gathers the pages into what one request answers', async () => {
-      for (const name of ['p1', 'p2', 'p3', 'p4']) await f.t.request('POST', '/registries', { body: { name, endpoint_url: `https://${name}.example` } });
-      const PAGE = gql`query Registries($first: Int!, $after: String) {
-        registriesConnection(first: $first, after: $after) { edges { cursor node { id databaseId name } } pageInfo { hasNextPage endCursor } }
-      }`;
+      for (const name of ['p1', 'p2', 'p3', 'p4'])
+        await f.t.request('POST', '/registries', { body: { name, endpoint_url: `https://${name}.example` } });
+      const PAGE = gql`
+        query Registries($first: Int!, $after: String) {
+          registriesConnection(first: $first, after: $after) {
+            edges {
+              cursor
+              node {
+                id
+                databaseId
+                name
+              }
+            }
+            pageInfo {
+              hasNextPage
+              endCursor
+            }
+          }
+        }
+      `;
       const client = new ApolloClient({
         link: new HttpLink({ uri: `${f.t.url}/graphql`, fetch: f.fetch }),
         cache: new InMemoryCache({ possibleTypes, typePolicies: { Query: { fields: { registriesConnection: relayStylePagination() } } } }),
@@ -134,7 +169,8 @@ describe('normalized client caches return what the server sent', () => {
       }
       subscription.unsubscribe();
       expect(fetches).toBe(3);
-      const all = (await f.query('{ registriesConnection(first: 100) { edges { cursor node { id databaseId name } } } }')).data.registriesConnection;
+      const all = (await f.query('{ registriesConnection(first: 100) { edges { cursor node { id databaseId name } } } }')).data
+        .registriesConnection;
       expect(withoutTypename((result.data as any).registriesConnection.edges)).toEqual(all.edges);
       expect(all.edges).toHaveLength(5);
     });
@@ -145,7 +181,12 @@ describe('normalized client caches return what the server sent', () => {
       }`;
       const input = { name: 'bad', endpointUrl: 'ftp://bad' };
       const sent = (await f.query(CREATE, { input })).data;
-      expect(sent.createRegistry).toEqual({ __typename: 'ValidationError', code: 'VALIDATION_FAILED', message: expect.any(String), fields: ['endpoint_url'] });
+      expect(sent.createRegistry).toEqual({
+        __typename: 'ValidationError',
+        code: 'VALIDATION_FAILED',
+        message: expect.any(String),
+        fields: ['endpoint_url'],
+      });
       const { data } = await apollo().mutate({ mutation: gql(CREATE), variables: { input } });
       expect(data).toEqual(sent);
       // Without the published possibleTypes the cache cannot match `... on Error` to ValidationError.
@@ -185,13 +226,15 @@ describe('normalized client caches return what the server sent', () => {
     });
 
     test('keyed by the old integer ids, the same cache mixes them up', async () => {
-      const old = (await readBack(urql({
-        ...embedded,
-        Deployment: (d) => String(d.databaseId),
-        DeploymentServiceState: (s) => String(s.orchestratorId),
-        CategoryPosition: (c) => String((c.category as { id: string }).id),
-        ServiceLink: (l) => String((l.service as { id: string }).id),
-      }))) as any;
+      const old = (await readBack(
+        urql({
+          ...embedded,
+          Deployment: (d) => String(d.databaseId),
+          DeploymentServiceState: (s) => String(s.orchestratorId),
+          CategoryPosition: (c) => String((c.category as { id: string }).id),
+          ServiceLink: (l) => String((l.service as { id: string }).id),
+        }),
+      )) as any;
       expect(old.targets).not.toEqual(server.targets);
       expect(old.site).not.toEqual(server.site);
     });
@@ -221,7 +264,10 @@ describe('normalized client caches return what the server sent', () => {
       expect((refetched as any).node).toMatchObject({ id: westDeployment.id, databaseId: 1, name: 'Shop', target: { name: 'west' } });
 
       const after = environment.lookup(targetsOperation.fragment).data as any;
-      expect(after.deploymentTargets[0].deployments[0].status.services.map((s: any) => s.actualState)).toEqual(['running 2/2', 'running 2/2']);
+      expect(after.deploymentTargets[0].deployments[0].status.services.map((s: any) => s.actualState)).toEqual([
+        'running 2/2',
+        'running 2/2',
+      ]);
       expect(after.deploymentTargets[1].deployments[0].status.services.map((s: any) => s.actualState)).toEqual(['stopped', 'stopped']);
       expect(withoutTypename(after)).toEqual(withoutTypename((await f.query(targetsQuery.params.text!)).data));
       west.actualState.value = 'running 2/2';

@@ -15,7 +15,13 @@ import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
  */
 export interface ClientFixture {
   t: TestApp;
-  targets: { id: number; name: string; agent: RunningAgent; adapter: Awaited<ReturnType<typeof startFakeAdapter>>; actualState: { value: string } }[];
+  targets: {
+    id: number;
+    name: string;
+    agent: RunningAgent;
+    adapter: Awaited<ReturnType<typeof startFakeAdapter>>;
+    actualState: { value: string };
+  }[];
   appId: number;
   /** POSTs a query as any client would and answers the response body. */
   query(query: string, variables?: Record<string, unknown>): Promise<{ data?: any; errors?: any[] }>;
@@ -43,7 +49,10 @@ export async function startClientFixture(): Promise<ClientFixture> {
     }
     // Same image names, other templates: deployment 1 on each agent, with services web-svc-1 and db-svc-2 on both.
     for (const [i, target] of targets.entries()) {
-      const templateId = await seedTemplate(t, { name: i === 0 ? 'Blog' : 'Shop', images: [image({ name: 'web' }), image({ name: 'db' })] });
+      const templateId = await seedTemplate(t, {
+        name: i === 0 ? 'Blog' : 'Shop',
+        images: [image({ name: 'web' }), image({ name: 'db' })],
+      });
       const deployed = await t.request('POST', `/deployment_targets/${target.id}/deployments`, { body: { template_id: templateId } });
       if (deployed.status !== 200 || deployed.body.id !== 1) throw new Error(`deployment on ${target.name}: ${deployed.text}`);
     }
@@ -61,11 +70,16 @@ export async function startClientFixture(): Promise<ClientFixture> {
     // The app has Web at 0 and DB at 1; the web service puts Web at 5, db puts DB at 0.
     const web = (await t.request('GET', `/apps/${app.body.id}/services`)).body.find((s: { name: string }) => s.name.startsWith('web'));
     const webCategory = app.body.categories.find((c: { name: string }) => c.name === 'Web');
-    const updated = await t.request('PUT', `/apps/${app.body.id}/services/${web.id}`, { body: { categories: [{ id: webCategory.id, position: 5 }], restart: false } });
+    const updated = await t.request('PUT', `/apps/${app.body.id}/services/${web.id}`, {
+      body: { categories: [{ id: webCategory.id, position: 5 }], restart: false },
+    });
     if (updated.status !== 204 && updated.status !== 200) throw new Error(`service update: ${updated.text}`);
 
     const authorizedFetch: typeof fetch = (input, init) =>
-      fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), authorization: `Bearer ${ADMIN_TOKEN}` } });
+      fetch(input, {
+        ...init,
+        headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
     return {
       t,
       targets,

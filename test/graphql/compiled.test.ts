@@ -26,6 +26,11 @@ test('errors keep their path and code; bad variables get graphql-js messages', a
     errors: [{ message: 'template 999 not found', path: ['template'], extensions: { code: 'NOT_FOUND', status: 404, fields: ['id'] } }],
   });
   expect((await post('query One($id: Int!) { template(id: $id) { name } }', undefined, { id: 'x' })).body).toEqual({
-    errors: [{ message: 'Variable "$id" got invalid value "x"; Int cannot represent non-integer value: "x"', locations: [{ line: 1, column: 11 }] }],
+    errors: [
+      {
+        message: 'Variable "$id" got invalid value "x"; Int cannot represent non-integer value: "x"',
+        locations: [{ line: 1, column: 11 }],
+      },
+    ],
   });
 });

@@ -50,7 +50,8 @@ describeBrowser('GraphiQL in a browser', () => {
     const docs = page.locator('.graphiql-doc-explorer');
     await docs.getByText('All Schema Types').waitFor({ timeout: 30_000 });
     const listed = (await docs.innerText()).replace(/\s+/g, ' ');
-    for (const type of ['Query', 'Mutation', 'Subscription', 'DeploymentTarget', 'SubscriptionTicket', 'Template']) expect(listed).toContain(type);
+    for (const type of ['Query', 'Mutation', 'Subscription', 'DeploymentTarget', 'SubscriptionTicket', 'Template'])
+      expect(listed).toContain(type);
     expect(graphqlStatuses.slice(before)).toEqual([200]);
 
     // The query editor: replace its contents with a query, and run it with one click (with a named

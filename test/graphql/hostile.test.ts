@@ -10,7 +10,8 @@ import { wsClient } from '../events/clients';
  */
 const LEVELS = 30;
 const exponentialFragments = `{ ...F0 }\n${Array.from({ length: LEVELS }, (_, i) =>
-  i === LEVELS - 1 ? `fragment F${i} on Query { templates { name } }` : `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join('\n')}`;
+  i === LEVELS - 1 ? `fragment F${i} on Query { templates { name } }` : `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`,
+).join('\n')}`;
 
 const aliasFlood = `{ ${Array.from({ length: 600 }, (_, i) => `a${i}: templateTypes { name }`).join(' ')} }`;
 
@@ -22,7 +23,11 @@ const unionCostBomb = `mutation { createApp(input: {image: "platform-test/busybo
 } }`;
 
 const HOSTILE = [
-  { name: 'an exponential-fragment document', query: exponentialFragments, message: /^query fragment spreads \d+ exceeds the limit of 500$/ },
+  {
+    name: 'an exponential-fragment document',
+    query: exponentialFragments,
+    message: /^query fragment spreads \d+ exceeds the limit of 500$/,
+  },
   { name: 'an alias flood', query: aliasFlood, message: /^query aliases 600 exceeds the limit of 30$/ },
   { name: 'a cost bomb inside a union fragment', query: unionCostBomb, message: /^query cost \d+ exceeds the limit of 50000$/ },
 ];
@@ -39,7 +44,11 @@ afterAll(() => t.close());
 const auth = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
 
 const overHttp: Send = async (query) => {
-  const res = await request(`${t.url}/graphql`, { method: 'POST', headers: { ...auth, accept: 'application/graphql-response+json' }, body: JSON.stringify({ query }) });
+  const res = await request(`${t.url}/graphql`, {
+    method: 'POST',
+    headers: { ...auth, accept: 'application/graphql-response+json' },
+    body: JSON.stringify({ query }),
+  });
   const raw = await res.body.text();
   expect(res.statusCode).toBe(400);
   return { errors: JSON.parse(raw).errors, raw };
@@ -47,11 +56,19 @@ const overHttp: Send = async (query) => {
 
 /** Server-sent events, read as an EventSource would: the `next` frame's data. */
 const overSse: Send = async (query) => {
-  const res = await request(`${t.url}/graphql`, { method: 'POST', headers: { ...auth, accept: 'text/event-stream' }, body: JSON.stringify({ query }) });
+  const res = await request(`${t.url}/graphql`, {
+    method: 'POST',
+    headers: { ...auth, accept: 'text/event-stream' },
+    body: JSON.stringify({ query }),
+  });
   const raw = await res.body.text();
   expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
   const frame = raw.split('\n\n').find((f) => f.startsWith('event: next'));
-  const data = frame?.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+  const data = frame
+    ?.split('\n')
+    .filter((l) => l.startsWith('data:'))
+    .map((l) => l.slice(5).trim())
+    .join('\n');
   return { errors: JSON.parse(data ?? '{}').errors, raw };
 };
 
@@ -91,7 +108,12 @@ describe.each([
     const health = await healthzMs();
     const results = await hostile;
     for (const { errors, raw, ms } of results) {
-      expect(errors).toEqual([expect.objectContaining({ message: expect.stringMatching(message), extensions: { code: 'QUERY_TOO_COMPLEX', status: 400, fields: [] } })]);
+      expect(errors).toEqual([
+        expect.objectContaining({
+          message: expect.stringMatching(message),
+          extensions: { code: 'QUERY_TOO_COMPLEX', status: 400, fields: [] },
+        }),
+      ]);
       // Nothing internal in what a client sees.
       expect(raw).not.toMatch(/originalError|stack|"http"/);
       expect(ms).toBeLessThan(3000);

@@ -54,38 +54,88 @@ describe('GraphQL over HTTP with real clients', () => {
   test('graphql-request: a query, and a typed error from a mutation', async () => {
     const client = new GraphQLClient(`${t.url}/graphql`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(await client.request('{ me { username } }')).toEqual({ me: { username: 'admin' } });
-    expect(await client.request('mutation($input: CreateRegistryInput!) { createRegistry(input: $input) { __typename ... on Error { code fields } } }', {
-      input: { name: 'r', endpointUrl: 'ftp://r' },
-    })).toEqual({ createRegistry: { __typename: 'ValidationError', code: 'VALIDATION_FAILED', fields: ['endpoint_url'] } });
+    expect(
+      await client.request(
+        'mutation($input: CreateRegistryInput!) { createRegistry(input: $input) { __typename ... on Error { code fields } } }',
+        {
+          input: { name: 'r', endpointUrl: 'ftp://r' },
+        },
+      ),
+    ).toEqual({ createRegistry: { __typename: 'ValidationError', code: 'VALIDATION_FAILED', fields: ['endpoint_url'] } });
     const anonymous = new GraphQLClient(`${t.url}/graphql`);
     await expect(anonymous.request('{ me { username } }')).rejects.toBeInstanceOf(ClientError);
   });
 
   test("Apollo Client's persisted-query link against APQ: the hash alone once the server knows it", async () => {
     const { fetchFn, bodies } = countingFetch();
-    const apollo = (cache = new InMemoryCache()) => new ApolloClient({
-      cache,
-      link: ApolloLink.from([new PersistedQueryLink({ sha256 }), new HttpLink({ uri: `${t.url}/graphql`, fetch: fetchFn })]),
-    });
-    const query = gql`query Registries { registries { id: databaseId name } }`;
+    const apollo = (cache = new InMemoryCache()) =>
+      new ApolloClient({
+        cache,
+        link: ApolloLink.from([new PersistedQueryLink({ sha256 }), new HttpLink({ uri: `${t.url}/graphql`, fetch: fetchFn })]),
+      });
+    const query = gql`
+      query Registries {
+        registries {
+          id: databaseId
+          name
+        }
+      }
+    `;
     const first = await apollo().query({ query, fetchPolicy: 'network-only' });
     expect(first.data).toEqual({ registries: [{ __typename: 'Registry', id: 0, name: 'Docker Hub' }] });
     // The hash alone, PersistedQueryNotFound, then hash and text (which registers it).
-    expect(bodies.map((b) => [b.extensions.persistedQuery.sha256Hash.length, typeof b.query])).toEqual([[64, 'undefined'], [64, 'string']]);
+    expect(bodies.map((b) => [b.extensions.persistedQuery.sha256Hash.length, typeof b.query])).toEqual([
+      [64, 'undefined'],
+      [64, 'string'],
+    ]);
 
     bodies.length = 0;
     const second = await apollo().query({ query, fetchPolicy: 'network-only' });
     expect(second.data).toEqual(first.data);
-    expect(bodies).toEqual([{ operationName: 'Registries', variables: {}, extensions: { persistedQuery: { version: 1, sha256Hash: expect.any(String) }, clientLibrary: expect.anything() } }]);
+    expect(bodies).toEqual([
+      {
+        operationName: 'Registries',
+        variables: {},
+        extensions: { persistedQuery: { version: 1, sha256Hash: expect.any(String) }, clientLibrary: expect.anything() },
+      },
+    ]);
   });
 
   test("Apollo's BatchHttpLink: three operations in one request, up to GRAPHQL_BATCH_LIMIT", async () => {
     const { fetchFn, bodies } = countingFetch();
-    const client = new ApolloClient({ cache: new InMemoryCache(), link: new BatchHttpLink({ uri: `${t.url}/graphql`, fetch: fetchFn, batchMax: 3, batchInterval: 20 }) });
+    const client = new ApolloClient({
+      cache: new InMemoryCache(),
+      link: new BatchHttpLink({ uri: `${t.url}/graphql`, fetch: fetchFn, batchMax: 3, batchInterval: 20 }),
+    });
     const results = await Promise.all([
-      client.query({ query: gql`query Me { me { username } }` }),
-      client.query({ query: gql`query Types { templateTypes { name } }` }),
-      client.query({ query: gql`query Hub { registry(id: 0) { id: databaseId name } }` }),
+      client.query({
+        query: gql`
+          query Me {
+            me {
+              username
+            }
+          }
+        `,
+      }),
+      client.query({
+        query: gql`
+          query Types {
+            templateTypes {
+              name
+            }
+          }
+        `,
+      }),
+      client.query({
+        query: gql`
+          query Hub {
+            registry(id: 0) {
+              id: databaseId
+              name
+            }
+          }
+        `,
+      }),
     ]);
     expect(results.map((r) => r.data)).toEqual([
       { me: { __typename: 'User', username: 'admin' } },
@@ -107,13 +157,28 @@ describe('trusted documents', () => {
   let dir: string;
   // As Apollo sends it, and as @apollo/generate-persisted-query-manifest lists it: with the
   // __typename fields its cache adds.
-  const LISTED = print(addTypenameToDocument(gql`query Listed { me { username } }`));
+  const LISTED = print(
+    addTypenameToDocument(gql`
+      query Listed {
+        me {
+          username
+        }
+      }
+    `),
+  );
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'trusted-'));
     const manifest = path.join(dir, 'persisted-query-manifest.json');
     // Apollo's manifest format, as @apollo/generate-persisted-query-manifest writes it.
-    await writeFile(manifest, JSON.stringify({ format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: sha256(LISTED), name: 'Listed', type: 'query', body: LISTED }] }));
+    await writeFile(
+      manifest,
+      JSON.stringify({
+        format: 'apollo-persisted-query-manifest',
+        version: 1,
+        operations: [{ id: sha256(LISTED), name: 'Listed', type: 'query', body: LISTED }],
+      }),
+    );
     t = await startTestApp({ GRAPHQL_TRUSTED_DOCUMENTS: 'true', GRAPHQL_TRUSTED_DOCUMENTS_FILE: manifest });
   });
   afterAll(async () => {
@@ -121,17 +186,49 @@ describe('trusted documents', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const refused = { errors: [expect.objectContaining({ message: 'this service runs only trusted documents, and this one is not among them', extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })] };
+  const refused = {
+    errors: [
+      expect.objectContaining({
+        message: 'this service runs only trusted documents, and this one is not among them',
+        extensions: expect.objectContaining({ code: 'FORBIDDEN' }),
+      }),
+    ],
+  };
 
   test("Apollo's persisted-query link runs a listed document by its id; nothing else runs", async () => {
     const { fetchFn, bodies } = countingFetch();
-    const client = new ApolloClient({ cache: new InMemoryCache(), link: ApolloLink.from([new PersistedQueryLink({ sha256 }), new HttpLink({ uri: `${t.url}/graphql`, fetch: fetchFn })]) });
-    expect((await client.query({ query: gql`query Listed { me { username } }` })).data).toEqual({ me: { __typename: 'User', username: 'admin' } });
+    const client = new ApolloClient({
+      cache: new InMemoryCache(),
+      link: ApolloLink.from([new PersistedQueryLink({ sha256 }), new HttpLink({ uri: `${t.url}/graphql`, fetch: fetchFn })]),
+    });
+    expect(
+      (
+        await client.query({
+          query: gql`
+            query Listed {
+              me {
+                username
+              }
+            }
+          `,
+        })
+      ).data,
+    ).toEqual({ me: { __typename: 'User', username: 'admin' } });
     expect(bodies).toHaveLength(1);
     expect(bodies[0].query).toBeUndefined();
 
     // Not listed: by hash (not found, so Apollo sends the text), or as text: refused either way.
-    await expect(client.query({ query: gql`query Other { apps { id } }` })).rejects.toThrow('this service runs only trusted documents');
+    await expect(
+      client.query({
+        query: gql`
+          query Other {
+            apps {
+              id
+            }
+          }
+        `,
+      }),
+    ).rejects.toThrow('this service runs only trusted documents');
     const asText = await t.graphql('{ apps { id } }');
     expect(asText.status).toBe(403);
     expect(asText.body).toEqual(refused);
@@ -139,23 +236,36 @@ describe('trusted documents', () => {
 
   test('the REST operations are trusted as printed; the listed text runs; introspection still works', async () => {
     const listApps = restOperationDocuments().find((text) => text.startsWith('query ListApps'))!;
-    const byHash = await t.request('POST', '/graphql', { body: { operationName: 'ListApps', extensions: { persistedQuery: { version: 1, sha256Hash: sha256(listApps) } } } });
+    const byHash = await t.request('POST', '/graphql', {
+      body: { operationName: 'ListApps', extensions: { persistedQuery: { version: 1, sha256Hash: sha256(listApps) } } },
+    });
     expect(byHash.body).toEqual({ data: { apps: [] } });
     expect((await t.graphql(LISTED)).body).toEqual({ data: { me: { __typename: 'User', username: 'admin' } } });
     expect((await t.graphql('{ __schema { queryType { name } } }')).body).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
   });
 
   test('subscriptions and WebSocket operations are held to the same list', async () => {
-    const client = createWsClient({ url: `${t.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` }, retryAttempts: 0 });
+    const client = createWsClient({
+      url: `${t.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      retryAttempts: 0,
+    });
     try {
       expect((await client.iterate({ query: LISTED }).next()).value).toEqual({ data: { me: { __typename: 'User', username: 'admin' } } });
       await expect(client.iterate({ query: '{ apps { id } }' }).next()).rejects.toEqual([
-        expect.objectContaining({ message: 'this service runs only trusted documents, and this one is not among them', extensions: expect.objectContaining({ code: 'FORBIDDEN' }) }),
+        expect.objectContaining({
+          message: 'this service runs only trusted documents, and this one is not among them',
+          extensions: expect.objectContaining({ code: 'FORBIDDEN' }),
+        }),
       ]);
     } finally {
       await client.dispose();
     }
-    const sse = await t.request('POST', '/graphql/stream', { body: { query: 'subscription { serviceStateChanged { appId } }' }, headers: { accept: 'text/event-stream' } });
+    const sse = await t.request('POST', '/graphql/stream', {
+      body: { query: 'subscription { serviceStateChanged { appId } }' },
+      headers: { accept: 'text/event-stream' },
+    });
     expect(sse.text).toContain('this service runs only trusted documents');
   });
 });

@@ -21,13 +21,15 @@ describe('GraphQL identity and partial results', () => {
 
   test('node(id:) and nodes(ids:) load every kind of node by its global id; an unknown one is null, a made-up id a 400', async () => {
     await f.t.request('POST', '/registries', { body: { name: 'r1', endpoint_url: 'https://r1.example' } });
-    const all = (await f.query(`{
+    const all = (
+      await f.query(`{
       apps { id databaseId categories { category { id databaseId } } services { id databaseId } }
       templates { id databaseId }
       registries { id databaseId }
       deploymentTargets { id databaseId deployments { id databaseId target { databaseId } } }
       apiTokens { id databaseId }
-    }`)).data;
+    }`)
+    ).data;
     const expected: [string, string, number][] = [
       ['App', all.apps[0].id, all.apps[0].databaseId],
       ['Category', all.apps[0].categories[0].category.id, all.apps[0].categories[0].category.databaseId],
@@ -38,27 +40,60 @@ describe('GraphQL identity and partial results', () => {
       ['Deployment', all.deploymentTargets[1].deployments[0].id, 1],
     ];
     for (const [type, id, databaseId] of expected) {
-      const res = await f.query('query($id: ID!) { node(id: $id) { __typename id ... on App { databaseId } ... on Category { databaseId } ... on Service { databaseId } ... on Template { databaseId } ... on Registry { databaseId } ... on DeploymentTarget { databaseId } ... on Deployment { databaseId target { name } } } }', { id });
+      const res = await f.query(
+        'query($id: ID!) { node(id: $id) { __typename id ... on App { databaseId } ... on Category { databaseId } ... on Service { databaseId } ... on Template { databaseId } ... on Registry { databaseId } ... on DeploymentTarget { databaseId } ... on Deployment { databaseId target { name } } } }',
+        { id },
+      );
       expect(res).toEqual({ data: { node: expect.objectContaining({ __typename: type, id, databaseId }) } });
     }
     // Deployment 1 of each target: two ids, two objects.
     const [east, west] = all.deploymentTargets.map((t: any) => t.deployments[0].id);
-    const both = await f.query('query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Deployment { databaseId target { name } } } }', { ids: [east, west, Buffer.from('App:424242').toString('base64')] });
-    expect(both).toEqual({ data: { nodes: [{ id: east, databaseId: 1, target: { name: 'east' } }, { id: west, databaseId: 1, target: { name: 'west' } }, null] } });
+    const both = await f.query('query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Deployment { databaseId target { name } } } }', {
+      ids: [east, west, Buffer.from('App:424242').toString('base64')],
+    });
+    expect(both).toEqual({
+      data: { nodes: [{ id: east, databaseId: 1, target: { name: 'east' } }, { id: west, databaseId: 1, target: { name: 'west' } }, null] },
+    });
 
     // A malformed global id is refused before execution: the cost check maps every argument
     // (Pothos complexity), and a forged id cannot be mapped. A clear 400 for the operation.
     const forged = await f.t.graphql('{ node(id: "bm90LWFuLWlk") { id } me { username } }');
     expect(forged.status).toBe(400);
-    expect(forged.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_REQUEST', fields: ['id'] }) })]);
+    expect(forged.body.errors).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_REQUEST', fields: ['id'] }) }),
+    ]);
   });
 
   test('nodes(ids:) takes at most 100 ids; Error.code is the ErrorCode enum of the catalogue', async () => {
-    const many = await f.query('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array(101).fill(Buffer.from('App:1').toString('base64')) });
-    expect(many.errors).toEqual([expect.objectContaining({ message: 'nodes takes at most 100 ids', extensions: expect.objectContaining({ code: 'BAD_REQUEST', fields: ['ids'] }) })]);
-    const types = (await f.query('{ error: __type(name: "Error") { fields { name type { ofType { name kind } } } } codes: __type(name: "ErrorCode") { enumValues { name } } }')).data;
-    expect(types.error.fields.find((field: { name: string }) => field.name === 'code').type.ofType).toEqual({ name: 'ErrorCode', kind: 'ENUM' });
-    expect(types.codes.enumValues.map((v: { name: string }) => v.name)).toEqual(expect.arrayContaining(['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT', 'VALIDATION_FAILED', 'UPSTREAM_FAILED', 'UPSTREAM_TIMEOUT', 'FORBIDDEN']));
+    const many = await f.query('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
+      ids: Array(101).fill(Buffer.from('App:1').toString('base64')),
+    });
+    expect(many.errors).toEqual([
+      expect.objectContaining({
+        message: 'nodes takes at most 100 ids',
+        extensions: expect.objectContaining({ code: 'BAD_REQUEST', fields: ['ids'] }),
+      }),
+    ]);
+    const types = (
+      await f.query(
+        '{ error: __type(name: "Error") { fields { name type { ofType { name kind } } } } codes: __type(name: "ErrorCode") { enumValues { name } } }',
+      )
+    ).data;
+    expect(types.error.fields.find((field: { name: string }) => field.name === 'code').type.ofType).toEqual({
+      name: 'ErrorCode',
+      kind: 'ENUM',
+    });
+    expect(types.codes.enumValues.map((v: { name: string }) => v.name)).toEqual(
+      expect.arrayContaining([
+        'BAD_REQUEST',
+        'NOT_FOUND',
+        'CONFLICT',
+        'VALIDATION_FAILED',
+        'UPSTREAM_FAILED',
+        'UPSTREAM_TIMEOUT',
+        'FORBIDDEN',
+      ]),
+    );
   });
 
   test('a lookup by an unknown databaseId is null beside the rest of the answer, with its error, and HTTP 200', async () => {
@@ -69,15 +104,23 @@ describe('GraphQL identity and partial results', () => {
       errors: [{ message: 'app 999 not found', path: ['a'], extensions: { code: 'NOT_FOUND', status: 404, fields: ['id'] } }],
     });
     // REST reads the error back: still a 404 with the same body.
-    expect(await f.t.request('GET', '/apps/999')).toMatchObject({ status: 404, body: { code: 404, message: 'app 999 not found', fields: 'id' } });
+    expect(await f.t.request('GET', '/apps/999')).toMatchObject({
+      status: 404,
+      body: { code: 404, message: 'app 999 not found', fields: 'id' },
+    });
   });
 
-  test("a subscription event carries the deployment it is about, with its global id and target", async () => {
+  test('a subscription event carries the deployment it is about, with its global id and target', async () => {
     const [east] = f.targets;
-    const node = (await f.query('{ deploymentTargets { deployments { id name target { id } } } }')).data.deploymentTargets[0].deployments[0];
-    const stream = await sseSubscribe(f.t.url, `subscription($t: Int!) { deploymentStatusChanged(targetId: $t, id: 1) {
+    const node = (await f.query('{ deploymentTargets { deployments { id name target { id } } } }')).data.deploymentTargets[0]
+      .deployments[0];
+    const stream = await sseSubscribe(
+      f.t.url,
+      `subscription($t: Int!) { deploymentStatusChanged(targetId: $t, id: 1) {
       targetId deploymentId deployment { id name target { id } status { services { actualState } } }
-    } }`, { t: east.id });
+    } }`,
+      { t: east.id },
+    );
     try {
       const event = (await stream.next()).data.deploymentStatusChanged;
       expect(event).toEqual({
@@ -97,10 +140,18 @@ describe('GraphQL identity and partial results', () => {
     const res = await f.t.graphql('{ deploymentTargets { name deployments { databaseId name } } apps { name } }');
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
-      deploymentTargets: [{ name: 'east', deployments: [{ databaseId: 1, name: 'Blog' }] }, { name: 'west', deployments: null }],
+      deploymentTargets: [
+        { name: 'east', deployments: [{ databaseId: 1, name: 'Blog' }] },
+        { name: 'west', deployments: null },
+      ],
       apps: [{ name: 'Site' }],
     });
-    expect(res.body.errors).toEqual([expect.objectContaining({ path: ['deploymentTargets', 1, 'deployments'], extensions: expect.objectContaining({ code: 'UPSTREAM_FAILED', status: 502 }) })]);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({
+        path: ['deploymentTargets', 1, 'deployments'],
+        extensions: expect.objectContaining({ code: 'UPSTREAM_FAILED', status: 502 }),
+      }),
+    ]);
     const rest = await f.t.request('GET', `/deployment_targets/${west.id}/deployments`);
     expect(rest.status).toBe(502);
     expect(rest.body).toEqual({ code: 502, message: res.body.errors[0].message, fields: '' });

@@ -7,7 +7,13 @@ const TOO_COMPLEX = { code: 'QUERY_TOO_COMPLEX', status: 400, fields: [] };
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_ALIASES: '3', GRAPHQL_MAX_TOKENS: '200', GRAPHQL_MAX_COST: '2000', GRAPHQL_MAX_SPREADS: '20' });
+  t = await startTestApp({
+    GRAPHQL_MAX_DEPTH: '4',
+    GRAPHQL_MAX_ALIASES: '3',
+    GRAPHQL_MAX_TOKENS: '200',
+    GRAPHQL_MAX_COST: '2000',
+    GRAPHQL_MAX_SPREADS: '20',
+  });
 });
 afterAll(() => t.close());
 
@@ -16,13 +22,33 @@ async function seedTemplates(app: TestApp, count: number): Promise<void> {
   const em = app.app.orm.em.fork() as EntityManager;
   const templates = new TemplateService(em);
   for (let n = 0; n < count; n++) {
-    templates.build({
-      name: `T${n}`, description: null, keywords: null, type: 'Default', documentation: null, authors: [], source: null,
-      images: ['web', 'db'].map((name) => ({
-        name, source: `example/${name}`, description: null, category: null, type: null, command: null, expose: [],
-        ports: [{ host_port: null, container_port: 80, proto: 'TCP' }], links: [], environment: [], volumes: [], volumes_from: [], deployment: null,
-      })),
-    }, null);
+    templates.build(
+      {
+        name: `T${n}`,
+        description: null,
+        keywords: null,
+        type: 'Default',
+        documentation: null,
+        authors: [],
+        source: null,
+        images: ['web', 'db'].map((name) => ({
+          name,
+          source: `example/${name}`,
+          description: null,
+          category: null,
+          type: null,
+          command: null,
+          expose: [],
+          ports: [{ host_port: null, container_port: 80, proto: 'TCP' }],
+          links: [],
+          environment: [],
+          volumes: [],
+          volumes_from: [],
+          deployment: null,
+        })),
+      },
+      null,
+    );
   }
   await em.flush();
 }
@@ -38,17 +64,25 @@ describe('query limits', () => {
     const query = '{ templateRepos { templates { images { ports { containerPort } } } } }';
     const res = await t.request('POST', '/graphql', { body: { query }, headers: { accept: 'application/graphql-response+json' } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ errors: [{ message: 'query depth 5 exceeds the limit of 4', locations: [{ line: 1, column: 1 }], extensions: TOO_COMPLEX }] });
+    expect(res.body).toEqual({
+      errors: [{ message: 'query depth 5 exceeds the limit of 4', locations: [{ line: 1, column: 1 }], extensions: TOO_COMPLEX }],
+    });
   });
 
   test('depth through fragments counts too', async () => {
-    const res = await t.graphql('fragment P on Port { containerPort } fragment I on Image { ports { ...P } } { templateRepos { templates { images { ...I } } } }');
+    const res = await t.graphql(
+      'fragment P on Port { containerPort } fragment I on Image { ports { ...P } } { templateRepos { templates { images { ...I } } } }',
+    );
     expect(res.body.errors[0].message).toBe('query depth 5 exceeds the limit of 4');
   });
 
   test('too many aliases, counted through fragments (a fragment spread twice counts twice)', async () => {
-    const res = await t.graphql('fragment F on Query { a: templateTypes { name } b: templateTypes { name } } { ...F x: me { username } ... { ...F } }');
-    expect(res.body).toEqual({ errors: [expect.objectContaining({ message: 'query aliases 5 exceeds the limit of 3', extensions: TOO_COMPLEX })] });
+    const res = await t.graphql(
+      'fragment F on Query { a: templateTypes { name } b: templateTypes { name } } { ...F x: me { username } ... { ...F } }',
+    );
+    expect(res.body).toEqual({
+      errors: [expect.objectContaining({ message: 'query aliases 5 exceeds the limit of 3', extensions: TOO_COMPLEX })],
+    });
   });
 
   test('too many tokens', async () => {
@@ -60,7 +94,14 @@ describe('query limits', () => {
     // 2 + 4 + 8 + 16 = 30 spreads from 4 fragments of two spreads each.
     const fragments = [0, 1, 2, 3].map((i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ');
     const res = await t.graphql(`{ ...F0 } ${fragments} fragment F4 on Query { me { username } }`);
-    expect(res.body).toEqual({ errors: [expect.objectContaining({ message: expect.stringMatching(/^query fragment spreads \d+ exceeds the limit of 20$/), extensions: TOO_COMPLEX })] });
+    expect(res.body).toEqual({
+      errors: [
+        expect.objectContaining({
+          message: expect.stringMatching(/^query fragment spreads \d+ exceeds the limit of 20$/),
+          extensions: TOO_COMPLEX,
+        }),
+      ],
+    });
   });
 });
 
@@ -79,7 +120,9 @@ describe('cost', () => {
     expect((await c.graphql(page, { n: 5 })).body).toEqual({ data: { templatesConnection: { nodes: [] } } });
     // 1 + 22 × 100 = 2201: before, $n counted as 10 whatever it was (221).
     const res = await c.graphql(page, { n: 100 });
-    expect(res.body).toEqual({ errors: [expect.objectContaining({ message: 'query cost 2201 exceeds the limit of 2000', extensions: TOO_COMPLEX })] });
+    expect(res.body).toEqual({
+      errors: [expect.objectContaining({ message: 'query cost 2201 exceeds the limit of 2000', extensions: TOO_COMPLEX })],
+    });
     // Without the variable: the page's default size (20).
     expect((await c.graphql(page)).status).toBe(200);
   });
@@ -91,7 +134,9 @@ describe('cost', () => {
       fragment Deeper on App { services { app { services { name } } } }`;
     const res = await c.graphql(bomb);
     // Estimated at 19 before, whatever the services held.
-    expect(res.body).toEqual({ errors: [expect.objectContaining({ message: 'query cost 12223 exceeds the limit of 2000', extensions: TOO_COMPLEX })] });
+    expect(res.body).toEqual({
+      errors: [expect.objectContaining({ message: 'query cost 12223 exceeds the limit of 2000', extensions: TOO_COMPLEX })],
+    });
     expect((await c.graphql('{ apps { id } }')).body).toEqual({ data: { apps: [] } });
   });
 
@@ -102,7 +147,9 @@ describe('cost', () => {
     await seedTemplates(c, 20);
     const res = await c.graphql(query);
     // Counted as 10 before: 1311, accepted whatever the table held.
-    expect(res.body).toEqual({ errors: [expect.objectContaining({ message: 'query cost 2621 exceeds the limit of 2000', extensions: TOO_COMPLEX })] });
+    expect(res.body).toEqual({
+      errors: [expect.objectContaining({ message: 'query cost 2621 exceeds the limit of 2000', extensions: TOO_COMPLEX })],
+    });
     const paged = await c.graphql('{ templatesConnection(first: 5) { nodes { images { name source ports { containerPort } } } } }');
     expect(paged.body.data.templatesConnection.nodes).toHaveLength(5);
   });
@@ -120,12 +167,13 @@ describe('introspection', () => {
       // Introspection is costed (each of its lists as 10 items): 30 copies of a deep one are not.
       const copies = Array.from({ length: 30 }, (_, i) => `i${i}: __schema { types { fields { args { type { name } } } } }`).join(' ');
       const flood = await defaults.graphql(`{ ${copies} }`);
-      expect(flood.body).toEqual({ errors: [expect.objectContaining({ message: 'query cost 63360 exceeds the limit of 50000', extensions: TOO_COMPLEX })] });
+      expect(flood.body).toEqual({
+        errors: [expect.objectContaining({ message: 'query cost 63360 exceeds the limit of 50000', extensions: TOO_COMPLEX })],
+      });
     } finally {
       await defaults.close();
     }
   });
-
 
   test('GRAPHQL_INTROSPECTION=false turns it off, and hides "Did you mean" suggestions', async () => {
     const off = await startTestApp({ GRAPHQL_INTROSPECTION: 'false' });
@@ -138,13 +186,17 @@ describe('introspection', () => {
       expect(typo.body.errors).toEqual([expect.objectContaining({ message: 'Cannot query field "templatez" on type "Query".' })]);
       const badArgument = await off.graphql('{ app(idd: 1) { name } }');
       expect(badArgument.body.errors.map((e: { message: string }) => e.message)).toContain('Unknown argument "idd" on field "Query.app".');
-      const badVariable = await off.graphql('mutation($i: CreateRegistryInput!) { createRegistry(input: $i) { __typename } }', { i: { nam: 'x', endpointUrl: 'https://x' } });
+      const badVariable = await off.graphql('mutation($i: CreateRegistryInput!) { createRegistry(input: $i) { __typename } }', {
+        i: { nam: 'x', endpointUrl: 'https://x' },
+      });
       expect(JSON.stringify(badVariable.body)).not.toMatch(/Did you mean/);
       expect(badVariable.body.errors[0].message).toMatch(/^Variable "\$i" got invalid value/);
     } finally {
       await off.close();
     }
     // With introspection on, the suggestions help.
-    expect((await t.graphql('{ templatez { name } }')).body.errors[0].message).toMatch(/^Cannot query field "templatez" on type "Query". Did you mean .*"templates"/);
+    expect((await t.graphql('{ templatez { name } }')).body.errors[0].message).toMatch(
+      /^Cannot query field "templatez" on type "Query". Did you mean .*"templates"/,
+    );
   });
 });

@@ -38,7 +38,14 @@ describe('subscriptions from browser-style clients', () => {
   let templateId: number;
   let vars: { targetId: number; id: number };
   const event = (state: string) => ({
-    data: { deploymentStatusChanged: { targetId: vars.targetId, deploymentId: vars.id, status: { services: [{ actualState: state }, { actualState: state }] }, error: null } },
+    data: {
+      deploymentStatusChanged: {
+        targetId: vars.targetId,
+        deploymentId: vars.id,
+        status: { services: [{ actualState: state }, { actualState: state }] },
+        error: null,
+      },
+    },
   });
 
   beforeAll(async () => {
@@ -72,30 +79,43 @@ describe('subscriptions from browser-style clients', () => {
 
   async function ticket(token: string = ADMIN_TOKEN): Promise<string> {
     const res = await t.graphql(TICKET, {}, token);
-    expect(res.body.data.createSubscriptionTicket).toEqual({ __typename: 'SubscriptionTicket', ticket: expect.stringMatching(/^pst_/), expiresAt: ISO });
+    expect(res.body.data.createSubscriptionTicket).toEqual({
+      __typename: 'SubscriptionTicket',
+      ticket: expect.stringMatching(/^pst_/),
+      expiresAt: ISO,
+    });
     return res.body.data.createSubscriptionTicket.ticket;
   }
 
-  test.each([false, true])('graphql-sse client, singleConnection %s, with a bearer token: the status, then its change', async (singleConnection) => {
+  test.each([false, true])(
+    'graphql-sse client, singleConnection %s, with a bearer token: the status, then its change',
+    async (singleConnection) => {
+      const client = createSseClient({
+        url: `${t.url}/graphql/stream`,
+        singleConnection,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        retryAttempts: 0,
+      });
+      try {
+        const results = client.iterate({ query: DEPLOYMENT_STATUS, variables: vars });
+        expect((await results.next()).value).toEqual(event('pending'));
+        actualState = 'running';
+        expect((await results.next()).value).toEqual(event('running'));
+        await results.return?.();
+      } finally {
+        client.dispose();
+      }
+    },
+    60_000,
+  );
+
+  test('graphql-sse client in single connection mode runs queries too, and refuses a missing token', async () => {
     const client = createSseClient({
       url: `${t.url}/graphql/stream`,
-      singleConnection,
+      singleConnection: true,
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       retryAttempts: 0,
     });
-    try {
-      const results = client.iterate({ query: DEPLOYMENT_STATUS, variables: vars });
-      expect((await results.next()).value).toEqual(event('pending'));
-      actualState = 'running';
-      expect((await results.next()).value).toEqual(event('running'));
-      await results.return?.();
-    } finally {
-      client.dispose();
-    }
-  }, 60_000);
-
-  test('graphql-sse client in single connection mode runs queries too, and refuses a missing token', async () => {
-    const client = createSseClient({ url: `${t.url}/graphql/stream`, singleConnection: true, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, retryAttempts: 0 });
     try {
       const results = client.iterate({ query: '{ me { username } }' });
       expect((await results.next()).value).toEqual({ data: { me: { username: 'admin' } } });
@@ -132,9 +152,11 @@ describe('subscriptions from browser-style clients', () => {
   }, 60_000);
 
   test('a ticket is void once expired, once its token is revoked, and never takes the place of a token elsewhere', async () => {
-    const sse = (ticketValue: string) => t.request('GET', `/graphql?${new URLSearchParams({ query: '{ me { username } }', ticket: ticketValue })}`, {
-      token: null, headers: { accept: 'text/event-stream' },
-    });
+    const sse = (ticketValue: string) =>
+      t.request('GET', `/graphql?${new URLSearchParams({ query: '{ me { username } }', ticket: ticketValue })}`, {
+        token: null,
+        headers: { accept: 'text/event-stream' },
+      });
 
     // Expired: moved into the past in the database rather than waiting out the TTL.
     const expired = await ticket();
@@ -142,7 +164,9 @@ describe('subscriptions from browser-style clients', () => {
     expect((await sse(expired)).status).toBe(401);
 
     // Revoked: a ticket from a read token dies with the token.
-    const issued = await t.graphql('mutation { createApiToken(input: {name: "page", scopes: [read]}) { ... on IssuedApiToken { id: databaseId token } } }');
+    const issued = await t.graphql(
+      'mutation { createApiToken(input: {name: "page", scopes: [read]}) { ... on IssuedApiToken { id: databaseId token } } }',
+    );
     const { id, token } = issued.body.data.createApiToken;
     const fromRevoked = await ticket(token);
     await t.graphql(`mutation { revokeApiToken(input: {id: ${id}}) { __typename } }`);
@@ -174,14 +198,23 @@ describe('subscriptions from browser-style clients', () => {
       expect((await results.next()).value).toEqual(event('pending'));
       await results.return?.();
       // The ticket's identity reads; it cannot write.
-      const write = client.iterate({ query: 'mutation { createRegistry(input: {name: "x", endpointUrl: "https://x.example"}) { __typename } }' });
-      expect((await write.next()).value).toEqual({ data: null, errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })] });
+      const write = client.iterate({
+        query: 'mutation { createRegistry(input: {name: "x", endpointUrl: "https://x.example"}) { __typename } }',
+      });
+      expect((await write.next()).value).toEqual({
+        data: null,
+        errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })],
+      });
     } finally {
       await client.dispose();
     }
     // A used ticket closes the socket with 4401.
     const used = await ticket();
     expect(await wsConnectionOutcome(t.url, { ticket: used })).toMatchObject({ acked: true });
-    expect(await wsConnectionOutcome(t.url, { ticket: used })).toEqual({ code: 4401, reason: 'the subscription ticket is not valid (unknown, used or expired)', acked: false });
+    expect(await wsConnectionOutcome(t.url, { ticket: used })).toEqual({
+      code: 4401,
+      reason: 'the subscription ticket is not valid (unknown, used or expired)',
+      acked: false,
+    });
   }, 60_000);
 });

@@ -54,7 +54,11 @@ describe('NUL characters', () => {
     expect(vars.body).toEqual({ code: 400, message: 'q must not contain a NUL character', fields: 'q' });
     const literal = await t.graphql('{ search(q: "x\\u0000") { items { name } } }');
     // A validation error: graphql-over-http answers it 200 to application/json clients.
-    expect(literal.body).toEqual({ errors: [expect.objectContaining({ message: 'q must not contain a NUL character', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] });
+    expect(literal.body).toEqual({
+      errors: [
+        expect.objectContaining({ message: 'q must not contain a NUL character', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+      ],
+    });
   });
 
   test('a .pmx file with a NUL is listed in the load errors; the repo loads', async () => {

@@ -38,7 +38,9 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 }
 
 const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
 
 function postmasterPid(clusterDir: string): number | undefined {
   const file = path.join(clusterDir, 'postmaster.pid');
@@ -89,7 +91,11 @@ describe('kill -9, then the same start command on the same data', () => {
     await waitFor(ready, 60_000, 'first start', first.output);
     const names: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await request(`${url}/registries`, { method: 'POST', headers: auth, body: JSON.stringify({ name: `acked-${i}`, endpoint_url: `https://r${i}.example` }) });
+      const res = await request(`${url}/registries`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: `acked-${i}`, endpoint_url: `https://r${i}.example` }),
+      });
       await res.body.dump();
       expect(res.statusCode).toBe(201);
       names.push(`acked-${i}`);
@@ -137,9 +143,14 @@ describe('kill -9, then the same start command on the same data', () => {
       await waitFor(async () => existsSync(tokenFile) && first.output().includes('END AGENT TOKEN'), 60_000, 'agent start', first.output);
       const blob = decodeAuthBlob(readFileSync(tokenFile, 'utf8').trim());
       const dispatcher = new Agent({ connect: { ca: blob.certificatePem } });
-      const headers = { authorization: `Basic ${Buffer.from(`${blob.username}:${blob.password}`).toString('base64')}`, 'content-type': 'application/json' };
+      const headers = {
+        authorization: `Basic ${Buffer.from(`${blob.username}:${blob.password}`).toString('base64')}`,
+        'content-type': 'application/json',
+      };
       const created = await request(`${blob.endpointUrl}/deployments`, {
-        method: 'POST', dispatcher, headers,
+        method: 'POST',
+        dispatcher,
+        headers,
         body: JSON.stringify({ template: { name: 'acked', images: [{ name: 'web', source: 'busybox' }] } }),
       });
       expect(created.statusCode).toBe(200);
@@ -149,7 +160,8 @@ describe('kill -9, then the same start command on the same data', () => {
       await exited(first.child);
       const again = spawnProgram('src/agent/main.ts', extra);
       children.push(again.child);
-      const healthy = async () => (await request(`${blob.endpointUrl}/healthz`, { dispatcher }).then((r) => (r.body.dump(), r.statusCode))) === 200;
+      const healthy = async () =>
+        (await request(`${blob.endpointUrl}/healthz`, { dispatcher }).then((r) => (r.body.dump(), r.statusCode))) === 200;
       const tookMs = await waitFor(healthy, RESTART_BUDGET_MS, 'agent restart after kill -9', again.output);
       process.stdout.write(`agent restart after kill -9: ${tookMs} ms\n`);
       const listed = await request(`${blob.endpointUrl}/deployments`, { dispatcher, headers });

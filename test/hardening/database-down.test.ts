@@ -71,7 +71,9 @@ describe('the database goes down and comes back', () => {
     server = createServer(app.handler);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const created = await call('POST', '/graphql', ADMIN_TOKEN, { query: 'mutation { createApiToken(input: {name: "reader", scopes: [read]}) { ... on IssuedApiToken { token } } }' });
+    const created = await call('POST', '/graphql', ADMIN_TOKEN, {
+      query: 'mutation { createApiToken(input: {name: "reader", scopes: [read]}) { ... on IssuedApiToken { token } } }',
+    });
     issued = (created.body as any).data.createApiToken.token;
   });
 
@@ -100,7 +102,11 @@ describe('the database goes down and comes back', () => {
     const unavailable = { code: 503, message: 'The database is not reachable; try again shortly.', fields: '' };
     for (const token of [ADMIN_TOKEN, issued]) {
       const rest = await call('GET', '/registries', token);
-      expect({ status: rest.status, retryAfter: rest.headers['retry-after'], body: rest.body }).toEqual({ status: 503, retryAfter: '5', body: unavailable });
+      expect({ status: rest.status, retryAfter: rest.headers['retry-after'], body: rest.body }).toEqual({
+        status: 503,
+        retryAfter: '5',
+        body: unavailable,
+      });
       const write = await call('POST', '/registries', token, { name: 'r', endpoint_url: 'https://r.example' });
       expect(write.status).toBe(503);
     }
@@ -113,7 +119,7 @@ describe('the database goes down and comes back', () => {
       errors: [expect.objectContaining({ message: unavailable.message, extensions: { code: 'UNAVAILABLE', status: 503, fields: [] } })],
     });
     expect((await call('GET', '/readyz', null)).status).toBe(503);
-    expect((await call('GET', '/healthz', null))).toEqual(expect.objectContaining({ status: 200, body: { status: 'ok' } }));
+    expect(await call('GET', '/healthz', null)).toEqual(expect.objectContaining({ status: 200, body: { status: 'ok' } }));
 
     await pg.up();
     for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {

@@ -71,7 +71,10 @@ describe('the outbound policy for registries', () => {
     expect(hits).toBeGreaterThan(before);
     expect(realmAuth.filter((header) => header !== '')).toEqual([]);
     expect(errors).toEqual([
-      { registryName: 'private', message: expect.stringContaining("neither https nor the registry's own host; credentials are not sent there") },
+      {
+        registryName: 'private',
+        message: expect.stringContaining("neither https nor the registry's own host; credentials are not sent there"),
+      },
     ]);
     expect(JSON.stringify(errors)).not.toContain('hunter2');
   });

@@ -50,14 +50,17 @@ describe('template repos on the server filesystem', () => {
     }
   });
 
-  test("saving into a local git repository runs none of its hooks or its core.fsmonitor command", async () => {
+  test('saving into a local git repository runs none of its hooks or its core.fsmonitor command', async () => {
     const repo = makeGitRepo({ 'base.pmx': pmx('Base') }, root);
     const markers = ['fsmonitor', 'pre-commit', 'post-commit'].map((name) => path.join(root, `ran-${name}-${path.basename(repo)}`));
     const script = (marker: string) => `#!/bin/sh\ntouch ${marker}\n`;
     writeFileSync(path.join(repo, 'fsmonitor.sh'), script(markers[0]));
     chmodSync(path.join(repo, 'fsmonitor.sh'), 0o755);
     git(repo, 'config', 'core.fsmonitor', path.join(repo, 'fsmonitor.sh'));
-    for (const [hook, marker] of [['pre-commit', markers[1]], ['post-commit', markers[2]]]) {
+    for (const [hook, marker] of [
+      ['pre-commit', markers[1]],
+      ['post-commit', markers[2]],
+    ]) {
       writeFileSync(path.join(repo, '.git', 'hooks', hook), script(marker));
       chmodSync(path.join(repo, '.git', 'hooks', hook), 0o755);
     }
@@ -72,8 +75,12 @@ describe('template repos on the server filesystem', () => {
 
   test('git refuses the file transport unless the repo itself is local, and ext:: always', async () => {
     const repo = makeGitRepo({ 'a.pmx': pmx('A') });
-    await expect(runGit(['ls-remote', '--', `file://${repo}`], { timeoutMs: 20_000 })).rejects.toMatchObject({ stderr: expect.stringContaining("transport 'file' not allowed") });
+    await expect(runGit(['ls-remote', '--', `file://${repo}`], { timeoutMs: 20_000 })).rejects.toMatchObject({
+      stderr: expect.stringContaining("transport 'file' not allowed"),
+    });
     await expect(runGit(['ls-remote', '--', `file://${repo}`], { timeoutMs: 20_000, allowFile: true })).resolves.toBeDefined();
-    await expect(runGit(['ls-remote', '--', 'ext::sh -c true'], { timeoutMs: 20_000, allowFile: true })).rejects.toMatchObject({ stderr: expect.stringContaining("transport 'ext' not allowed") });
+    await expect(runGit(['ls-remote', '--', 'ext::sh -c true'], { timeoutMs: 20_000, allowFile: true })).rejects.toMatchObject({
+      stderr: expect.stringContaining("transport 'ext' not allowed"),
+    });
   });
 });

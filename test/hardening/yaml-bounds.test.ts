@@ -28,7 +28,12 @@ describe('bounded YAML', () => {
 
   test('nested aliases (a billion laughs) are refused', () => {
     const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-    for (let i = 1; i < 9; i++) lines.push(`${'abcdefghij'[i]}: &${'abcdefghij'[i]} [${Array(9).fill(`*${'abcdefghij'[i - 1]}`).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      lines.push(
+        `${'abcdefghij'[i]}: &${'abcdefghij'[i]} [${Array(9)
+          .fill(`*${'abcdefghij'[i - 1]}`)
+          .join(',')}]`,
+      );
     expect(() => parseYamlBounded(lines.join('\n'))).toThrow(/expands to more than|more than 1000 aliases/);
   });
 

@@ -44,7 +44,14 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const db: TestDatabase = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'platform-test-data-'));
   // Test template repos are made in the temp directory: the operator's root for these tests.
-  const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', TEMPLATE_REPO_ROOTS: os.tmpdir(), ...env });
+  const config = parseConfig({
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN,
+    LOG_LEVEL: 'silent',
+    TEMPLATE_REPO_ROOTS: os.tmpdir(),
+    ...env,
+  });
   const app = await createApp(config, { log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), announce: () => undefined });
   const server: Server = createServer(app.handler);
   app.attach(server);

@@ -189,10 +189,27 @@ interface TokenIssuer {
  */
 async function createTokenIssuer(dir: string): Promise<TokenIssuer> {
   const [keyPath, certPath] = [join(dir, 'token-key.pem'), join(dir, 'token-cert.pem')];
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=test-token-issuer',
-  ], { stdio: 'pipe' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=test-token-issuer',
+    ],
+    { stdio: 'pipe' },
+  );
   const [keyPem, certPem] = await Promise.all([readFile(keyPath, 'utf8'), readFile(certPath, 'utf8')]);
   const key = createPrivateKey(keyPem);
   const certDer = certPem.replace(/-----[^-]+-----|\s/g, '');
@@ -207,7 +224,16 @@ async function createTokenIssuer(dir: string): Promise<TokenIssuer> {
         const actions = rest.pop() ?? '';
         return { type, name: rest.join(':'), actions: actions.split(',').filter(Boolean) };
       });
-      const claims = { iss: issuer.name, sub: subject, aud: issuer.service, exp: now + 300, nbf: now - 10, iat: now, jti: randomBytes(8).toString('hex'), access };
+      const claims = {
+        iss: issuer.name,
+        sub: subject,
+        aud: issuer.service,
+        exp: now + 300,
+        nbf: now - 10,
+        iat: now,
+        jti: randomBytes(8).toString('hex'),
+        access,
+      };
       const input = `${encode({ typ: 'JWT', alg: 'ES256', x5c: [certDer] })}.${encode(claims)}`;
       const signature = sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
       return `${input}.${signature.toString('base64url')}`;
@@ -254,12 +280,14 @@ async function pushImage(base: string, name: string, tag: string, authorization:
   const headers: Record<string, string> = authorization ? { authorization } : {};
   const tar = tarOf('hello.txt', `${name}:${tag}\n`);
   const layer = gzipSync(tar);
-  const config = Buffer.from(JSON.stringify({
-    architecture: 'amd64',
-    os: 'linux',
-    config: { Cmd: ['/bin/sh'] },
-    rootfs: { type: 'layers', diff_ids: [digestOf(tar)] },
-  }));
+  const config = Buffer.from(
+    JSON.stringify({
+      architecture: 'amd64',
+      os: 'linux',
+      config: { Cmd: ['/bin/sh'] },
+      rootfs: { type: 'layers', diff_ids: [digestOf(tar)] },
+    }),
+  );
   for (const blob of [config, layer]) {
     const started = await request(`${base}/v2/${name}/blobs/uploads/`, { method: 'POST', headers });
     await expectStatus(started, 202, `start upload to ${name}`);
@@ -268,12 +296,14 @@ async function pushImage(base: string, name: string, tag: string, authorization:
     const put = await request(location, { method: 'PUT', headers: { ...headers, 'content-type': 'application/octet-stream' }, body: blob });
     await expectStatus(put, 201, `upload blob to ${name}`);
   }
-  const manifest = Buffer.from(JSON.stringify({
-    schemaVersion: 2,
-    mediaType: 'application/vnd.docker.distribution.manifest.v2+json',
-    config: { mediaType: 'application/vnd.docker.container.image.v1+json', size: config.length, digest: digestOf(config) },
-    layers: [{ mediaType: 'application/vnd.docker.image.rootfs.diff.tar.gzip', size: layer.length, digest: digestOf(layer) }],
-  }));
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.docker.distribution.manifest.v2+json',
+      config: { mediaType: 'application/vnd.docker.container.image.v1+json', size: config.length, digest: digestOf(config) },
+      layers: [{ mediaType: 'application/vnd.docker.image.rootfs.diff.tar.gzip', size: layer.length, digest: digestOf(layer) }],
+    }),
+  );
   const put = await request(`${base}/v2/${name}/manifests/${tag}`, {
     method: 'PUT',
     headers: { ...headers, 'content-type': 'application/vnd.docker.distribution.manifest.v2+json' },
@@ -300,7 +330,13 @@ function tarOf(path: string, content: string): Buffer {
   field(108, 8, '0000000\0');
   field(116, 8, '0000000\0');
   field(124, 12, `${data.length.toString(8).padStart(11, '0')}\0`);
-  field(136, 12, `${Math.floor(Date.now() / 1000).toString(8).padStart(11, '0')}\0`);
+  field(
+    136,
+    12,
+    `${Math.floor(Date.now() / 1000)
+      .toString(8)
+      .padStart(11, '0')}\0`,
+  );
   field(148, 8, '        ');
   field(156, 1, '0');
   field(257, 8, 'ustar\x0000');

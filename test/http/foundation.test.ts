@@ -13,12 +13,15 @@ describe('health and auth', () => {
     expect(res.body).toEqual({ status: 'ok' });
   });
 
-  test.each(['/registries', '/templates', '/search?q=x', '/platform', '/user'])('GET %s without a token is 401 with the error body', async (path) => {
-    const res = await t.request('GET', path, { token: null });
-    expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: 401, message: expect.stringContaining('bearer token'), fields: '' });
-    expect(res.headers['www-authenticate']).toBe('Bearer realm="platform"');
-  });
+  test.each(['/registries', '/templates', '/search?q=x', '/platform', '/user'])(
+    'GET %s without a token is 401 with the error body',
+    async (path) => {
+      const res = await t.request('GET', path, { token: null });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ code: 401, message: expect.stringContaining('bearer token'), fields: '' });
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="platform"');
+    },
+  );
 
   test('a wrong token is 401', async () => {
     const res = await t.request('GET', '/registries', { token: 'plt_not-a-real-token' });
@@ -44,12 +47,18 @@ describe('health and auth', () => {
     expect(denied.status).toBe(403);
     expect(denied.body).toEqual({ code: 403, message: 'this token may not use Mutation.createRegistry', fields: '' });
 
-    const gql = await t.graphql('mutation { createRegistry(input: {name: "r", endpointUrl: "http://r"}) { ... on Registry { id } } }', {}, token);
+    const gql = await t.graphql(
+      'mutation { createRegistry(input: {name: "r", endpointUrl: "http://r"}) { ... on Registry { id } } }',
+      {},
+      token,
+    );
     expect(gql.body.errors[0].extensions).toEqual({ code: 'FORBIDDEN', status: 403, fields: [] });
   });
 
   test('a revoked token stops working', async () => {
-    const issued = await t.graphql('mutation { createApiToken(input: {name: "temp", scopes: [write]}) { ... on IssuedApiToken { id: databaseId token } } }');
+    const issued = await t.graphql(
+      'mutation { createApiToken(input: {name: "temp", scopes: [write]}) { ... on IssuedApiToken { id: databaseId token } } }',
+    );
     const { id, token } = issued.body.data.createApiToken;
     expect((await t.request('GET', '/templates', { token })).status).toBe(200);
     const revoked = await t.graphql(`mutation { revokeApiToken(input: {id: ${id}}) { ... on ApiToken { id: databaseId revokedAt } } }`);
@@ -58,7 +67,9 @@ describe('health and auth', () => {
   });
 
   test('tokens are stored hashed, never in the clear', async () => {
-    const issued = await t.graphql('mutation { createApiToken(input: {name: "hashed", scopes: [read]}) { ... on IssuedApiToken { token } } }');
+    const issued = await t.graphql(
+      'mutation { createApiToken(input: {name: "hashed", scopes: [read]}) { ... on IssuedApiToken { token } } }',
+    );
     const token = issued.body.data.createApiToken.token as string;
     const rows: { digest: string }[] = await t.app.orm.em.getConnection().execute('select digest from api_tokens');
     expect(rows.some((r: { digest: string }) => r.digest.includes(token))).toBe(false);

@@ -24,23 +24,45 @@ describe('configuration', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['ADMIN_TOKEN', 'DATABASE_URL', 'LOG_LEVEL', 'PORT']);
+    expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'ADMIN_TOKEN',
+      'DATABASE_URL',
+      'LOG_LEVEL',
+      'PORT',
+    ]);
   });
 
   test('defaults', () => {
     const config = parseConfig({});
-    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: undefined, logLevel: 'info', dataDir: path.resolve('.data') });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      logLevel: 'info',
+      dataDir: path.resolve('.data'),
+    });
   });
 });
 
 describe('request logs', () => {
   test('one JSON line per request with method, path, status, duration; no secrets', async () => {
     const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({ write(chunk, _enc, done) { lines.push(...String(chunk).trim().split('\n').map((l) => JSON.parse(l))); done(); } });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(
+          ...String(chunk)
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l)),
+        );
+        done();
+      },
+    });
     const db = await createTestDatabase();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'platform-log-'));
     const app = await createApp(parseConfig({ DATABASE_URL: db.url, DATA_DIR: dataDir, ADMIN_TOKEN }), {
-      log: pino({ level: 'info' }, sink), announce: () => undefined,
+      log: pino({ level: 'info' }, sink),
+      announce: () => undefined,
     });
     const server = createServer(app.handler).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -70,7 +92,10 @@ describe('request logs', () => {
         await used.body.text();
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(lines.filter((l) => l.msg === 'request' && l.method === 'GET').map((l) => [l.path, l.status])).toEqual([['/graphql', 200], ['/graphql', 401]]);
+      expect(lines.filter((l) => l.msg === 'request' && l.method === 'GET').map((l) => [l.path, l.status])).toEqual([
+        ['/graphql', 200],
+        ['/graphql', 401],
+      ]);
       const all = JSON.stringify(lines);
       expect(all).not.toContain(ticket);
       expect(all).not.toContain('p4ssw0rd-never-logged');
@@ -145,7 +170,9 @@ describe('the first start', () => {
       const second = await createApp(config, { announce: (line) => announced.push(line) });
       const server = createServer(second.handler).listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
-      const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/user`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/user`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(res.statusCode).toBe(200);
       expect(await res.body.json()).toMatchObject({ username: 'admin' });
       server.close();

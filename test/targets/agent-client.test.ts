@@ -4,7 +4,6 @@ import { AgentClient, type AgentTarget } from '../../src/targets/agent-client';
 import { createAgentLoaders } from '../../src/targets/agent-loaders';
 import { startAgent, startFakeAdapter, startMisbehavingAgent, type RunningAgent } from '../agent/agent-harness';
 
-
 describe('AgentClient against a real agent', () => {
   let fake: Awaited<ReturnType<typeof startFakeAdapter>>;
   let agent: RunningAgent;
@@ -58,7 +57,9 @@ describe('AgentClient against a real agent', () => {
     const forged = encodeToken(agent.config.publicUrl, username, password, other.app.credentials.certPem);
     await expect(client.metadata(target(forged, 'forged'))).rejects.toMatchObject({
       httpStatus: 502,
-      message: expect.stringMatching(/^The agent of deployment target "forged" at https:\/\/127\.0\.0\.1:\d+ presented a TLS certificate that does not match the one in its token \(\w+\)\.$/),
+      message: expect.stringMatching(
+        /^The agent of deployment target "forged" at https:\/\/127\.0\.0\.1:\d+ presented a TLS certificate that does not match the one in its token \(\w+\)\.$/,
+      ),
     });
   });
 
@@ -67,7 +68,9 @@ describe('AgentClient against a real agent', () => {
     const wrong = encodeToken(agent.config.publicUrl, username, 'not-the-password', certPem);
     await expect(client.listDeployments(target(wrong, 'stale'))).rejects.toMatchObject({
       httpStatus: 502,
-      message: expect.stringMatching(/^The agent of deployment target "stale" rejected the credentials in its token \(HTTP 401(: .+)?\); the password may have been rotated\.$/),
+      message: expect.stringMatching(
+        /^The agent of deployment target "stale" rejected the credentials in its token \(HTTP 401(: .+)?\); the password may have been rotated\.$/,
+      ),
     });
   });
 
@@ -106,7 +109,9 @@ describe('AgentClient against a real agent', () => {
       });
       await expect(client.metadata(g)).rejects.toMatchObject({
         httpStatus: 502,
-        message: expect.stringMatching(/^The agent of deployment target "garbage" answered GET \/metadata with an unexpected body \(agent: /),
+        message: expect.stringMatching(
+          /^The agent of deployment target "garbage" answered GET \/metadata with an unexpected body \(agent: /,
+        ),
       });
       await expect(client.listDeployments(g)).rejects.toMatchObject({
         httpStatus: 502,
@@ -160,7 +165,9 @@ describe('agent loaders', () => {
       ]);
       expect(lists.slice(0, 3)).toEqual([0, 1, 2].map((n) => [{ id: n, name: `d${n}`, template: null, service_ids: ['s'] }]));
       expect(lists[3]).toBeInstanceOf(Error);
-      expect((lists[3] as Error).message).toBe('The agent of deployment target "t3" answered GET /deployments with HTTP 500: Unexpected error.');
+      expect((lists[3] as Error).message).toBe(
+        'The agent of deployment target "t3" answered GET /deployments with HTTP 500: Unexpected error.',
+      );
       expect(details.map((detail) => detail.id)).toEqual([5, 5, 5, 6]);
       expect(Object.fromEntries(counts)).toEqual({
         '0 GET /deployments': 1,

@@ -11,7 +11,6 @@ const READ_TIMEOUT_MS = 500;
 const DEPLOY_TIMEOUT_MS = 3000;
 const DEPLOY_TIME_MS = 2000; // longer than any read may take, shorter than a deploy may
 
-
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
@@ -91,9 +90,12 @@ describe('agent failures through interface A', () => {
     // A wrong certificate is refused at creation (target-creation.test.ts): the target was added
     // with the right one, then the agent behind the URL changed its certificate.
     const target = await addTarget('forged', agent.token);
-    await t.app.orm.em.getConnection().execute('update deployment_targets set sealed_auth_blob = ? where id = ?', [t.app.deps.secrets.seal(forged), target.id]);
+    await t.app.orm.em
+      .getConnection()
+      .execute('update deployment_targets set sealed_auth_blob = ? where id = ?', [t.app.deps.secrets.seal(forged), target.id]);
     const before = adapter.calls.length;
-    const tlsCause = /^The agent of deployment target "forged" at https:\/\/127\.0\.0\.1:\d+ presented a TLS certificate that does not match the one in its token \(\w+\)\.$/;
+    const tlsCause =
+      /^The agent of deployment target "forged" at https:\/\/127\.0\.0\.1:\d+ presented a TLS certificate that does not match the one in its token \(\w+\)\.$/;
 
     const list = await t.request('GET', `/deployment_targets/${target.id}/deployments`);
     expect(list.status).toBe(502);
@@ -110,7 +112,9 @@ describe('agent failures through interface A', () => {
       const started = Date.now();
       const target = await addTarget('slow', slow.token);
       expect(Date.now() - started).toBeLessThan(5000);
-      expect(target.metadataError).toBe(`The agent of deployment target "slow" at ${slow.url} did not answer within ${READ_TIMEOUT_MS} ms.`);
+      expect(target.metadataError).toBe(
+        `The agent of deployment target "slow" at ${slow.url} did not answer within ${READ_TIMEOUT_MS} ms.`,
+      );
 
       const list = await t.request('GET', `/deployment_targets/${target.id}/deployments`);
       expect(list.body).toEqual({
@@ -155,7 +159,12 @@ describe('agent failures through interface A', () => {
         fields: '',
       });
       // A DELETE answered 2xx needs no body: only the calls that read one can fail here.
-      await expectWritesFail(target.id, 502, /^The agent of deployment target "garbage" answered POST \/deployments\S* with a body that is not JSON\.$/, false);
+      await expectWritesFail(
+        target.id,
+        502,
+        /^The agent of deployment target "garbage" answered POST \/deployments\S* with a body that is not JSON\.$/,
+        false,
+      );
 
       mode = 'shape';
       const shaped = await addTarget('wrong shape', garbage.token);
@@ -163,13 +172,16 @@ describe('agent failures through interface A', () => {
       const shapedList = await t.request('GET', `/deployment_targets/${shaped.id}/deployments`);
       expect(shapedList.body).toEqual({
         code: 502,
-        message: 'The agent of deployment target "wrong shape" answered GET /deployments with an unexpected body (body: Invalid input: expected array, received object).',
+        message:
+          'The agent of deployment target "wrong shape" answered GET /deployments with an unexpected body (body: Invalid input: expected array, received object).',
         fields: '',
       });
       const before = await snapshot();
       const create = await t.request('POST', `/deployment_targets/${shaped.id}/deployments`, { body: { template_id: templateId } });
       expect(create.status).toBe(502);
-      expect(create.body.message).toMatch(/^The agent of deployment target "wrong shape" answered POST \/deployments with an unexpected body \(id: /);
+      expect(create.body.message).toMatch(
+        /^The agent of deployment target "wrong shape" answered POST \/deployments with an unexpected body \(id: /,
+      );
       expect(await snapshot()).toEqual(before);
     } finally {
       await garbage.close();
@@ -231,13 +243,17 @@ describe('agent failures through interface A', () => {
 
       const read = await t.request('GET', `/deployment_targets/${target.id}/deployments/99`);
       expect(read.status).toBe(504);
-      expect(read.body.message).toBe(`The agent of deployment target "pulling" at ${slowDeploys.url} did not answer within ${READ_TIMEOUT_MS} ms.`);
+      expect(read.body.message).toBe(
+        `The agent of deployment target "pulling" at ${slowDeploys.url} did not answer within ${READ_TIMEOUT_MS} ms.`,
+      );
 
       createDelay = DEPLOY_TIMEOUT_MS + 2000;
       const before = await snapshot();
       const late = await t.request('POST', `/deployment_targets/${target.id}/deployments`, { body: { template_id: templateId } });
       expect(late.status).toBe(504);
-      expect(late.body.message).toBe(`The agent of deployment target "pulling" at ${slowDeploys.url} did not answer within ${DEPLOY_TIMEOUT_MS} ms.`);
+      expect(late.body.message).toBe(
+        `The agent of deployment target "pulling" at ${slowDeploys.url} did not answer within ${DEPLOY_TIMEOUT_MS} ms.`,
+      );
       expect(await snapshot()).toEqual(before);
     } finally {
       timers.forEach((timer) => clearTimeout(timer));

@@ -35,14 +35,23 @@ describe('deployments with their status in one request per target', () => {
     try {
       const target = (await t.request('POST', '/deployment_targets', { body: { name: 'new agent', auth_blob: agent.token } })).body;
       for (let i = 0; i < 2; i++) {
-        expect((await t.request('POST', `/deployment_targets/${target.id}/deployments`, { body: { template_id: templateId } })).status).toBe(200);
+        expect(
+          (await t.request('POST', `/deployment_targets/${target.id}/deployments`, { body: { template_id: templateId } })).status,
+        ).toBe(200);
       }
       agent.requests.splice(0);
       const withStatus = await query(target.id, 'id: databaseId status { services { id: orchestratorId actualState } }');
-      expect(withStatus.body.data.deploymentTarget.deployments).toEqual(Array(2).fill({
-        id: expect.any(Number),
-        status: { services: [{ id: expect.any(String), actualState: 'running 2/2' }, { id: expect.any(String), actualState: 'running 2/2' }] },
-      }));
+      expect(withStatus.body.data.deploymentTarget.deployments).toEqual(
+        Array(2).fill({
+          id: expect.any(Number),
+          status: {
+            services: [
+              { id: expect.any(String), actualState: 'running 2/2' },
+              { id: expect.any(String), actualState: 'running 2/2' },
+            ],
+          },
+        }),
+      );
       expect(agent.requests).toEqual(['GET /deployments?include=status']);
 
       agent.requests.splice(0);
@@ -88,10 +97,16 @@ describe('deployments with their status in one request per target', () => {
       const target = (await t.request('POST', '/deployment_targets', { body: { name: 'older agent', auth_blob: older.token } })).body;
       requests.splice(0);
       const res = await query(target.id, 'id: databaseId status { services { id: orchestratorId actualState } }');
-      expect(res.body).toEqual({ data: { deploymentTarget: { deployments: [
-        { id: 7, status: { services: [{ id: 's7', actualState: 'running' }] } },
-        { id: 8, status: { services: [{ id: 's8', actualState: 'running' }] } },
-      ] } } });
+      expect(res.body).toEqual({
+        data: {
+          deploymentTarget: {
+            deployments: [
+              { id: 7, status: { services: [{ id: 's7', actualState: 'running' }] } },
+              { id: 8, status: { services: [{ id: 's8', actualState: 'running' }] } },
+            ],
+          },
+        },
+      });
       expect(requests.sort()).toEqual(['GET /deployments/7', 'GET /deployments/8', 'GET /deployments?include=status']);
     } finally {
       await older.close();
@@ -104,7 +119,11 @@ async function rawList(token: string): Promise<Record<string, unknown>[]> {
   const [url, username, password, certPem] = Buffer.from(token, 'base64').toString('utf8').split('|');
   const pool = new Pool(url, { connect: { ca: certPem } });
   try {
-    const res = await pool.request({ method: 'GET', path: '/deployments', headers: { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` } });
+    const res = await pool.request({
+      method: 'GET',
+      path: '/deployments',
+      headers: { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` },
+    });
     return (await res.body.json()) as Record<string, unknown>[];
   } finally {
     await pool.close();

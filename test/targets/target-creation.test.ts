@@ -32,22 +32,30 @@ describe('adding a deployment target', () => {
 
   const count = async () => ((await t.request('GET', '/deployment_targets')).body as unknown[]).length;
 
-  test('a wrong password is refused with the agent\'s reason, and nothing is stored', async () => {
+  test("a wrong password is refused with the agent's reason, and nothing is stored", async () => {
     const before = await count();
     const token = encodeToken(parts.url, parts.username, `${parts.password}-rotated`, parts.cert);
     const res = await t.request('POST', '/deployment_targets', { body: { name: 'wrong password', auth_blob: token } });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ code: 422, message: expect.stringMatching(/rejected the credentials in its token \(HTTP 401/), fields: 'auth_blob' });
+    expect(res.body).toEqual({
+      code: 422,
+      message: expect.stringMatching(/rejected the credentials in its token \(HTTP 401/),
+      fields: 'auth_blob',
+    });
     expect(await count()).toBe(before);
   });
 
-  test('a certificate other than the agent\'s is refused, and nothing is stored', async () => {
+  test("a certificate other than the agent's is refused, and nothing is stored", async () => {
     const before = await count();
     const other = createSelfSigned('127.0.0.1', ['127.0.0.1', 'localhost'], 30);
     const token = encodeToken(parts.url, parts.username, parts.password, other.certPem);
     const res = await t.request('POST', '/deployment_targets', { body: { name: 'wrong cert', auth_blob: token } });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ code: 422, message: expect.stringContaining('presented a TLS certificate that does not match the one in its token'), fields: 'auth_blob' });
+    expect(res.body).toEqual({
+      code: 422,
+      message: expect.stringContaining('presented a TLS certificate that does not match the one in its token'),
+      fields: 'auth_blob',
+    });
     expect(await count()).toBe(before);
   });
 
@@ -56,7 +64,13 @@ describe('adding a deployment target', () => {
     const token = encodeToken(`https://127.0.0.1:${port}`, parts.username, parts.password, parts.cert);
     const res = await t.request('POST', '/deployment_targets', { body: { name: 'asleep', auth_blob: token } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.any(Number), name: 'asleep', endpoint_url: `https://127.0.0.1:${port}`, auth_blob: expect.any(String), metadata: null });
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      name: 'asleep',
+      endpoint_url: `https://127.0.0.1:${port}`,
+      auth_blob: expect.any(String),
+      metadata: null,
+    });
     expect(res.headers.location).toBe(`/deployment_targets/${res.body.id}`);
     const read = await t.graphql(`{ deploymentTarget(id: ${res.body.id}) { metadataError } }`);
     expect(read.body.data.deploymentTarget.metadataError).toMatch(/refused the connection/);
@@ -66,14 +80,20 @@ describe('adding a deployment target', () => {
     expect(refresh.body).toEqual({ code: 502, message: expect.stringContaining('refused the connection'), fields: '' });
   });
 
-  test('the right token is accepted, and the metadata refresh answers the agent\'s versions', async () => {
+  test("the right token is accepted, and the metadata refresh answers the agent's versions", async () => {
     const res = await t.request('POST', '/deployment_targets.json', { body: { name: 'good', auth_blob: agent.token } });
     expect(res.status).toBe(200);
     expect(res.headers.location).toBe(`/deployment_targets/${res.body.id}`);
     const refresh = await t.request('POST', `/deployment_targets/${res.body.id}/metadata/refresh.json`, { body: {} });
     expect(refresh.status).toBe(200);
     expect(refresh.body).toEqual({
-      metadata: { id: res.body.id, agent_version: expect.any(String), adapter_version: '0.2.0', adapter_type: 'Kubernetes', created_at: expect.any(String) },
+      metadata: {
+        id: res.body.id,
+        agent_version: expect.any(String),
+        adapter_version: '0.2.0',
+        adapter_type: 'Kubernetes',
+        created_at: expect.any(String),
+      },
     });
   });
 });

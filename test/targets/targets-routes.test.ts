@@ -42,14 +42,22 @@ describe('deployment targets and deployments through interface A', () => {
       name: 'k8s',
       endpoint_url: agent.url,
       auth_blob: expect.any(String),
-      metadata: { id: res.body.id, agent_version: expect.any(String), adapter_version: '0.2.0', adapter_type: 'Kubernetes', created_at: ISO },
+      metadata: {
+        id: res.body.id,
+        agent_version: expect.any(String),
+        adapter_version: '0.2.0',
+        adapter_type: 'Kubernetes',
+        created_at: ISO,
+      },
     });
     targetId = res.body.id;
     // The password never comes back: the shown token has it masked.
     const password = Buffer.from(agent.token, 'base64').toString('utf8').split('|')[2];
     expect(Buffer.from(res.body.auth_blob, 'base64').toString('utf8').split('|')[2]).toBe('********');
     expect(JSON.stringify((await t.request('GET', '/deployment_targets')).body)).not.toContain(password);
-    const rows: { sealed_auth_blob: string }[] = await t.app.orm.em.getConnection().execute('select sealed_auth_blob from deployment_targets');
+    const rows: { sealed_auth_blob: string }[] = await t.app.orm.em
+      .getConnection()
+      .execute('select sealed_auth_blob from deployment_targets');
     expect(rows[0].sealed_auth_blob).not.toContain(agent.token.slice(0, 40));
     expect((await t.request('GET', `/deployment_targets/${targetId}`)).body).toEqual(res.body);
   });
@@ -76,7 +84,12 @@ describe('deployment targets and deployments through interface A', () => {
     expect(res.body).toEqual({
       id: expect.any(Number),
       name: 'WordPress',
-      status: { services: [{ id: expect.stringMatching(/^web-svc-/), actualState: 'running 2/2' }, { id: expect.stringMatching(/^db-svc-/), actualState: 'running 2/2' }] },
+      status: {
+        services: [
+          { id: expect.stringMatching(/^web-svc-/), actualState: 'running 2/2' },
+          { id: expect.stringMatching(/^db-svc-/), actualState: 'running 2/2' },
+        ],
+      },
     });
     // The agent merged the override into the template before handing it to the adapter.
     const posted = adapter.calls.find((c) => c.method === 'POST' && c.path === '/v1/services')!.body as any[];
@@ -85,10 +98,14 @@ describe('deployment targets and deployments through interface A', () => {
     expect(web.deployment).toEqual({ count: 2 });
 
     const list = await t.request('GET', `/deployment_targets/${targetId}/deployments`);
-    expect(list.body).toEqual([{
-      id: res.body.id, name: 'WordPress', template: templateId,
-      service_ids: res.body.status.services.map((s: { id: string }) => ({ name: s.id })),
-    }]);
+    expect(list.body).toEqual([
+      {
+        id: res.body.id,
+        name: 'WordPress',
+        template: templateId,
+        service_ids: res.body.status.services.map((s: { id: string }) => ({ name: s.id })),
+      },
+    ]);
     const one = await t.request('GET', `/deployment_targets/${targetId}/deployments/${res.body.id}`);
     expect(one.body).toEqual(res.body);
   });
@@ -97,7 +114,9 @@ describe('deployment targets and deployments through interface A', () => {
     const [deployment] = (await t.request('GET', `/deployment_targets/${targetId}/deployments`)).body;
     const redeployed = await t.request('POST', `/deployment_targets/${targetId}/deployments/${deployment.id}/redeploy`);
     expect(redeployed.status).toBe(200);
-    expect(redeployed.body.status.services.map((s: { id: string }) => s.id)).not.toEqual(deployment.service_ids.map((s: { name: string }) => s.name));
+    expect(redeployed.body.status.services.map((s: { id: string }) => s.id)).not.toEqual(
+      deployment.service_ids.map((s: { name: string }) => s.name),
+    );
     expect((await t.request('DELETE', `/deployment_targets/${targetId}/deployments/${deployment.id}`)).status).toBe(204);
     expect((await t.request('GET', `/deployment_targets/${targetId}/deployments`)).body).toEqual([]);
   });
@@ -126,8 +145,13 @@ describe('deployment targets and deployments through interface A', () => {
   });
 
   test('refreshing metadata asks the agent again', async () => {
-    const res = await t.graphql(`mutation { refreshDeploymentTargetMetadata(input: {id: ${targetId}}) { ... on DeploymentTarget { metadata { adapterType createdAt } metadataError } } }`);
-    expect(res.body.data.refreshDeploymentTargetMetadata).toEqual({ metadata: { adapterType: 'Kubernetes', createdAt: ISO }, metadataError: null });
+    const res = await t.graphql(
+      `mutation { refreshDeploymentTargetMetadata(input: {id: ${targetId}}) { ... on DeploymentTarget { metadata { adapterType createdAt } metadataError } } }`,
+    );
+    expect(res.body.data.refreshDeploymentTargetMetadata).toEqual({
+      metadata: { adapterType: 'Kubernetes', createdAt: ISO },
+      metadataError: null,
+    });
   });
 
   test('a password rotated after the target was added gives 502 naming the target, and writes nothing', async () => {
@@ -137,7 +161,9 @@ describe('deployment targets and deployments through interface A', () => {
     // Added while the token was right (a wrong one is refused at creation: target-creation.test.ts),
     // then the agent's password changed: the stored token is now the wrong one.
     const created = await t.request('POST', '/deployment_targets', { body: { name: 'badpw', auth_blob: agent.token } });
-    await t.app.orm.em.getConnection().execute('update deployment_targets set sealed_auth_blob = ? where id = ?', [t.app.deps.secrets.seal(blob), created.body.id]);
+    await t.app.orm.em
+      .getConnection()
+      .execute('update deployment_targets set sealed_auth_blob = ? where id = ?', [t.app.deps.secrets.seal(blob), created.body.id]);
     const before = adapter.calls.length;
     const res = await t.request('POST', `/deployment_targets/${created.body.id}/deployments`, { body: { template_id: templateId } });
     expect(res.status).toBe(502);
@@ -157,12 +183,18 @@ describe('deployment targets and deployments through interface A', () => {
       agents.forEach((a) => a.requests.splice(0));
       const res = await t.graphql('{ deploymentTargets { name deployments { id name serviceIds { name } } } }');
       expect(res.body.errors).toBeUndefined();
-      expect(res.body.data.deploymentTargets.filter((d: { name: string }) => d.name.startsWith('multi-')).map((d: { deployments: unknown[] }) => d.deployments.length)).toEqual([2, 2, 2]);
+      expect(
+        res.body.data.deploymentTargets
+          .filter((d: { name: string }) => d.name.startsWith('multi-'))
+          .map((d: { deployments: unknown[] }) => d.deployments.length),
+      ).toEqual([2, 2, 2]);
       expect(agents.map((a) => a.requests)).toEqual([['GET /deployments'], ['GET /deployments'], ['GET /deployments']]);
 
       // With status: still one request per target, not one per deployment or field.
       agents.forEach((a) => a.requests.splice(0));
-      const withStatus = await t.graphql('{ deploymentTargets { deployments { id status { services { orchestratorId actualState } } serviceIds { name } } } }');
+      const withStatus = await t.graphql(
+        '{ deploymentTargets { deployments { id status { services { orchestratorId actualState } } serviceIds { name } } } }',
+      );
       expect(withStatus.body.errors).toBeUndefined();
       // The list brings each deployment's status (GET /deployments?include=status): one request.
       for (const a of agents) expect(a.requests).toEqual(['GET /deployments?include=status']);
@@ -171,4 +203,3 @@ describe('deployment targets and deployments through interface A', () => {
     }
   });
 });
-

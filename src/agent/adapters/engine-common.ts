@@ -11,7 +11,12 @@ export const LABEL_SERVICE = 'platform.agent.service';
  * image or a 409 for a name must not turn into a 404/409 of interface B.
  */
 export function asUpstream(error: unknown): unknown {
-  if (error instanceof DomainError && !(error instanceof UpstreamError) && !(error instanceof ValidationError) && error.httpStatus !== 504) {
+  if (
+    error instanceof DomainError &&
+    !(error instanceof UpstreamError) &&
+    !(error instanceof ValidationError) &&
+    error.httpStatus !== 504
+  ) {
     return new UpstreamError(`The orchestrator refused: ${error.message}`);
   }
   return error;
@@ -24,7 +29,12 @@ export function upstream<T>(work: Promise<T>): Promise<T> {
 
 /** Names in the engine allow [a-zA-Z0-9_.-]; a template image name may hold anything. */
 export function safeName(name: string): string {
-  return name.replace(/[^a-zA-Z0-9_.-]+/g, '-').replace(/^[-.]+/, '').slice(0, 40) || 'service';
+  return (
+    name
+      .replace(/[^a-zA-Z0-9_.-]+/g, '-')
+      .replace(/^[-.]+/, '')
+      .slice(0, 40) || 'service'
+  );
 }
 
 /** Engine adapters need an image reference; the spec leaves `source` optional, so check it here. */

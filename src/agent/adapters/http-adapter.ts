@@ -33,7 +33,8 @@ export function createHttpAdapter(options: { url: string; timeoutMs: number }): 
       const text = (await readLimited(response.body, MAX_ADAPTER_ANSWER_BYTES, response.headers['content-length'])).toString('utf8');
       return { status: response.statusCode, text };
     } catch (error) {
-      if (error instanceof ResponseTooLargeError) throw new UpstreamError(`The adapter answered ${method} ${path} with more than ${error.maxBytes} bytes.`);
+      if (error instanceof ResponseTooLargeError)
+        throw new UpstreamError(`The adapter answered ${method} ${path} with more than ${error.maxBytes} bytes.`);
       throw transportError(error, options);
     }
   }
@@ -45,7 +46,8 @@ export function createHttpAdapter(options: { url: string; timeoutMs: number }): 
       const { status, text } = await call('GET', '/v1/metadata');
       if (status !== 200) throw new UpstreamError(`The adapter answered GET /v1/metadata with HTTP ${status}: ${adapterMessage(text)}`);
       const body = parseJson(text) as { version?: unknown; type?: unknown } | undefined;
-      if (!body || typeof body !== 'object') throw new UpstreamError('The adapter answered GET /v1/metadata with a body that is not a JSON object.');
+      if (!body || typeof body !== 'object')
+        throw new UpstreamError('The adapter answered GET /v1/metadata with a body that is not a JSON object.');
       return { version: String(body.version ?? ''), type: String(body.type ?? '') };
     },
 

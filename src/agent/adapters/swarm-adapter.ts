@@ -113,7 +113,9 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
         }
         return names;
       } catch (error) {
-        await removeGeneration(key, names).catch((cleanup: unknown) => log.error({ err: cleanup, key }, 'could not remove a failed generation'));
+        await removeGeneration(key, names).catch((cleanup: unknown) =>
+          log.error({ err: cleanup, key }, 'could not remove a failed generation'),
+        );
         throw asUpstream(error);
       }
     },

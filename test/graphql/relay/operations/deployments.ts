@@ -11,8 +11,16 @@ export const targetsQuery = graphql`
         id
         databaseId
         name
-        target { id name }
-        status { services { orchestratorId actualState } }
+        target {
+          id
+          name
+        }
+        status {
+          services {
+            orchestratorId
+            actualState
+          }
+        }
       }
     }
   }
@@ -25,8 +33,16 @@ export const nodeQuery = graphql`
       ... on Deployment {
         databaseId
         name
-        target { id name }
-        status { services { orchestratorId actualState } }
+        target {
+          id
+          name
+        }
+        status {
+          services {
+            orchestratorId
+            actualState
+          }
+        }
       }
     }
   }
