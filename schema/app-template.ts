@@ -1,4 +1,4 @@
-import { templateView } from '../src/catalog/template-view';
+import { templateView } from '../src/catalog/template-shape';
 import { builder } from './builder';
 import { Template } from './template';
 

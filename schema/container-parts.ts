@@ -1,10 +1,20 @@
 import type { EnvDef, LinkDef, PortDef, VolumeDef, VolumesFromDef } from '../src/catalog/template-definition';
-import type { EnvView, PortView, VolumeView } from '../src/catalog/template-view';
+import {
+  envFromInput,
+  portFromInput,
+  volumeFromInput,
+  type EnvInput as EnvInputShape,
+  type EnvView,
+  type PortInput as PortInputShape,
+  type PortView,
+  type VolumeInput as VolumeInputShape,
+  type VolumeView,
+} from '../src/catalog/template-shape';
 import { builder } from './builder';
 
 /**
  * Port, link, environment and volume shapes shared by template images and app services; they
- * read the camelCase views of src/catalog/template-view.ts (portView, envView, volumeView).
+ * read the camelCase views of src/catalog/template-shape.ts (portView, envView, volumeView).
  */
 export const Port = builder.objectRef<PortView>('Port').implement({
   fields: (t) => ({
@@ -63,31 +73,7 @@ export const VolumeInput = builder.inputType('VolumeInput', {
   fields: (t) => ({ hostPath: t.string(), containerPath: t.string() }),
 });
 
-/** GraphQL input (camelCase) to the domain's snake_case shapes. */
-export function portDefs(ports: readonly PortInputShape[] | null | undefined): PortDef[] {
-  return (ports ?? []).map((p) => ({
-    host_interface: p.hostInterface ?? null,
-    host_port: p.hostPort ?? null,
-    container_port: p.containerPort ?? '',
-    proto: p.proto ? p.proto.toUpperCase() : null,
-  }));
-}
-
-export function volumeDefs(
-  volumes: readonly { hostPath?: string | null; containerPath?: string | null }[] | null | undefined,
-): VolumeDef[] {
-  return (volumes ?? []).map((v) => ({ host_path: v.hostPath ?? null, container_path: v.containerPath ?? '' }));
-}
-
-export function envDefs(
-  env: readonly { variable: string; value?: string | null; required?: boolean | null }[] | null | undefined,
-): EnvDef[] {
-  return (env ?? []).map((e) => ({ variable: e.variable, value: e.value ?? '', ...(e.required != null ? { required: e.required } : {}) }));
-}
-
-interface PortInputShape {
-  hostInterface?: string | null;
-  hostPort?: number | string | null;
-  containerPort?: number | string | null;
-  proto?: string | null;
-}
+/** GraphQL input (camelCase) to the domain's snake_case shapes (template-shape.ts maps each part). */
+export const portDefs = (ports: readonly PortInputShape[] | null | undefined): PortDef[] => (ports ?? []).map(portFromInput);
+export const volumeDefs = (volumes: readonly VolumeInputShape[] | null | undefined): VolumeDef[] => (volumes ?? []).map(volumeFromInput);
+export const envDefs = (env: readonly EnvInputShape[] | null | undefined): EnvDef[] => (env ?? []).map(envFromInput);

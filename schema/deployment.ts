@@ -1,4 +1,5 @@
-import type { DeploymentView, OverrideImage } from '../src/targets/deployment.service';
+import type { OverrideImage } from '../src/catalog/template-shape';
+import type { DeploymentView } from '../src/targets/deployment.service';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from './builder';
 import { databaseId, orNull } from './global-id';

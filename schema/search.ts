@@ -1,5 +1,5 @@
 import { hitImageSource, type RegistrySearchError, type SearchHit } from '../src/catalog/search.service';
-import type { TemplateView } from '../src/catalog/template-view';
+import { bareImage, singleImageView, type TemplateView } from '../src/catalog/template-shape';
 import { builder } from './builder';
 import { TemplateFields } from './template';
 
@@ -58,36 +58,9 @@ function hitView(hit: SearchHit): TemplateView {
   if (hit.template) return hit.template;
   const registry = hit.registry!;
   const image = hit.image!;
-  const source = hitImageSource(registry, image);
+  const only = bareImage(image.name.split('/').pop() ?? image.name, hitImageSource(registry, image), image.description);
   return {
-    id: null,
-    name: image.name,
-    description: image.description,
-    keywords: null,
-    source: registry.name,
-    type: 'Default',
-    imageCount: 1,
-    createdAt: null,
-    updatedAt: null,
-    documentation: null,
-    images: [
-      {
-        id: null,
-        name: image.name.split('/').pop() ?? image.name,
-        source,
-        description: image.description,
-        category: null,
-        type: null,
-        command: null,
-        expose: [],
-        ports: [],
-        links: [],
-        environment: [],
-        volumes: [],
-        volumesFrom: [],
-        deployment: null,
-      },
-    ],
+    ...singleImageView(image.name, image.description, registry.name, only),
     registryId: registry.id,
     registryName: registry.name,
     tags: image.tags,

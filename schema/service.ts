@@ -1,5 +1,5 @@
 import { serviceCategories, type ServiceView } from '../src/apps/service-view';
-import { envView, portView, volumeView } from '../src/catalog/template-view';
+import { envView, portView, volumeView } from '../src/catalog/template-shape';
 import { App, CategoryPosition, JournalEntry } from './app';
 import { databaseId, orNull } from './global-id';
 import { builder } from './builder';

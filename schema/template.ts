@@ -1,5 +1,5 @@
 import { TEMPLATE_TYPES } from '../src/catalog/template-types';
-import { templateView, type ImageView, type TemplateView } from '../src/catalog/template-view';
+import { templateView, type ImageView, type TemplateView } from '../src/catalog/template-shape';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { databaseId, orNull } from './global-id';

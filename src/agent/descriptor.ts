@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { BadRequestError, ValidationError } from '../errors';
+import {
+  checkEnvironment,
+  checkLinks,
+  checkPorts,
+  checkVolumes,
+  checkVolumesFrom,
+  isBlank,
+  type PartsScope,
+} from '../catalog/parts-validator';
+import { BadRequestError } from '../errors';
+import { Problems } from '../problems';
 
 /**
  * The DeploymentDescriptor of interface B: `{template, override?: {images}}`. Checking is in two
@@ -106,13 +116,14 @@ export function parseDescriptor(body: unknown): DeployTemplate {
   }
   const { template, override } = parsed.data;
   const problems = new Problems();
+  const invalid = { prefix: 'The deployment descriptor is invalid: ', separator: ' ', limit: 5, suffix: '.' };
   if (!template) problems.add('template', 'is required');
   const templateImages = template?.images ?? [];
   if (template && templateImages.length === 0) problems.add('template.images', 'must list at least one image');
   const images = templateImages.map((image, i) => checkImage(image, `template.images[${i}]`, problems));
   const overrides = (override?.images ?? []).map((image, i) => checkImage(image, `override.images[${i}]`, problems));
   const templateId = checkTemplateId(template?.id, problems);
-  problems.throwIfAny();
+  problems.throwIfAny(invalid);
 
   const byName = new Map<string, number>();
   images.forEach((image, i) => {
@@ -124,22 +135,17 @@ export function parseDescriptor(body: unknown): DeployTemplate {
       problems.add(`override.images[${i}].name`, `names no image of the template ("${image.name}")`);
     }
   });
-  problems.throwIfAny();
+  problems.throwIfAny(invalid);
   for (const image of overrides) {
     const index = byName.get(image.name)!;
     images[index] = mergeImage(images[index], image);
   }
+  const names = new Set(byName.keys());
   images.forEach((image, i) => {
-    image.links?.forEach((link, j) => {
-      if (!byName.has(link.service))
-        problems.add(`template.images[${i}].links[${j}].service`, `names no image of the template ("${link.service}")`);
-    });
-    image.volumes_from?.forEach((from, j) => {
-      if (!byName.has(from.service))
-        problems.add(`template.images[${i}].volumes_from[${j}].service`, `names no image of the template ("${from.service}")`);
-    });
+    checkLinks(image.links, `template.images[${i}]`, problems, { ...DESCRIPTOR_RULES, names, own: image.name });
+    checkVolumesFrom(image.volumes_from, `template.images[${i}]`, problems, { ...DESCRIPTOR_RULES, names, own: image.name });
   });
-  problems.throwIfAny();
+  problems.throwIfAny(invalid);
 
   const { images: _images, id: _id, image_count: imageCount, ...rest } = template!;
   const merged: DeployTemplate = { ...rest, images };
@@ -175,36 +181,26 @@ function mergeBy<T>(base: T[] | undefined, extra: T[], key: (item: T) => string)
   return result;
 }
 
+/** Interface B's phrasing of the one validator (catalog/parts-validator.ts): each member's path, then a predicate. */
+const DESCRIPTOR_RULES: PartsScope = { field: () => '', phrasing: 'descriptor', strictPorts: true, strictValues: true };
+
 function checkImage(image: ImageShape, at: string, problems: Problems): TemplateImage {
-  if (!image.name?.trim()) problems.add(`${at}.name`, 'is required');
-  const ports = image.ports?.map((port, j): Port => {
-    const where = `${at}.ports[${j}]`;
-    const containerPort = portNumber(port.container_port, `${where}.container_port`, problems, true);
-    const hostPort = portNumber(port.host_port, `${where}.host_port`, problems, false);
-    const proto = port.proto?.toUpperCase();
-    if (proto !== undefined && proto !== 'TCP' && proto !== 'UDP') problems.add(`${where}.proto`, 'must be TCP or UDP');
-    return dropUndefined({
+  const name = image.name?.trim() ?? '';
+  if (!name) problems.add(`${at}.name`, 'is required');
+  const scope = { ...DESCRIPTOR_RULES, own: name || undefined };
+  checkPorts(image.ports, at, problems, scope);
+  checkLinks(image.links, at, problems, scope);
+  checkVolumes(image.volumes, at, problems, scope);
+  checkVolumesFrom(image.volumes_from, at, problems, scope);
+  checkEnvironment(image.environment, at, problems, scope);
+  const ports = image.ports?.map((port): Port =>
+    dropUndefined({
       host_interface: port.host_interface || undefined,
-      host_port: hostPort,
-      container_port: containerPort ?? 0,
-      proto: proto as Port['proto'],
-    });
-  });
-  image.links?.forEach((link, j) => {
-    if (!link.service?.trim()) problems.add(`${at}.links[${j}].service`, 'is required');
-    if (!link.alias?.trim()) problems.add(`${at}.links[${j}].alias`, 'is required');
-  });
-  image.volumes?.forEach((volume, j) => {
-    if (!volume.container_path?.trim()) problems.add(`${at}.volumes[${j}].container_path`, 'is required');
-    else if (!volume.container_path.startsWith('/')) problems.add(`${at}.volumes[${j}].container_path`, 'must be an absolute path');
-  });
-  image.volumes_from?.forEach((from, j) => {
-    if (!from.service?.trim()) problems.add(`${at}.volumes_from[${j}].service`, 'is required');
-  });
-  image.environment?.forEach((variable, j) => {
-    if (!variable.variable?.trim()) problems.add(`${at}.environment[${j}].variable`, 'is required');
-    if (variable.value === undefined) problems.add(`${at}.environment[${j}].value`, 'is required');
-  });
+      host_port: isBlank(port.host_port) ? undefined : Number(port.host_port),
+      container_port: Number(port.container_port ?? 0),
+      proto: port.proto?.toUpperCase() as Port['proto'],
+    }),
+  );
   let deployment: TemplateImage['deployment'];
   if (image.deployment) {
     const count = Number(image.deployment.count ?? 1);
@@ -215,7 +211,7 @@ function checkImage(image: ImageShape, at: string, problems: Problems): Template
   }
   return dropUndefined({
     ...image,
-    name: image.name?.trim() ?? '',
+    name,
     ports,
     links: image.links as Link[] | undefined,
     volumes: image.volumes as Volume[] | undefined,
@@ -225,44 +221,11 @@ function checkImage(image: ImageShape, at: string, problems: Problems): Template
   });
 }
 
-function portNumber(value: string | number | undefined, field: string, problems: Problems, required: boolean): number | undefined {
-  if (value === undefined || value === '') {
-    if (required) problems.add(field, 'is required');
-    return undefined;
-  }
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < (required ? 1 : 0) || port > 65535) {
-    problems.add(field, 'must be a port number');
-    return undefined;
-  }
-  return port;
-}
-
 function checkTemplateId(value: string | number | undefined, problems: Problems): number | undefined {
   if (value === undefined || value === '') return undefined;
   const id = Number(value);
   if (!Number.isSafeInteger(id) || id < 0) problems.add('template.id', 'must be a non-negative integer');
   return id;
-}
-
-class Problems {
-  private readonly entries: [string, string][] = [];
-
-  add(field: string, message: string): void {
-    this.entries.push([field, message]);
-  }
-
-  throwIfAny(): void {
-    if (this.entries.length === 0) return;
-    const summary = this.entries
-      .slice(0, 5)
-      .map(([field, message]) => `${field} ${message}`)
-      .join('; ');
-    const more = this.entries.length > 5 ? ` (and ${this.entries.length - 5} more)` : '';
-    throw new ValidationError(`The deployment descriptor is invalid: ${summary}${more}.`, [
-      ...new Set(this.entries.map(([field]) => field)),
-    ]);
-  }
 }
 
 function fieldName(path: PropertyKey[]): string {

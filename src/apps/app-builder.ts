@@ -3,14 +3,15 @@ import type { TemplateDefinition } from '../catalog/template-definition';
 import { imageReference } from '../catalog/registry-client';
 import type { RegistryService } from '../catalog/registry.service';
 import { DEFAULT_TYPE } from '../catalog/template-types';
+import { bareImage, serviceFields, templateFromStored } from '../catalog/template-shape';
 import type { TemplateService } from '../catalog/template.service';
-import { toDefinition } from '../catalog/template.service';
+import { referencedNames } from '../catalog/parts-validator';
 import { validateTemplate } from '../catalog/template-file';
 import { BadRequestError, ValidationError } from '../errors';
 import { App, AppCategory, Service, ServiceLink, SharedVolume } from './app.entity';
 import { loadComposeApp } from './compose';
 import { dependencyOrder } from './dependency-order';
-import { sanitizeName, uniqueName, volumeSourceProblem } from './names';
+import { sanitizeName, uniqueName } from './names';
 import type { ServiceOptions } from './service-options';
 
 export interface CreateAppInput {
@@ -36,7 +37,7 @@ export async function appSource(
   registries: RegistryService,
 ): Promise<{ definition: TemplateDefinition; from: string; extras?: AppExtras }> {
   if (input.templateId != null) {
-    const definition = toDefinition(await templates.get(input.templateId));
+    const definition = templateFromStored(await templates.get(input.templateId));
     return { definition, from: `Template: ${definition.name}`, extras: { name: input.name } };
   }
   if (input.composeYaml != null) {
@@ -56,24 +57,8 @@ export async function appSource(
       documentation: null,
       authors: [],
       source: null,
-      images: [
-        {
-          // As the original: the image reference is the service name (sanitised: tutum_wordpress_latest).
-          name: image,
-          source: imageReference(registry, image),
-          description: null,
-          category: null,
-          type: null,
-          command: null,
-          expose: [],
-          ports: [],
-          links: [],
-          environment: [],
-          volumes: [],
-          volumes_from: [],
-          deployment: null,
-        },
-      ],
+      // As the original: the image reference is the service name (sanitised: tutum_wordpress_latest).
+      images: [bareImage(image, imageReference(registry, image))],
     };
     return { definition, from: `Template: ${name}`, extras: { name: input.name } };
   }
@@ -86,20 +71,14 @@ export async function appSource(
  * name. Names are sanitised and made unique (apps among apps, services across all apps).
  */
 export async function buildApp(em: EntityManager, def: TemplateDefinition, from: string, extras: AppExtras = {}): Promise<App> {
-  validateTemplate(def);
-  const relative = def.images.flatMap((image) =>
-    image.volumes
-      .map((v) => volumeSourceProblem(v.host_path))
-      .filter(Boolean)
-      .map((problem) => `${image.name}: ${problem}`),
-  );
-  if (relative.length > 0) throw new ValidationError(relative.join('; '), ['volumes']);
+  // Relative host paths have no directory to resolve against on the server: refused for an app.
+  validateTemplate(def, { appVolumes: true });
   const byName = new Map(def.images.map((image) => [image.name.trim(), image]));
   dependencyOrder(
     def.images.map((i) => i.name.trim()),
     (name) => {
       const image = byName.get(name);
-      return [...(image?.links ?? []).map((l) => l.service.trim()), ...(image?.volumes_from ?? []).map((v) => v.service.trim())];
+      return image ? referencedNames(image) : [];
     },
   );
 
@@ -138,15 +117,7 @@ export async function buildApp(em: EntityManager, def: TemplateDefinition, from:
         position,
         name,
         internalName: name,
-        imageName: image.name.trim(),
-        description: image.description,
-        from: image.source.trim(),
-        type: image.type,
-        command: image.command,
-        ports: image.ports,
-        expose: image.expose.map(String),
-        environment: image.environment,
-        volumes: image.volumes,
+        ...serviceFields(image),
         categories: category ? [{ category_id: category.id, position: 0 }] : [],
         defaultExposedPorts: [],
         lastError: null,

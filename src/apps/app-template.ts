@@ -4,7 +4,8 @@ import type { TemplateDefinition } from '../catalog/template-definition';
 import { serializeTemplateFile, validateTemplate } from '../catalog/template-file';
 import { TemplateRepo } from '../catalog/template-repo.entity';
 import { normalizeType } from '../catalog/template-types';
-import { toDefinition, type TemplateService } from '../catalog/template.service';
+import { serviceImage, templateFromStored } from '../catalog/template-shape';
+import type { TemplateService } from '../catalog/template.service';
 import type { Template } from '../catalog/template.entity';
 import type { Config } from '../config';
 import { ValidationError } from '../errors';
@@ -68,7 +69,7 @@ export class AppTemplateService {
       throw new ValidationError(`repo: "${given}" is not a template repo of this service (add it with POST /template_repos first)`, [
         'repo',
       ]);
-    const definition = withMetadata(toDefinition(template), meta);
+    const definition = withMetadata(templateFromStored(template), meta);
     validateTemplate(definition);
     const options = {
       cacheDir: this.repoCacheDir,
@@ -108,21 +109,14 @@ export function appDefinition(app: App): TemplateDefinition {
     documentation: app.documentation ?? null,
     authors: [],
     source: null,
-    images: app.services.getItems().map((service) => ({
-      name: imageName(service),
-      source: service.from,
-      description: service.description ?? null,
-      category: service.categories.map((c) => categories.get(c.category_id)).find((n) => n !== undefined) ?? null,
-      type: service.type ?? null,
-      command: service.command ?? null,
-      expose: service.expose,
-      ports: service.ports,
-      links: service.links.getItems().map((l) => ({ service: imageName(l.to), alias: l.alias })),
-      environment: service.environment,
-      volumes: service.volumes,
-      volumes_from: service.volumesFrom.getItems().map((v) => ({ service: imageName(v.exportedFrom) })),
-      deployment: null,
-    })),
+    images: app.services.getItems().map((service) =>
+      serviceImage(service, {
+        name: imageName(service),
+        category: service.categories.map((c) => categories.get(c.category_id)).find((n) => n !== undefined) ?? null,
+        links: service.links.getItems().map((l) => ({ service: imageName(l.to), alias: l.alias })),
+        volumes_from: service.volumesFrom.getItems().map((v) => ({ service: imageName(v.exportedFrom) })),
+      }),
+    ),
   };
 }
 

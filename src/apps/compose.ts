@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors';
+import { Problems } from '../problems';
 import type {
   EnvDef,
   ImageDefinition,
@@ -8,11 +8,11 @@ import type {
   VolumeDef,
   VolumesFromDef,
 } from '../catalog/template-definition';
+import { asText } from '../catalog/parts-validator';
 import { templateProblems } from '../catalog/template-file';
 import { DEFAULT_TYPE, normalizeType } from '../catalog/template-types';
 import { FIELD, loadCompose, type ComposeLoadOptions } from './compose-loader';
 import { serviceOptions } from './compose-options';
-import { volumeSourceProblem } from './names';
 import type { ServiceOptions } from './service-options';
 
 /**
@@ -26,11 +26,6 @@ import type { ServiceOptions } from './service-options';
  * engine's bind syntax: dropping it would silently make a read-only mount writable.
  */
 export const COMPOSE_TEMPLATE_NAME = 'App From Compose Yaml';
-
-interface Problem {
-  path: string;
-  message: string;
-}
 
 export interface ComposeApp {
   definition: TemplateDefinition;
@@ -48,7 +43,7 @@ export interface ComposeApp {
  */
 export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): ComposeApp {
   const model = loadCompose(text, load);
-  const problems: Problem[] = [];
+  const problems = new Problems();
   const warnings = [...model.warnings];
   const names = Object.keys(model.services);
   const options = new Map<string, ServiceOptions>();
@@ -59,7 +54,7 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
     warnings.push(...mapped.warnings);
     for (const message of mapped.problems) {
       const colon = message.indexOf(': ');
-      problems.push({ path: message.slice(0, colon), message: message.slice(colon + 2) });
+      problems.add(message.slice(0, colon), message.slice(colon + 2));
     }
     return readService(name, svc, problems);
   });
@@ -74,23 +69,13 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
     images,
   };
   // Speak of services by their compose names, not of images by index.
-  const byName = (text: string) => text.replace(/\bimages\[(\d+)\]/g, (_, i: string) => `services.${names[Number(i)]}`);
-  for (const p of templateProblems(template)) {
-    const path = byName(p.path);
+  for (const p of templateProblems(template, { at: (i) => `services.${names[i]}`, appVolumes: true })) {
     // A missing image was already explained (build-only, or none given).
-    const service = path.slice(0, -'.source'.length);
-    if (path.endsWith('.source') && problems.some((q) => q.path === service || q.path === `${service}.build`)) continue;
-    problems.push({ path, message: byName(p.message) });
+    const service = p.path.slice(0, -'.source'.length);
+    if (p.path.endsWith('.source') && (problems.has(service) || problems.has(`${service}.build`))) continue;
+    problems.add(p.path, p.message);
   }
-  for (const [i, image] of images.entries()) {
-    for (const [j, volume] of image.volumes.entries()) {
-      const problem = volumeSourceProblem(volume.host_path);
-      if (problem) problems.push({ path: `services.${names[i]}.volumes[${j}]`, message: problem });
-    }
-  }
-  if (problems.length > 0) {
-    throw new ValidationError(`compose_yaml: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, [FIELD]);
-  }
+  problems.throwIfAny({ prefix: 'compose_yaml: ', fields: [FIELD] });
   return { definition: template, name: model.name, options, warnings: [...new Set(warnings)] };
 }
 
@@ -99,9 +84,9 @@ export function parseComposeYaml(text: string, load: ComposeLoadOptions = {}): T
   return loadComposeApp(text, load).definition;
 }
 
-function readService(name: string, raw: unknown, problems: Problem[]): ImageDefinition {
+function readService(name: string, raw: unknown, problems: Problems): ImageDefinition {
   const at = `services.${name}`;
-  const add = (path: string, message: string) => problems.push({ path, message });
+  const add = (path: string, message: string) => problems.add(path, message);
   const svc = isMapping(raw) ? raw : {};
   if (!isMapping(raw)) add(at, 'must be a mapping (image, ports, ...)');
 
@@ -152,7 +137,7 @@ export function readPort(item: unknown): PortDef | string {
     const target = portNumber(item.target);
     if (typeof target === 'string') return `target: ${target}`;
     port.container_port = target;
-    if (item.host_ip != null) port.host_interface = String(item.host_ip);
+    if (item.host_ip != null) port.host_interface = asText(item.host_ip);
     if (item.published != null && item.published !== '') {
       const published = portNumber(item.published);
       if (typeof published === 'string') return `published: ${published}`;
@@ -234,7 +219,7 @@ function readVolumesFrom(item: unknown): VolumesFromDef | string {
 
 function readEnvironment(value: unknown, at: string, add: (path: string, message: string) => void): EnvDef[] {
   if (isMapping(value)) {
-    return Object.entries(value).map(([variable, v]) => ({ variable, value: v == null ? '' : String(v) }));
+    return Object.entries(value).map(([variable, v]) => ({ variable, value: asText(v) }));
   }
   return asList(value, at, add).flatMap((item, i) => {
     if (typeof item !== 'string') {

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EnvDef, PortDef, VolumeDef } from '../catalog/template-definition';
 import { normalizeType } from '../catalog/template-types';
-import { ValidationError } from '../errors';
+import { checkParts, hostPortKey, isBlank } from '../catalog/parts-validator';
+import { Problems } from '../problems';
 import { Service, type App, type ServiceCategoryRef } from './app.entity';
 import { dependencyOrder } from './dependency-order';
-import { volumeSourceProblem } from './names';
 
 export interface LinkInput {
   /** The linked service's id (the spec's ServiceLink.id); `serviceId` is the original's name for it. */
@@ -43,13 +43,12 @@ export interface CheckedInput {
   categories?: ServiceCategoryRef[];
 }
 
-type Problems = Map<string, string[]>;
-
 /**
- * The rules of a service's fields (reference/original-api.md §2, ISSUE: name required; ports
- * need container_port, host_port + proto unique on the engine host; expose numeric; volumes need
- * container_path; links and volumes_from name other services of the same app). Every problem
- * is reported at once: 422 listing the fields. `self` is null when creating.
+ * The rules of a service's fields (reference/original-api.md §2: name required; ports need
+ * container_port, host_port + proto unique on the engine host; expose numeric; volumes need
+ * container_path; links and volumes_from name other services of the same app). The parts are
+ * checked by the one validator (catalog/parts-validator.ts); every problem is reported at once:
+ * 422 listing the fields. `self` is null when creating.
  */
 export async function checkServiceInput(
   em: EntityManager,
@@ -58,88 +57,61 @@ export async function checkServiceInput(
   self: Service | null,
   input: ServiceInput,
 ): Promise<CheckedInput> {
-  const problems: Problems = new Map();
-  const add = (field: string, message: string) => problems.set(field, [...(problems.get(field) ?? []), message]);
-
-  if ((self === null || input.name !== undefined) && !input.name?.trim()) add('name', "name can't be blank");
-  if ((self === null || input.from !== undefined) && !input.from?.trim()) add('from', "from (the image) can't be blank");
-
-  if (input.ports) {
-    const seen = new Set<string>();
-    input.ports.forEach((port, i) => {
-      if (blank(port.container_port)) add('ports', `ports[${i}]: container port can't be blank`);
-      if (blank(port.host_port)) return;
-      const key = portKey(port);
-      if (seen.has(key)) add('ports', `ports[${i}]: host port ${key} is given twice`);
-      seen.add(key);
-    });
-    // Host ports are the engine host's: unique across every app's services.
-    const others = await em.find(Service, self ? { id: { $ne: self.id } } : {}, { fields: ['name', 'ports'] });
-    for (const other of others) {
-      for (const port of other.ports) {
-        if (!blank(port.host_port) && seen.has(portKey(port)))
-          add('ports', `host port ${portKey(port)} is already used by service ${other.name}`);
-      }
-    }
-  }
-  input.expose?.forEach((entry, i) => {
-    if (!/^\d{1,5}$/.test(String(entry).trim()) || Number(entry) < 1 || Number(entry) > 65535)
-      add('expose', `expose[${i}]: "${entry}" is not a port number`);
-  });
-  input.volumes?.forEach((volume, i) => {
-    if (blank(volume.container_path)) add('volumes', `volumes[${i}]: container path can't be blank`);
-    const problem = volumeSourceProblem(volume.host_path);
-    if (problem) add('volumes', `volumes[${i}]: ${problem}`);
-  });
-  input.environment?.forEach((env, i) => {
-    if (blank(env.variable)) add('environment', `environment[${i}]: variable can't be blank`);
-  });
+  const problems = new Problems();
+  if ((self === null || input.name !== undefined) && !input.name?.trim()) problems.add('', "name can't be blank", 'name');
+  if ((self === null || input.from !== undefined) && !input.from?.trim()) problems.add('', "from (the image) can't be blank", 'from');
 
   const ownName = input.name?.trim() ?? self?.name;
-  const find = (ref: { id?: string | number | null; serviceId?: number | null; service?: string | null }, field: string, at: string) => {
+  // A reference by id or by name, as the name it resolves to (this service's under its new name).
+  const nameOf = (ref: { id?: string | number | null; serviceId?: number | null; service?: string | null }): string => {
     const id = ref.serviceId ?? (ref.id != null && String(ref.id).trim() !== '' ? Number(ref.id) : null);
-    const target =
-      id !== null ? all.find((s) => s.id === id) : ref.service?.trim() ? all.find((s) => s.name === ref.service!.trim()) : undefined;
-    if (id === null && !ref.service?.trim()) add(field, `${at}: the service (id or name) can't be blank`);
-    else if (!target) add(field, `${at}: ${id !== null ? `service ${id}` : `"${ref.service}"`} is not a service of app ${app.id}`);
-    else if ((self && target.id === self.id) || (!self && target.name === ownName))
-      add(field, `${at}: a service can't ${field === 'links' ? 'link to' : 'mount volumes from'} itself`);
-    else return target;
-    return undefined;
+    const target = id !== null ? all.find((s) => s.id === id) : all.find((s) => s.name === ref.service?.trim());
+    if (target && self && target.id === self.id) return ownName ?? target.name;
+    return target?.name ?? (id !== null ? `#${id}` : (ref.service?.trim() ?? ''));
   };
+  const links = input.links?.map((link) => {
+    const service = nameOf(link);
+    return { service, alias: link.alias?.trim() || service };
+  });
+  const volumesFrom = input.volumesFrom?.map((ref) => ({ service: nameOf(ref) }));
+  // Host ports are the engine host's: unique across every app's services.
+  const hostPorts = new Map<string, string>();
+  if (input.ports) {
+    const others = await em.find(Service, self ? { id: { $ne: self.id } } : {}, { fields: ['name', 'ports'] });
+    for (const other of others)
+      for (const port of other.ports) if (!isBlank(port.host_port)) hostPorts.set(hostPortKey(port), `service ${other.name}`);
+  }
+  checkParts({ ...input, links, volumes_from: volumesFrom }, '', problems, {
+    field: (part) => part,
+    noun: 'a service',
+    memberOf: `a service of app ${app.id}`,
+    names: new Set([...all.filter((s) => !self || s.id !== self.id).map((s) => s.name), ...(ownName ? [ownName] : [])]),
+    own: ownName,
+    hostPorts,
+    appVolumes: true,
+  });
+
   const checked: CheckedInput = {};
-  if (input.links) {
-    checked.links = [];
-    const aliases = new Set<string>();
-    input.links.forEach((link, i) => {
-      const target = find(link, 'links', `links[${i}]`);
-      if (!target) return;
-      const alias = link.alias?.trim() || target.name;
-      if (aliases.has(alias)) add('links', `links[${i}]: alias "${alias}" is used twice`);
-      else if (checked.links!.some((l) => l.to === target)) add('links', `links[${i}]: ${target.name} is linked twice`);
-      aliases.add(alias);
-      checked.links!.push({ to: target, alias });
+  const byName = (name: string) => all.find((s) => (self && s.id === self.id ? ownName : s.name) === name);
+  if (links)
+    checked.links = links.flatMap(({ service, alias }) => {
+      const to = byName(service);
+      return to ? [{ to, alias }] : [];
     });
-  }
-  if (input.volumesFrom) {
-    checked.volumesFrom = [];
-    input.volumesFrom.forEach((ref, i) => {
-      const target = find(ref, 'volumes_from', `volumes_from[${i}]`);
-      if (target && !checked.volumesFrom!.includes(target)) checked.volumesFrom!.push(target);
-    });
-  }
+  if (volumesFrom) checked.volumesFrom = volumesFrom.flatMap(({ service }) => byName(service) ?? []);
   if (input.categories) {
     const known = new Set(app.categories.getItems().map((c) => c.id));
     checked.categories = [];
     input.categories.forEach((category, i) => {
-      if (!known.has(Number(category.id))) add('categories', `categories[${i}]: ${category.id} is not a category of app ${app.id}`);
+      if (!known.has(Number(category.id)))
+        problems.add(`categories[${i}]`, `${category.id} is not a category of app ${app.id}`, 'categories');
       else if (category.position != null && !(Number.isInteger(category.position) && category.position >= 0))
-        add('categories', `categories[${i}]: position must be a whole number, 0 or more`);
+        problems.add(`categories[${i}]`, 'position must be a whole number, 0 or more', 'categories');
       else checked.categories!.push({ category_id: Number(category.id), position: category.position ?? 0 });
     });
   }
   if (problems.size === 0 && (checked.links || checked.volumesFrom)) checkCycle(all, self, ownName ?? '', checked);
-  if (problems.size > 0) throw new ValidationError([...problems.values()].flat().join('; '), [...problems.keys()]);
+  problems.throwIfAny();
   return checked;
 }
 
@@ -171,12 +143,4 @@ export function applyServiceFields(service: Service, input: ServiceInput, checke
   if (input.environment) service.environment = input.environment;
   if (input.volumes) service.volumes = input.volumes;
   if (checked.categories) service.categories = checked.categories;
-}
-
-function portKey(port: PortDef): string {
-  return `${String(port.host_port).trim()}/${blank(port.proto) ? 'TCP' : String(port.proto).trim().toUpperCase()}`;
-}
-
-function blank(value: unknown): boolean {
-  return value === null || value === undefined || String(value).trim() === '';
 }

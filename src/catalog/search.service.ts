@@ -5,7 +5,7 @@ import { imageReference, searchRegistry, type RegistryImage } from './registry-c
 import type { Registry } from './registry.entity';
 import type { RegistryService } from './registry.service';
 import { templateViews } from './template-read';
-import type { TemplateView } from './template-view';
+import type { TemplateView } from './template-shape';
 import { searchWords, type SearchWord } from './search-query';
 import type { OutboundPolicy } from './outbound-policy';
 

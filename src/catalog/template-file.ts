@@ -1,5 +1,7 @@
 import YAML, { LineCounter, isNode, type Document } from 'yaml';
 import { ValidationError } from '../errors';
+import { Problems, type Problem } from '../problems';
+import { checkParts, isBlank } from './parts-validator';
 import { checkYamlSize, toJSBounded } from '../yaml/parse';
 import type {
   DeploymentDef,
@@ -11,6 +13,7 @@ import type {
   VolumeDef,
   VolumesFromDef,
 } from './template-definition';
+import { imageFileForm } from './template-shape';
 import { normalizeType } from './template-types';
 
 /**
@@ -38,11 +41,7 @@ import { normalizeType } from './template-types';
  */
 
 /** One problem found in a template: `path` locates it for people, `field` for clients. */
-export interface TemplateProblem {
-  path: string;
-  field: string;
-  message: string;
-}
+export type TemplateProblem = Problem;
 
 /** A file that did not load: the problems' text, and the 1-based line of the first where known. */
 export class TemplateFileError extends ValidationError {
@@ -103,115 +102,72 @@ export function parseTemplateFile(text: string, file: string): TemplateDefinitio
   if (!isMapping(data)) {
     throw new TemplateFileError(`${file}: a template file must be a YAML mapping (name, images, ...), got ${kindOf(data)}`, [], 1);
   }
-  const problems: TemplateProblem[] = [];
-  const template = readTemplate(data, problems);
+  const problems = new Problems();
+  const template = readTemplate(data, problems.list);
   resolveSourceNamedLinks(template);
   // A value of the wrong type was already reported; don't report it again as blank.
-  const reported = new Set(problems.map((p) => p.path));
-  problems.push(...templateProblems(template).filter((p) => !reported.has(p.path)));
-  if (problems.length > 0) {
-    const error = problemsError(problems, `${file}: `);
-    throw new TemplateFileError(error.message, error.fields, lineOf(doc, lines, problems[0].path));
+  const reported = new Set(problems.list.map((p) => p.path));
+  problems.list.push(...templateProblems(template).filter((p) => !reported.has(p.path)));
+  if (problems.size > 0) {
+    const error = problems.error({ prefix: `${file}: ` });
+    throw new TemplateFileError(error.message, error.fields, lineOf(doc, lines, problems.list[0].path));
   }
   return template;
 }
 
 /** Throws one ValidationError listing every problem of the template. */
-export function validateTemplate(t: TemplateDefinition): void {
-  const problems = templateProblems(t);
-  if (problems.length > 0) throw problemsError(problems);
+export function validateTemplate(t: TemplateDefinition, options: TemplateCheckOptions = {}): void {
+  const problems = new Problems();
+  problems.list.push(...templateProblems(t, options));
+  problems.throwIfAny();
 }
 
-export function problemsError(problems: TemplateProblem[], prefix = ''): ValidationError {
-  const message = prefix + problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ');
-  return new ValidationError(message, [...new Set(problems.map((p) => p.field).filter((f) => f !== ''))]);
+export interface TemplateCheckOptions {
+  /** Where image i is in the input, for paths and messages; default `images[i]`. */
+  at?: (index: number) => string;
+  /** The template makes an app: relative host paths are refused (parts-validator.ts). */
+  appVolumes?: boolean;
 }
 
 /**
- * Every rule of §2 for templates and images. Decisions: a missing `proto` counts as TCP and
- * protocols compare case-insensitively (the original compared the raw string, so `80` and
- * `80/TCP` could both be published and then clash on the host); `expose` entries must be port
- * numbers 1-65535 (the original accepted any signed integer); environment entries need a variable.
+ * Every rule of §2 for templates and images: the template's own (name, unique image names,
+ * sources, deployment count), then each image's parts by the one validator (parts-validator.ts).
  */
-export function templateProblems(t: TemplateDefinition): TemplateProblem[] {
-  const problems: TemplateProblem[] = [];
-  const add = (path: string, field: string, message: string) => problems.push({ path, field, message });
-  if (isBlank(t.name)) add('name', 'name', "can't be blank");
+export function templateProblems(t: TemplateDefinition, options: TemplateCheckOptions = {}): TemplateProblem[] {
+  const problems = new Problems();
+  const place = options.at ?? ((i: number) => `images[${i}]`);
+  if (isBlank(t.name)) problems.add('name', "can't be blank", 'name');
 
   const images = t.images ?? [];
   const firstIndexOf = new Map<string, number>();
   images.forEach((image, i) => {
     if (!isBlank(image.name) && !firstIndexOf.has(image.name.trim())) firstIndexOf.set(image.name.trim(), i);
   });
+  const names = new Set(firstIndexOf.keys());
   const hostPorts = new Map<string, string>();
 
   images.forEach((image, i) => {
-    const at = `images[${i}]`;
+    const at = place(i);
     const own = isBlank(image.name) ? undefined : image.name.trim();
-    if (own === undefined) add(`${at}.name`, 'images.name', "can't be blank");
+    if (own === undefined) problems.add(`${at}.name`, "can't be blank", 'images.name');
     else if (firstIndexOf.get(own) !== i)
-      add(`${at}.name`, 'images.name', `"${own}" is already the name of images[${firstIndexOf.get(own)}]`);
-    if (isBlank(image.source)) add(`${at}.source`, 'images.source', "can't be blank");
+      problems.add(`${at}.name`, `"${own}" is already the name of ${place(firstIndexOf.get(own) ?? 0)}`, 'images.name');
+    if (isBlank(image.source)) problems.add(`${at}.source`, "can't be blank", 'images.source');
 
-    const linked = new Set<string>();
-    const aliases = new Set<string>();
-    (image.links ?? []).forEach((link, j) => {
-      const path = `${at}.links[${j}]`;
-      const service = isBlank(link.service) ? undefined : link.service.trim();
-      if (service === undefined) add(path, 'images.links', "linked service can't be blank");
-      else if (service === own) add(path, 'images.links', "an image can't link to itself");
-      else if (!firstIndexOf.has(service)) add(path, 'images.links', `linked service "${service}" is not an image of this template`);
-      else if (linked.has(service)) add(path, 'images.links', `"${service}" is linked more than once`);
-      if (service !== undefined) linked.add(service);
-      if (isBlank(link.alias)) add(path, 'images.links', "link alias can't be blank");
-      else if (aliases.has(link.alias.trim())) add(path, 'images.links', `alias "${link.alias.trim()}" is used more than once`);
-      else aliases.add(link.alias.trim());
-    });
-
-    const shared = new Set<string>();
-    (image.volumes_from ?? []).forEach((from, j) => {
-      const path = `${at}.volumes_from[${j}]`;
-      const service = isBlank(from.service) ? undefined : from.service.trim();
-      if (service === undefined) add(path, 'images.volumes_from', "service exporting shared volumes can't be blank");
-      else if (service === own) add(path, 'images.volumes_from', "an image can't mount its own volumes");
-      else if (!firstIndexOf.has(service))
-        add(path, 'images.volumes_from', `service "${service}" exporting shared volumes is not an image of this template`);
-      else if (shared.has(service)) add(path, 'images.volumes_from', `"${service}" is listed more than once`);
-      if (service !== undefined) shared.add(service);
-    });
-
-    (image.ports ?? []).forEach((port, j) => {
-      const path = `${at}.ports[${j}]`;
-      if (isBlank(port.container_port)) add(path, 'images.ports', "container port can't be blank");
-      if (isBlank(port.host_port)) return;
-      const proto = isBlank(port.proto) ? 'TCP' : String(port.proto).trim().toUpperCase();
-      const key = `${String(port.host_port).trim()}/${proto}`;
-      const first = hostPorts.get(key);
-      if (first !== undefined) add(path, 'images.ports', `host port ${key} is already used by ${first}`);
-      else hostPorts.set(key, path);
-    });
-
-    (image.volumes ?? []).forEach((volume, j) => {
-      if (isBlank(volume.container_path)) add(`${at}.volumes[${j}]`, 'images.volumes', "container path can't be blank");
-    });
-
-    (image.expose ?? []).forEach((entry, j) => {
-      const text = String(entry).trim();
-      if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65535) {
-        add(`${at}.expose[${j}]`, 'images.expose', `"${text}" is not a port number`);
-      }
-    });
-
-    (image.environment ?? []).forEach((env, j) => {
-      if (isBlank(env.variable)) add(`${at}.environment[${j}]`, 'images.environment', "variable can't be blank");
+    checkParts(image, at, problems, {
+      field: (part) => `images.${part}`,
+      names,
+      own,
+      hostPorts,
+      appVolumes: options.appVolumes,
     });
 
     const count = image.deployment?.count;
     if (count !== undefined && count !== null && !(Number.isInteger(count) && count >= 0)) {
-      add(`${at}.deployment.count`, 'images.deployment', 'must be a whole number, 0 or more');
+      problems.add(`${at}.deployment.count`, 'must be a whole number, 0 or more', 'images.deployment');
     }
   });
-  return problems;
+  return problems.list;
 }
 
 /**
@@ -233,40 +189,11 @@ export function serializeTemplateFile(t: TemplateDefinition): string {
   return `---\n${YAML.stringify(body, { blockQuote: 'literal', lineWidth: 0 })}`;
 }
 
-function imageFileForm(image: ImageDefinition): Record<string, unknown> {
-  const entries: [string, unknown][] = [
-    ['name', image.name],
-    ['source', image.source],
-    ['description', image.description],
-    ['category', image.category],
-    ['type', image.type],
-    ['expose', image.expose],
-    [
-      'ports',
-      image.ports?.map((p) =>
-        compact({
-          host_interface: p.host_interface,
-          host_port: p.host_port,
-          container_port: p.container_port,
-          proto: p.proto,
-        }),
-      ),
-    ],
-    ['links', image.links?.map((l) => ({ service: l.service, alias: l.alias }))],
-    ['environment', image.environment?.map((e) => compact({ variable: e.variable, value: e.value, required: e.required }))],
-    ['volumes', image.volumes?.map((v) => compact({ host_path: v.host_path, container_path: v.container_path }))],
-    ['volumes_from', image.volumes_from?.map((v) => ({ service: v.service }))],
-    ['command', image.command],
-    ['deployment', image.deployment ? compact({ count: image.deployment.count }) : null],
-  ];
-  return Object.fromEntries(entries.filter(([, value]) => !isEmpty(value)));
-}
-
 // ---- reading a parsed document -------------------------------------------------------------
 
-type Problems = TemplateProblem[];
+type Found = TemplateProblem[];
 
-function readTemplate(data: Record<string, unknown>, problems: Problems): TemplateDefinition {
+function readTemplate(data: Record<string, unknown>, problems: Found): TemplateDefinition {
   unknownKeys(data, TOP_KEYS, '', '', problems);
   const images = list(data.images, 'images', 'images', problems, false);
   return {
@@ -295,7 +222,7 @@ function readTemplate(data: Record<string, unknown>, problems: Problems): Templa
   };
 }
 
-function readImage(raw: Record<string, unknown>, at: string, problems: Problems): ImageDefinition {
+function readImage(raw: Record<string, unknown>, at: string, problems: Found): ImageDefinition {
   // Early Panamax templates named the image by `repository` + `tag` instead of `source`.
   const legacy = raw.source == null && raw.repository != null;
   unknownKeys(raw, legacy ? [...IMAGE_KEYS, 'repository', 'tag'] : IMAGE_KEYS, at, 'images', problems);
@@ -328,7 +255,7 @@ function readImage(raw: Record<string, unknown>, at: string, problems: Problems)
   };
 }
 
-function readPort(item: unknown, path: string, field: string, problems: Problems): PortDef[] {
+function readPort(item: unknown, path: string, field: string, problems: Found): PortDef[] {
   const map = mapping(item, path, field, ['host_interface', 'host_port', 'container_port', 'proto'], problems);
   if (!map) return [];
   const port = {} as PortDef;
@@ -342,7 +269,7 @@ function readPort(item: unknown, path: string, field: string, problems: Problems
   return [port];
 }
 
-function readLink(item: unknown, path: string, field: string, problems: Problems): LinkDef[] {
+function readLink(item: unknown, path: string, field: string, problems: Found): LinkDef[] {
   if (typeof item === 'string') {
     const [service, alias] = item.split(':', 2).map((part) => part.trim());
     return [{ service, alias: alias ?? service }];
@@ -354,7 +281,7 @@ function readLink(item: unknown, path: string, field: string, problems: Problems
   ];
 }
 
-function readEnvironment(value: unknown, path: string, field: string, problems: Problems): EnvDef[] {
+function readEnvironment(value: unknown, path: string, field: string, problems: Found): EnvDef[] {
   if (isMapping(value)) {
     return Object.entries(value).map(([variable, v]) => ({ variable, value: str(v, `${path}.${variable}`, field, problems) ?? '' }));
   }
@@ -374,7 +301,7 @@ function readEnvironment(value: unknown, path: string, field: string, problems: 
   });
 }
 
-function readVolume(item: unknown, path: string, field: string, problems: Problems): VolumeDef[] {
+function readVolume(item: unknown, path: string, field: string, problems: Found): VolumeDef[] {
   const map = mapping(item, path, field, ['host_path', 'container_path'], problems);
   if (!map) return [];
   const volume = { container_path: str(map.container_path, `${path}.container_path`, field, problems) ?? '' } as VolumeDef;
@@ -382,13 +309,13 @@ function readVolume(item: unknown, path: string, field: string, problems: Proble
   return [hostPath === null ? volume : { host_path: hostPath, ...volume }];
 }
 
-function readVolumesFrom(item: unknown, path: string, field: string, problems: Problems): VolumesFromDef[] {
+function readVolumesFrom(item: unknown, path: string, field: string, problems: Found): VolumesFromDef[] {
   if (typeof item === 'string') return [{ service: item.trim() }];
   const map = mapping(item, path, field, ['service'], problems);
   return map ? [{ service: str(map.service, `${path}.service`, field, problems) ?? '' }] : [];
 }
 
-function readDeployment(value: unknown, path: string, field: string, problems: Problems): DeploymentDef | null {
+function readDeployment(value: unknown, path: string, field: string, problems: Found): DeploymentDef | null {
   if (value == null) return null;
   const map = mapping(value, path, field, ['count'], problems);
   if (!map) return null;
@@ -477,7 +404,7 @@ function lineOf(doc: Document, lines: LineCounter, path: string): number | null 
 
 // ---- helpers ------------------------------------------------------------------------------
 
-function str(value: unknown, path: string, field: string, problems: Problems): string | null {
+function str(value: unknown, path: string, field: string, problems: Found): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -485,7 +412,7 @@ function str(value: unknown, path: string, field: string, problems: Problems): s
   return null;
 }
 
-function portValue(value: unknown, path: string, field: string, problems: Problems): number | string | null {
+function portValue(value: unknown, path: string, field: string, problems: Found): number | string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number' || typeof value === 'string') return value;
   problems.push({ path, field, message: `must be a port number, got ${kindOf(value)}` });
@@ -493,7 +420,7 @@ function portValue(value: unknown, path: string, field: string, problems: Proble
 }
 
 /** A list; null means empty. With `scalarOk` a single value stands for a one-element list. */
-function list(value: unknown, path: string, field: string, problems: Problems, scalarOk: boolean): unknown[] {
+function list(value: unknown, path: string, field: string, problems: Found, scalarOk: boolean): unknown[] {
   if (value === null || value === undefined) return [];
   if (Array.isArray(value)) return value;
   if (scalarOk && (typeof value === 'string' || typeof value === 'number')) return [value];
@@ -501,7 +428,7 @@ function list(value: unknown, path: string, field: string, problems: Problems, s
   return [];
 }
 
-function mapping(value: unknown, path: string, field: string, keys: string[], problems: Problems): Record<string, unknown> | null {
+function mapping(value: unknown, path: string, field: string, keys: string[], problems: Found): Record<string, unknown> | null {
   if (!isMapping(value)) {
     problems.push({ path, field, message: `must be a mapping (${keys.join(', ')}), got ${kindOf(value)}` });
     return null;
@@ -510,7 +437,7 @@ function mapping(value: unknown, path: string, field: string, keys: string[], pr
   return value;
 }
 
-function unknownKeys(map: Record<string, unknown>, allowed: string[], at: string, field: string, problems: Problems): void {
+function unknownKeys(map: Record<string, unknown>, allowed: string[], at: string, field: string, problems: Found): void {
   for (const key of Object.keys(map)) {
     if (allowed.includes(key)) continue;
     const keyField = at === '' ? key : field === 'images' ? `images.${key}` : field;
@@ -520,20 +447,6 @@ function unknownKeys(map: Record<string, unknown>, allowed: string[], at: string
 
 function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isBlank(value: unknown): boolean {
-  return value === null || value === undefined || String(value).trim() === '';
-}
-
-function isEmpty(value: unknown): boolean {
-  if (value === null || value === undefined || value === '') return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return isMapping(value) && Object.keys(value).length === 0;
-}
-
-function compact<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T;
 }
 
 function kindOf(value: unknown): string {

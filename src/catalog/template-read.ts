@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ImageDefinition } from './template-definition';
-import { imageDefinitionView, type ImageView, type TemplateView } from './template-view';
+import { IMAGE_COLUMNS, TEMPLATE_COLUMNS, templateRowView, type ImageRow, type TemplateRow, type TemplateView } from './template-shape';
 
 /**
  * The read path for GET /templates, GET /templates/{id} and the `templates`/`template` queries:
@@ -10,41 +9,21 @@ import { imageDefinitionView, type ImageView, type TemplateView } from './templa
  */
 export async function templateViews(em: EntityManager, ids?: readonly number[]): Promise<TemplateView[]> {
   const connection = em.getConnection();
-  const templates: Record<string, any>[] = ids
+  const templates: TemplateRow[] = ids
     ? ids.length
       ? await connection.execute(`select ${TEMPLATE_COLUMNS} from templates where id in (?) order by id`, [ids])
       : []
     : await connection.execute(`select ${TEMPLATE_COLUMNS} from templates order by id`);
   if (templates.length === 0) return [];
-  const images: Record<string, any>[] = await connection.execute(
+  const images: ImageRow[] = await connection.execute(
     `select ${IMAGE_COLUMNS} from template_images where template_id in (?) order by template_id, position`,
     [templates.map((t) => t.id)],
   );
-  const byTemplate = new Map<number, ImageView[]>();
+  const byTemplate = new Map<number, ImageRow[]>();
   for (const row of images) {
     let list = byTemplate.get(row.template_id);
     if (!list) byTemplate.set(row.template_id, (list = []));
-    list.push(imageRow(row));
+    list.push(row);
   }
-  return templates.map((t) => ({
-    id: t.id,
-    name: t.name,
-    description: t.description,
-    keywords: t.keywords,
-    source: t.source,
-    type: t.type,
-    imageCount: t.image_count,
-    createdAt: new Date(t.created_at),
-    updatedAt: new Date(t.updated_at),
-    documentation: t.documentation,
-    images: byTemplate.get(t.id) ?? [],
-  }));
-}
-
-const TEMPLATE_COLUMNS = 'id, name, description, keywords, source, type, image_count, created_at, updated_at, documentation';
-const IMAGE_COLUMNS =
-  'id, template_id, name, source, description, category, type, command, expose, ports, links, environment, volumes, volumes_from, deployment';
-
-function imageRow(row: Record<string, any>): ImageView {
-  return imageDefinitionView(row as ImageDefinition, row.id);
+  return templates.map((t) => templateRowView(t, byTemplate.get(t.id) ?? []));
 }

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findPage, type KeysetPage } from '../db/keyset';
 import { NotFoundError } from '../errors';
-import type { ImageDefinition, TemplateDefinition } from './template-definition';
+import type { TemplateDefinition } from './template-definition';
 import { templateViews } from './template-read';
-import type { TemplateRepo } from './template-repo.entity';
-import { imageDefinition, templateView, type TemplateView } from './template-view';
+import { TemplateRepo } from './template-repo.entity';
+import { storedImage, storedTemplate, templateView, type TemplateView } from './template-shape';
 import { Template, TemplateImage } from './template.entity';
 
 export interface KeywordCount {
@@ -49,7 +49,7 @@ export class TemplateService {
 
   async delete(id: number): Promise<Template> {
     const template = await this.get(id);
-    const repo = template.repo ? ((await this.em.findOne('TemplateRepo', template.repo.id)) as TemplateRepo | null) : null;
+    const repo = template.repo ? await this.em.findOne(TemplateRepo, template.repo.id) : null;
     if (repo) repo.templateCount = Math.max(0, repo.templateCount - 1);
     await this.em.remove(template).flush();
     return template;
@@ -57,8 +57,8 @@ export class TemplateService {
 
   /** Builds (unflushed) rows for a definition; the caller flushes, usually in a transaction. */
   build(def: TemplateDefinition, repo: TemplateRepo | null, path: string | null = null): Template {
-    const template = this.em.create(Template, { ...templateFields(def), repo, path });
-    def.images.forEach((image, position) => this.em.create(TemplateImage, { template, position, ...imageFields(image) }));
+    const template = this.em.create(Template, { ...storedTemplate(def), repo, path });
+    def.images.forEach((image, position) => this.em.create(TemplateImage, { template, position, ...storedImage(image) }));
     return template;
   }
 
@@ -67,11 +67,11 @@ export class TemplateService {
    * images keep theirs by position; extra images go, new ones are added.
    */
   update(template: Template, def: TemplateDefinition): Template {
-    this.em.assign(template, templateFields(def));
+    this.em.assign(template, storedTemplate(def));
     const images = template.images.getItems();
     def.images.forEach((image, position) => {
-      if (position < images.length) this.em.assign(images[position], imageFields(image));
-      else this.em.create(TemplateImage, { template, position, ...imageFields(image) });
+      if (position < images.length) this.em.assign(images[position], storedImage(image));
+      else this.em.create(TemplateImage, { template, position, ...storedImage(image) });
     });
     for (const extra of images.slice(def.images.length)) this.em.remove(extra);
     return template;
@@ -93,58 +93,4 @@ export class TemplateService {
        order by min(seen)`);
     return rows.map((row) => ({ keyword: row.keyword, count: Number(row.count) }));
   }
-}
-
-function templateFields(def: TemplateDefinition) {
-  return {
-    name: def.name,
-    description: def.description,
-    keywords: def.keywords,
-    type: def.type,
-    documentation: def.documentation,
-    authors: def.authors,
-    source: def.source,
-    imageCount: def.images.length,
-    imageText: imageSearchText(def.images),
-  };
-}
-
-function imageFields(image: ImageDefinition) {
-  return {
-    name: image.name,
-    source: image.source,
-    description: image.description,
-    category: image.category,
-    type: image.type,
-    command: image.command,
-    expose: image.expose,
-    ports: image.ports,
-    links: image.links,
-    environment: image.environment,
-    volumes: image.volumes,
-    volumesFrom: image.volumes_from,
-    deployment: image.deployment,
-  };
-}
-
-/**
- * Image names and sources as searchable words: each as given, and again with / : . _ - as word
- * breaks, so `tutum/mysql:5.5` is found by "mysql" (migration 0010 fills older rows the same way).
- */
-export function imageSearchText(images: readonly Pick<ImageDefinition, 'name' | 'source'>[]): string {
-  return images.map((i) => `${i.name} ${i.source} ${`${i.name} ${i.source}`.replace(/[/:._-]+/g, ' ')}`).join(' ');
-}
-
-/** The domain form of a stored template: what the file serializer and the agent take. */
-export function toDefinition(template: Template): TemplateDefinition {
-  return {
-    name: template.name,
-    description: template.description ?? null,
-    keywords: template.keywords ?? null,
-    type: template.type,
-    documentation: template.documentation ?? null,
-    authors: template.authors,
-    source: template.source ?? null,
-    images: template.images.getItems().map(imageDefinition),
-  };
 }

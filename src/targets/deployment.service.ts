@@ -1,12 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { toDefinition, TemplateService } from '../catalog/template.service';
-import type { ImageDefinition, TemplateDefinition } from '../catalog/template-definition';
+import { deploymentDescriptor, templateFromStored, type OverrideImage } from '../catalog/template-shape';
+import { TemplateService } from '../catalog/template.service';
 import type { AgentClient, AgentDeployment, AgentDeploymentStatus } from './agent-client';
 import type { AgentLoaders } from './agent-loaders';
 import type { TargetService } from './target.service';
-
-/** Per-image overrides for a deployment: matched to template images by name on the agent. */
-export type OverrideImage = Partial<Omit<ImageDefinition, 'name'>> & { name: string };
 
 export interface DeploymentView {
   targetId: number;
@@ -56,7 +53,10 @@ export class DeploymentService {
   async create(targetId: number, templateId: number, overrideImages: OverrideImage[]): Promise<DeploymentView> {
     const target = this.targets.agentTarget(await this.targets.get(targetId));
     const template = await new TemplateService(this.em).get(templateId);
-    const created = await this.agents.createDeployment(target, deploymentDescriptor(template.id, toDefinition(template), overrideImages));
+    const created = await this.agents.createDeployment(
+      target,
+      deploymentDescriptor(template.id, templateFromStored(template), overrideImages),
+    );
     return this.fresh(targetId, created);
   }
 
@@ -83,27 +83,4 @@ function listView(targetId: number, d: AgentDeployment & { status?: AgentDeploym
 
 function statusView(targetId: number, d: AgentDeploymentStatus): DeploymentView {
   return { targetId, id: d.id, name: d.name, status: d.status };
-}
-
-/** Interface B's DeploymentDescriptor: the template in its file form, plus the overrides. */
-export function deploymentDescriptor(templateId: number, def: TemplateDefinition, overrides: OverrideImage[]) {
-  return {
-    template: {
-      id: templateId,
-      name: def.name,
-      description: def.description ?? undefined,
-      keywords: def.keywords ?? undefined,
-      source: def.source ?? undefined,
-      type: def.type,
-      image_count: def.images.length,
-      documentation: def.documentation ?? undefined,
-      images: def.images.map((image) => compact({ ...image, category: image.category ?? undefined })),
-    },
-    override: { images: overrides.map((image) => compact(image)) },
-  };
-}
-
-/** Drops null and undefined members: the agent reads absence, not null, as "not given". */
-function compact<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
 }
