@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  coerceInputValue,
   execute,
   getNamedType,
   GraphQLError,
@@ -8,6 +9,8 @@ import {
   isListType,
   isNonNullType,
   isUnionType,
+  Kind,
+  OperationTypeNode,
   parse,
   specifiedRules,
   NoUnusedFragmentsRule,
@@ -15,12 +18,10 @@ import {
   validate,
   type DocumentNode,
   type FieldNode,
-  type ExecutionResult,
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { getVariableValues } from 'graphql/execution/values';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Context } from '../src/context';
 import { BadRequestError, DomainError, errorFromCode } from '../src/errors';
@@ -38,7 +39,7 @@ interface Prepared {
   route: RestRoute;
   document: DocumentNode;
   operation: OperationDefinitionNode;
-  variables: { name: string; type: GraphQLInputType }[];
+  variables: { name: string; type: GraphQLInputType; hasDefault: boolean }[];
   resultPath: string[];
   /** The names of the root field's typed error results (a mutation's), else null. */
   typedErrors: Set<string> | null;
@@ -68,7 +69,7 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
 
   const operations = new Map<string, OperationDefinitionNode>();
   for (const def of document.definitions) {
-    if (def.kind === 'OperationDefinition' && def.name) operations.set(def.name.value, def);
+    if (def.kind === Kind.OPERATION_DEFINITION && def.name) operations.set(def.name.value, def);
   }
   const prepared = new Map<RestRoute, Prepared>();
   for (const route of routes) {
@@ -77,22 +78,23 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
     // Each operation executes alone, with only the fragments it needs.
     const own: DocumentNode = {
       kind: document.kind,
-      definitions: document.definitions.filter((d) => d.kind === 'FragmentDefinition' || d === operation),
+      definitions: document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION || d === operation),
     };
     const rootField = operation.selectionSet.selections[0];
-    const rootName = rootField.kind === 'Field' ? (rootField.alias ?? rootField.name).value : '';
+    const rootName = rootField.kind === Kind.FIELD ? (rootField.alias ?? rootField.name).value : '';
     prepared.set(route, {
       route,
       document: own,
       operation,
       variables: (operation.variableDefinitions ?? []).map((v) => ({
         name: v.variable.name.value,
+        hasDefault: v.defaultValue !== undefined,
         type: typeFromAST(schema, v.type) as GraphQLInputType,
       })),
       // `result: ''` is the whole data (an operation with several root fields).
       resultPath: route.result === undefined ? [rootName] : route.result.split('.').filter(Boolean),
       typedErrors: typedErrorsOf(schema, operation, document, route.operation),
-      compiled: operation.operation === 'query' ? compile(schema, own, route.operation) : null,
+      compiled: operation.operation === OperationTypeNode.QUERY ? compile(schema, own, route.operation) : null,
     });
   }
   return prepared;
@@ -110,8 +112,10 @@ function compile(schema: GraphQLSchema, document: DocumentNode, operationName: s
 
 export async function runRoute(schema: GraphQLSchema, prepared: Prepared, request: RestRequest, context: Context): Promise<RestOutcome> {
   const variables = buildVariables(prepared, request);
+  const invalid = variableProblem(prepared, variables);
+  if (invalid) return { ok: false, error: invalid };
   const result = prepared.compiled
-    ? await runCompiled(schema, prepared, variables, context)
+    ? await prepared.compiled.query(undefined, context, variables)
     : await execute({
         schema,
         document: prepared.document,
@@ -130,16 +134,50 @@ export async function runRoute(schema: GraphQLSchema, prepared: Prepared, reques
   return { ok: true, status: prepared.route.status, body };
 }
 
-/** Variables are coerced by graphql-js first, so bad input gets the same errors on both paths. */
-async function runCompiled(
-  schema: GraphQLSchema,
-  prepared: Prepared,
-  variables: Record<string, unknown>,
-  context: Context,
-): Promise<ExecutionResult> {
-  const coerced = getVariableValues(schema, prepared.operation.variableDefinitions ?? [], variables);
-  if (coerced.errors) return { errors: coerced.errors };
-  return prepared.compiled!.query(undefined, context, variables) as ExecutionResult | Promise<ExecutionResult>;
+/**
+ * The variables coerced as graphql-js coerces them (coerceInputValue, what execute and
+ * getVariableValues use), before either path runs: its callback hands each problem with the
+ * path it is at, so the 400 names the field from that path, not from the message's text.
+ */
+function variableProblem(prepared: Prepared, variables: Record<string, unknown>): BadRequestError | null {
+  for (const { name, type, hasDefault } of prepared.variables) {
+    const value = variables[name];
+    if (value === undefined || value === null) {
+      if (isNonNullType(type) && !(value === undefined && hasDefault))
+        return new BadRequestError(`${snake(name)} ${value === null ? 'must not be null' : 'is required'}`, [snake(name)]);
+      continue;
+    }
+    let problem: BadRequestError | null = null;
+    coerceInputValue(value, type, (path, invalid, error) => {
+      problem ??= new BadRequestError(error.message, fieldsAt(type, path, invalid, name));
+    });
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/**
+ * The client's field a coercion problem is about: the last field name on its path, or a
+ * required field missing from the object the path ends at (graphql-js reports that at the
+ * object). `[n]` steps of lists are skipped; a problem with the whole `input` names no field.
+ */
+function fieldsAt(type: GraphQLInputType, path: readonly (string | number)[], invalid: unknown, variable: string): string[] {
+  let at: GraphQLInputType = type;
+  for (const step of path) {
+    const inner: GraphQLInputType = isNonNullType(at) ? at.ofType : at;
+    if (typeof step === 'number' && isListType(inner)) at = inner.ofType;
+    else if (typeof step === 'string' && isInputObjectType(inner)) at = inner.getFields()[step]?.type ?? at;
+  }
+  const inner = isNonNullType(at) ? at.ofType : at;
+  if (isInputObjectType(inner) && invalid !== null && typeof invalid === 'object' && !Array.isArray(invalid)) {
+    const missing = Object.values(inner.getFields()).find(
+      (field) => isNonNullType(field.type) && field.defaultValue === undefined && (invalid as Record<string, unknown>)[field.name] == null,
+    );
+    if (missing) return [snake(missing.name)];
+  }
+  const last =
+    [...path].reverse().find((step): step is string => typeof step === 'string') ?? (variable === 'input' ? undefined : variable);
+  return last ? [snake(last)] : [];
 }
 
 function buildVariables(prepared: Prepared, request: RestRequest): Record<string, unknown> {
@@ -152,7 +190,7 @@ function buildVariables(prepared: Prepared, request: RestRequest): Record<string
     if (name === 'input') {
       const body = request.body ?? {};
       if (typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('the body must be a JSON object');
-      variables.input = fitInput({ ...query, ...(body as object), ...params }, type, form);
+      variables.input = fitInput({ ...query, ...body, ...params }, type, form);
     } else {
       const raw = params[name] ?? query[name];
       if (raw !== undefined && !(form && raw === '')) variables[name] = scalarFromString(raw, type, name, form);
@@ -220,25 +258,10 @@ function scalarFromString(raw: string | undefined, type: GraphQLInputType, name:
   return Number(raw);
 }
 
-/** Errors the schema raises itself (variable coercion) are the caller's: 400 naming the field. */
+/** A domain error raised by a resolver, as itself; variables were checked before (variableProblem). */
 function toDomainError(error: GraphQLError): unknown {
   if (error.originalError instanceof DomainError) return error.originalError;
   if (error.originalError && !(error.originalError instanceof GraphQLError) && error.path) return error.originalError;
-  const notProvided = /^Variable "\$(\w+)" of required type "[^"]+" was not provided/.exec(error.message);
-  if (notProvided) return new BadRequestError(`${snake(notProvided[1])} is required`, [snake(notProvided[1])]);
-  if (/^Variable "\$/.test(error.message)) {
-    const at = /at "([^"]+)"/.exec(error.message)?.[1];
-    const missing = /Field "([^"]+)" of required type/.exec(error.message)?.[1];
-    const field =
-      missing ??
-      at
-        ?.split('.')
-        .pop()
-        ?.replace(/\[\d+\]$/, '') ??
-      '';
-    const message = error.message.replace(/^Variable "\$\w+" got invalid value .*?;\s*/, '');
-    return new BadRequestError(message, field && field !== 'input' ? [snake(field)] : []);
-  }
   return error.originalError ?? error;
 }
 
@@ -254,17 +277,17 @@ function typedErrorsOf(
   name: string,
 ): Set<string> | null {
   const root = operation.selectionSet.selections[0] as FieldNode;
-  const rootType = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  const rootType = operation.operation === OperationTypeNode.MUTATION ? schema.getMutationType() : schema.getQueryType();
   const type = getNamedType(rootType?.getFields()[root.name.value]?.type);
   if (!isUnionType(type)) return null;
   const errors = type.getTypes().filter((t) => t.getInterfaces().some((i) => i.name === 'Error'));
   if (errors.length === 0) return null;
   const selectsErrors = root.selectionSet?.selections.some(
     (s) =>
-      (s.kind === 'InlineFragment' && s.typeCondition?.name.value === 'Error') ||
-      (s.kind === 'FragmentSpread' &&
+      (s.kind === Kind.INLINE_FRAGMENT && s.typeCondition?.name.value === 'Error') ||
+      (s.kind === Kind.FRAGMENT_SPREAD &&
         document.definitions.some(
-          (d) => d.kind === 'FragmentDefinition' && d.name.value === s.name.value && d.typeCondition.name.value === 'Error',
+          (d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === s.name.value && d.typeCondition.name.value === 'Error',
         )),
   );
   if (!selectsErrors) throw new Error(`operation ${name} must select its typed errors (...ErrorBody)`);

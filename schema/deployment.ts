@@ -1,5 +1,5 @@
 import type { OverrideImage } from '../src/catalog/template-shape';
-import type { DeploymentView } from '../src/targets/deployment.service';
+import type { TargetDeploymentView } from '../src/targets/deployment.service';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from './builder';
 import { databaseId, orNull } from './global-id';
@@ -28,7 +28,7 @@ const ServiceName = builder.objectRef<string>('DeploymentServiceId').implement({
  * deployment 1 of one target is not deployment 1 of another.
  */
 export const Deployment = builder
-  .nodeRef<DeploymentView, { targetId: number; id: number }>('Deployment', {
+  .nodeRef<TargetDeploymentView, { targetId: number; id: number }>('Deployment', {
     id: { resolve: (d) => `${d.targetId}:${d.id}`, parse: deploymentKey },
     loadOne: ({ targetId, id }, ctx) => orNull(ctx.services.deployments.get(targetId, id)),
   })
@@ -62,7 +62,7 @@ function deploymentKey(key: string): { targetId: number; id: number } {
   return { targetId: databaseId(targetId ?? ''), id: databaseId(id ?? '') };
 }
 
-async function status(d: DeploymentView, ctx: { services: { deployments: { get(t: number, id: number): Promise<DeploymentView> } } }) {
+async function status(d: TargetDeploymentView, ctx: { services: { deployments: { get(t: number, id: number): Promise<TargetDeploymentView> } } }) {
   return d.status ?? (await ctx.services.deployments.get(d.targetId, d.id)).status!;
 }
 

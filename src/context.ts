@@ -4,7 +4,7 @@ import { AppTemplateService } from './apps/app-template';
 import { AppRunner } from './apps/app-runner';
 import type { AppRuntime } from './apps/app-runtime';
 import { AppService } from './apps/app.service';
-import { ServiceService } from './apps/service.service';
+import { AppServiceManager } from './apps/service.service';
 import { CategoryService } from './apps/category.service';
 import { LocalImageService } from './apps/local-image.service';
 import type { Identity } from './auth/token.service';
@@ -19,7 +19,7 @@ import { TemplateService } from './catalog/template.service';
 import { UserService } from './catalog/user.service';
 import type { AgentClient, AgentTarget } from './targets/agent-client';
 import { createAgentLoaders } from './targets/agent-loaders';
-import { DeploymentService } from './targets/deployment.service';
+import { TargetDeploymentService } from './targets/deployment.service';
 import { TargetService } from './targets/target.service';
 import type { Config } from './config';
 import type { SecretBox } from './crypto/secret-box';
@@ -101,14 +101,14 @@ export function createServices(em: EntityManager, deps: AppDeps) {
       return target;
     });
   });
-  const deployments = lazy(() => new DeploymentService(em, targets(), deps.agents, agentLoaders()));
+  const deployments = lazy(() => new TargetDeploymentService(em, targets(), deps.agents, agentLoaders()));
   const appsDeps = {
     runtime: deps.appRuntime,
     runnerFor: (forEm: EntityManager) => new AppRunner(forEm, deps.appRuntime, new RegistryService(forEm, deps.secrets), log),
-    fork: () => deps.orm.em.fork() as EntityManager,
+    fork: () => deps.orm.em.fork(),
   };
   const apps = lazy(() => new AppService(em, appsDeps, templates(), registries()));
-  const appServices = lazy(() => new ServiceService(em, appsDeps));
+  const appServices = lazy(() => new AppServiceManager(em, appsDeps));
   const categories = lazy(() => new CategoryService(em));
   const localImages = lazy(() => new LocalImageService(deps.appRuntime.docker));
   const appTemplates = lazy(() => new AppTemplateService(em, templates(), config, path.join(config.dataDir, 'repos')));
@@ -117,7 +117,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
       new SubscriptionService(
         deps.events,
         (appId) => apps().get(appId),
-        (id) => new ServiceService(deps.orm.em.fork() as EntityManager, appsDeps).getById(id),
+        (id) => new AppServiceManager(deps.orm.em.fork(), appsDeps).getById(id),
       ),
   );
   return {
@@ -176,6 +176,6 @@ export function createServices(em: EntityManager, deps: AppDeps) {
 }
 
 export function createContext(identity: Identity, deps: AppDeps): Context {
-  const em = deps.orm.em.fork() as EntityManager;
+  const em = deps.orm.em.fork();
   return { identity, em, log: deps.log, services: createServices(em, deps) };
 }

@@ -22,8 +22,6 @@ export interface QueryLimits {
   maxCost: number;
 }
 
-export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 12, maxAliases: 30, maxTokens: 5000, maxSpreads: 500, maxCost: 50000 };
-
 /** The error every limit answers with: 400, QUERY_TOO_COMPLEX, and which limit by how much. */
 export function tooComplex(what: string, value: number, limit: number, nodes?: readonly ASTNode[]): GraphQLError {
   return new GraphQLError(`query ${what} ${value} exceeds the limit of ${limit}`, {

@@ -5,7 +5,7 @@ import type { AgentClient, AgentDeployment, AgentDeploymentStatus } from './agen
 import type { AgentLoaders } from './agent-loaders';
 import type { TargetService } from './target.service';
 
-export interface DeploymentView {
+export interface TargetDeploymentView {
   targetId: number;
   id: number;
   /** Absent when the view came from somewhere that does not say (a status event). */
@@ -20,7 +20,7 @@ export interface DeploymentView {
  * Deployments live on the agents; this service proxies them. Reads go through the per-request
  * loaders (one request per target and key); writes go straight to the target's agent.
  */
-export class DeploymentService {
+export class TargetDeploymentService {
   constructor(
     private readonly em: EntityManager,
     private readonly targets: TargetService,
@@ -29,12 +29,12 @@ export class DeploymentService {
   ) {}
 
   // The loaders look the target up (once per request) and fail with its 404 when it is gone.
-  async list(targetId: number, options: { withStatus?: boolean } = {}): Promise<DeploymentView[]> {
+  async list(targetId: number, options: { withStatus?: boolean } = {}): Promise<TargetDeploymentView[]> {
     const loader = options.withStatus ? this.loaders.deploymentsWithStatus : this.loaders.deployments;
     return (await loader.load(String(targetId))).map((d) => listView(targetId, d));
   }
 
-  async get(targetId: number, id: number): Promise<DeploymentView> {
+  async get(targetId: number, id: number): Promise<TargetDeploymentView> {
     return statusView(targetId, await this.loaders.deployment.load([String(targetId), String(id)]));
   }
 
@@ -43,14 +43,14 @@ export class DeploymentService {
    * list: one request per target however many deployments ask. Every read of a deployment then
    * answers the same fields, so a client cache never overwrites a known template with null.
    */
-  async listed<K extends 'name' | 'template'>(view: DeploymentView, field: K): Promise<NonNullable<DeploymentView[K]> | null> {
+  async listed<K extends 'name' | 'template'>(view: TargetDeploymentView, field: K): Promise<NonNullable<TargetDeploymentView[K]> | null> {
     if (view[field] !== undefined) return view[field] ?? null;
     const entry = (await this.loaders.deployments.load(String(view.targetId))).find((d) => d.id === view.id);
-    return (entry?.[field] ?? null) as NonNullable<DeploymentView[K]> | null;
+    return (entry?.[field] ?? null) as NonNullable<TargetDeploymentView[K]> | null;
   }
 
   /** Sends the template, in the descriptor form, with the overrides; answers with its status. */
-  async create(targetId: number, templateId: number, overrideImages: OverrideImage[]): Promise<DeploymentView> {
+  async create(targetId: number, templateId: number, overrideImages: OverrideImage[]): Promise<TargetDeploymentView> {
     const target = this.targets.agentTarget(await this.targets.get(targetId));
     const template = await new TemplateService(this.em).get(templateId);
     const created = await this.agents.createDeployment(
@@ -60,7 +60,7 @@ export class DeploymentService {
     return this.fresh(targetId, created);
   }
 
-  async redeploy(targetId: number, id: number): Promise<DeploymentView> {
+  async redeploy(targetId: number, id: number): Promise<TargetDeploymentView> {
     const target = this.targets.agentTarget(await this.targets.get(targetId));
     return this.fresh(targetId, await this.agents.redeploy(target, id));
   }
@@ -71,16 +71,16 @@ export class DeploymentService {
     return { targetId, id };
   }
 
-  private async fresh(targetId: number, deployment: AgentDeployment): Promise<DeploymentView> {
+  private async fresh(targetId: number, deployment: AgentDeployment): Promise<TargetDeploymentView> {
     const target = this.targets.agentTarget(await this.targets.get(targetId));
     return statusView(targetId, await this.agents.getDeployment(target, deployment.id));
   }
 }
 
-function listView(targetId: number, d: AgentDeployment & { status?: AgentDeploymentStatus['status'] }): DeploymentView {
+function listView(targetId: number, d: AgentDeployment & { status?: AgentDeploymentStatus['status'] }): TargetDeploymentView {
   return { targetId, id: d.id, name: d.name, template: d.template, serviceIds: d.service_ids, ...(d.status ? { status: d.status } : {}) };
 }
 
-function statusView(targetId: number, d: AgentDeploymentStatus): DeploymentView {
+function statusView(targetId: number, d: AgentDeploymentStatus): TargetDeploymentView {
   return { targetId, id: d.id, name: d.name, status: d.status };
 }
