@@ -62,7 +62,10 @@ function deploymentKey(key: string): { targetId: number; id: number } {
   return { targetId: databaseId(targetId ?? ''), id: databaseId(id ?? '') };
 }
 
-async function status(d: TargetDeploymentView, ctx: { services: { deployments: { get(t: number, id: number): Promise<TargetDeploymentView> } } }) {
+async function status(
+  d: TargetDeploymentView,
+  ctx: { services: { deployments: { get(t: number, id: number): Promise<TargetDeploymentView> } } },
+) {
   return d.status ?? (await ctx.services.deployments.get(d.targetId, d.id)).status!;
 }
 

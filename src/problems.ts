@@ -23,8 +23,8 @@ export interface ProblemFormat {
 
 /**
  * The one collector of validation problems: every check adds to it, and it becomes one
- * ValidationError (422) naming every problem at once, with their fields (ARCHITECTURE §5:
- * `{code, message, fields}`; docs/contract.md).
+ * ValidationError (422) naming every problem at once, with their fields: the error body's
+ * `{code, message, fields}` (docs/contract.md, Errors).
  */
 export class Problems {
   readonly list: Problem[] = [];

@@ -155,7 +155,7 @@ export function parseDescriptor(body: unknown): DeployTemplate {
 }
 
 /**
- * ARCHITECTURE §5: override images match template images by `name`; environment merges by
+ * docs/contract.md: override images match template images by `name`; environment merges by
  * `variable`, ports by `container_port`, volumes by `container_path` (same key replaces in place,
  * a new key is appended); `deployment` is replaced; any other field given replaces the template's.
  */
