@@ -68,6 +68,10 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
     // reflect any origin.
     cors: false,
     batching: deps.config.batchLimit > 0 ? { limit: deps.config.batchLimit } : false,
+    // server.ts reads every body before yoga sees it, bounded by MAX_BODY_BYTES (413 above it).
+    // Yoga's own limit would pipe each body through a TransformStream again (a stream pipeline
+    // and an AbortSignal per request: a tenth of a small query's CPU, bench scenario 1).
+    maxRequestBodySize: false,
     graphiql: {
       title: 'platform GraphQL',
       // No placeholder header: it would be sent as is and answered 401. The default query says

@@ -216,6 +216,14 @@ function isGraphiQLPage(req: IncomingMessage, url: URL): boolean {
   return req.method === 'GET' && !url.searchParams.has('query') && (req.headers.accept ?? '').includes('text/html');
 }
 
+/** Yoga's answers that never end on their own: SSE (subscriptions, graphql-sse) and incremental delivery. */
+const STREAMED = /^(text\/event-stream|multipart\/mixed)/i;
+
+/**
+ * Hands a request to yoga and writes its answer. The body was read (and bounded) here already,
+ * so yoga gets it as a Buffer and the request's own header object (no copy); an answer that is
+ * one document is written with one `end` (yoga's JSON is a string: no stream is made for it).
+ */
 async function forward(
   yoga: Yoga,
   req: IncomingMessage,
@@ -224,17 +232,19 @@ async function forward(
   identity: Identity | undefined,
   body: Buffer,
 ): Promise<void> {
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
-  }
-  const response = await yoga.fetch(
-    url,
-    { method: req.method, headers, body: body.length ? new Uint8Array(body) : undefined },
-    { identity: identity as Identity },
-  );
+  const request = new yoga.fetchAPI.Request(url.href, {
+    method: req.method,
+    headers: requestHeaders(req),
+    body: body.length ? (body as unknown as BodyInit) : undefined,
+  });
+  const response = await yoga.fetch(request, { identity: identity as Identity });
   const outHeaders: Record<string, string> = {};
   response.headers.forEach((value, key) => (outHeaders[key] = value));
+  if (!STREAMED.test(response.headers.get('content-type') ?? '')) {
+    const text = await response.text();
+    res.writeHead(response.status, outHeaders);
+    return void res.end(text);
+  }
   res.writeHead(response.status, outHeaders);
   if (!response.body) return void res.end();
   // Streamed chunk by chunk: subscriptions over SSE never end on their own. A client that goes
@@ -248,4 +258,17 @@ async function forward(
     res.off('close', cancel);
   }
   res.end();
+}
+
+/** node's header object as it is; a header node keeps as a list (only set-cookie) joined, as fetch's Headers join. */
+function requestHeaders(req: IncomingMessage): Record<string, string> {
+  const headers = req.headers;
+  for (const value of Object.values(headers)) {
+    if (typeof value !== 'string') {
+      const joined: Record<string, string> = {};
+      for (const [key, v] of Object.entries(headers)) if (v !== undefined) joined[key] = Array.isArray(v) ? v.join(', ') : v;
+      return joined;
+    }
+  }
+  return headers as Record<string, string>;
 }
