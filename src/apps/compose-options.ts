@@ -1,4 +1,5 @@
 import { shellWords } from '../engines/shell-words';
+import { buildContext, readInside } from './compose-files';
 import { isMapping, type ComposeModel, type Mapping } from './compose-loader';
 import { volumeSourceKind } from './names';
 import type { AppNetwork, DependsOnCondition, ServiceOptions } from './service-options';
@@ -22,6 +23,7 @@ export const TEMPLATE_KEYS = [
   'scale',
   'profiles',
   'build',
+  'env_file',
 ];
 export const ENGINE_KEYS = [
   'entrypoint',
@@ -76,15 +78,29 @@ export const WARNED_KEYS: Record<string, string> = {
 };
 /** Refused: the app cannot do what the file asks. */
 export const REFUSED_KEYS: Record<string, string> = {
-  env_file: "the file cannot be read: an app's compose file has no directory on the server; put the variables in environment",
   external_links: 'an app only reaches its own services',
   cgroup_parent: 'not supported',
   userns_mode: 'not supported',
   isolation: 'not supported',
 };
 
+/** An image to build before the app is stored (compose `build:` of a file read from a template repo). */
+export interface BuildSpec {
+  /** The context directory in the repo's checkout (confined to the repo). */
+  contextDir: string;
+  dockerfile: string;
+  args: Record<string, string>;
+  target?: string;
+}
+
+/** Why a file given inline cannot name files: it has no directory on the server. */
+export const NO_DIRECTORY =
+  "an app's compose file given inline has no directory on the server: create the app from its template repo (compose_repo_id and compose_file)";
+
 export interface MappedOptions {
   options: ServiceOptions;
+  /** Set when the service's image is built here. */
+  build?: BuildSpec;
   warnings: string[];
   problems: string[];
 }
@@ -104,8 +120,12 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
     if (key in WARNED_KEYS) warnings.push(`${at}.${key} is ignored: ${WARNED_KEYS[key]}`);
     else problems.push(`${at}.${key}: ${REFUSED_KEYS[key] || 'is not supported'}`);
   }
-  if (svc.build != null && svc.image != null)
-    warnings.push(`${at}.build is ignored: images are not built here; the image ${String(svc.image)} is run as given`);
+  const build = svc.build != null ? buildOf(at, svc.build, model, problems) : undefined;
+  if (svc.build != null && !model.directory) {
+    if (svc.image != null) warnings.push(`${at}.build is ignored: ${NO_DIRECTORY}; the image ${String(svc.image)} is run as given`);
+    else problems.push(`${at}.build: ${NO_DIRECTORY}; or give the image to run`);
+  }
+  if (svc.env_file != null && !model.directory) problems.push(`${at}.env_file: ${NO_DIRECTORY}; or put the variables in environment`);
   if (isMapping(svc.deploy)) {
     for (const key of Object.keys(svc.deploy)) {
       if (key !== 'replicas') warnings.push(`${at}.deploy.${key} is ignored: only deploy.replicas applies to apps on one engine`);
@@ -231,13 +251,56 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   if ((svc.secrets != null || svc.configs != null) && svc.read_only === true)
     problems.push(`${at}.read_only: a read-only service cannot be given secrets or configs here`);
   const external = externalVolumes(svc, model);
-  if (external.length) options.externalVolumes = external;
+  if (external.length) {
+    options.externalVolumes = external;
+    // `external: true` with `name:` is the engine's volume of that name, not of the compose name.
+    const named = external.filter((n) => typeof (model.volumes[n] as Mapping).name === 'string');
+    if (named.length) options.volumeNames = Object.fromEntries(named.map((n) => [n, String((model.volumes[n] as Mapping).name)]));
+  }
   for (const [volume, def] of Object.entries(model.volumes)) {
     if (isMapping(def) && def.driver != null && def.driver !== 'local')
       warnings.push(`volumes.${volume}.driver "${String(def.driver)}" is ignored: the engine's local driver is used`);
   }
   if (Object.keys(config).length || Object.keys(host).length) options.engine = { config, hostConfig: host };
-  return { options, warnings, problems };
+  return { options, warnings, problems, ...(build ? { build } : {}) };
+}
+
+/** `build: ./dir` or `build: {context, dockerfile, args, target}`, checked against the repo. */
+function buildOf(at: string, value: unknown, model: ComposeModel, problems: string[]): BuildSpec | undefined {
+  if (!model.directory) return undefined;
+  const spec = isMapping(value) ? value : { context: value };
+  const context = String(spec.context ?? '.');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(context) || /^git@/.test(context) || /^github\.com\//.test(context)) {
+    problems.push(
+      `${at}.build.context: "${context}" is a remote context, which is not fetched here: put the context in the template repo (a directory relative to the compose file)`,
+    );
+    return undefined;
+  }
+  for (const key of Object.keys(spec)) {
+    if (!['context', 'dockerfile', 'args', 'target', 'labels'].includes(key))
+      problems.push(`${at}.build.${key}: is not supported here (context, dockerfile, args and target are)`);
+  }
+  const dockerfile = String(spec.dockerfile ?? 'Dockerfile');
+  const found = buildContext(model.directory, context, dockerfile);
+  if ('problem' in found) {
+    problems.push(`${at}.build.context: ${found.problem}`);
+    return undefined;
+  }
+  // A listed arg without `=` takes its value from the request's environment, as compose takes it from the shell's.
+  const args = isMapping(spec.args)
+    ? Object.fromEntries(Object.entries(spec.args).map(([k, v]) => [k, v == null ? (model.environment[k] ?? '') : String(v)]))
+    : Object.fromEntries(
+        (Array.isArray(spec.args) ? spec.args.map(String) : []).map((item) => {
+          const eq = item.indexOf('=');
+          return eq < 0 ? [item, model.environment[item] ?? ''] : [item.slice(0, eq), item.slice(eq + 1)];
+        }),
+      );
+  return {
+    contextDir: found.path,
+    dockerfile: dockerfile.split('\\').join('/'),
+    args,
+    ...(spec.target != null ? { target: String(spec.target) } : {}),
+  };
 }
 
 function networksOf(at: string, value: unknown, model: ComposeModel, problems: string[]): AppNetwork[] {
@@ -283,17 +346,25 @@ function filesOf(
       return [];
     }
     let content: string | undefined;
+    let unreadable: string | undefined;
     if (typeof def.content === 'string') content = def.content;
     else if (typeof def.environment === 'string') content = model.environment[def.environment];
+    else if (def.file != null && model.directory) {
+      const read = readInside(model.directory, String(def.file));
+      if ('problem' in read) unreadable = `file ${read.problem}`;
+      else content = read.text;
+    }
     if (content === undefined) {
       const what =
-        def.file != null
-          ? `file "${String(def.file)}" cannot be read: an app's compose file has no directory on the server`
-          : def.external
-            ? 'external secrets and configs live in a swarm, not on one engine'
-            : def.environment != null
-              ? `the variable ${String(def.environment)} is not in the request's environment`
-              : 'it has no content';
+        unreadable !== undefined
+          ? unreadable
+          : def.file != null
+            ? `file "${String(def.file)}" cannot be read: ${NO_DIRECTORY}`
+            : def.external
+              ? 'external secrets and configs live in a swarm, not on one engine'
+              : def.environment != null
+                ? `the variable ${String(def.environment)} is not in the request's environment`
+                : 'it has no content';
       problems.push(
         `${key}.${source}: ${what}; give ${key === 'secrets' ? "it from environment: (a variable of the request's environment)" : 'its content inline (content:)'}`,
       );
