@@ -15,6 +15,7 @@ import { dependencyOrder } from './dependency-order';
 import { linkEnvironment } from './link-env';
 import { containerName, projectName, scopedName, volumeSourceKind } from './names';
 import type { AppNetwork } from './service-options';
+import { LABEL_REPLICA } from './service-view';
 
 export const LABEL_INSTANCE = 'platform.instance';
 export const LABEL_APP = 'platform.app';
@@ -164,7 +165,7 @@ export class AppRunner {
           volumes: await this.volumes(appId, ctx.project, service),
           volumesFrom: service.volumesFrom.getItems().map((v) => containerName(ctx.project, v.exportedFrom.name)),
           links: service.links.getItems().map((l) => ({ service: containerName(ctx.project, l.to.name), alias: l.alias })),
-          labels: await this.labels(appId, service.id),
+          labels: { ...(await this.labels(appId, service.id)), [LABEL_REPLICA]: String(replica) },
           network: primary,
           engine: options.engine,
         });

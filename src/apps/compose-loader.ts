@@ -134,7 +134,7 @@ function resolveExtends(services: Record<string, Mapping>): void {
     const ext = service.extends;
     if (isMapping(ext) && ext.file !== undefined) {
       throw new ValidationError(
-        `compose_yaml: services.${name}.extends.file: "${String(ext.file)}" cannot be read: an app's compose file has no directory on the server; put the base service in the same file`,
+        `compose_yaml: services.${name}.extends.file: "${typeof ext.file === 'string' ? ext.file : JSON.stringify(ext.file)}" cannot be read: an app's compose file has no directory on the server; put the base service in the same file`,
         [FIELD],
       );
     }
@@ -162,8 +162,9 @@ function merge(base: unknown, over: unknown, key = ''): unknown {
     return out;
   }
   if (Array.isArray(base) && Array.isArray(over) && !REPLACED.has(key)) {
-    const seen = new Set(base.map((v) => JSON.stringify(v)));
-    return [...base, ...over.filter((v) => !seen.has(JSON.stringify(v)))];
+    const [before, after] = [base as unknown[], over as unknown[]];
+    const seen = new Set(before.map((v) => JSON.stringify(v)));
+    return [...before, ...after.filter((v) => !seen.has(JSON.stringify(v)))];
   }
   return over;
 }

@@ -197,7 +197,7 @@ export function readPort(item: unknown): PortDef | string {
     const target = portNumber(item.target);
     if (typeof target === 'string') return `target: ${target}`;
     port.container_port = target;
-    if (item.host_ip != null) port.host_interface = String(item.host_ip);
+    if (item.host_ip != null) port.host_interface = typeof item.host_ip === 'string' ? item.host_ip : JSON.stringify(item.host_ip);
     if (item.published != null && item.published !== '') {
       const published = portNumber(item.published);
       if (typeof published === 'string') return `published: ${published}`;
@@ -279,7 +279,10 @@ function readVolumesFrom(item: unknown): VolumesFromDef | string {
 
 function readEnvironment(value: unknown, at: string, add: (path: string, message: string) => void): EnvDef[] {
   if (isMapping(value)) {
-    return Object.entries(value).map(([variable, v]) => ({ variable, value: v == null ? '' : String(v) }));
+    return Object.entries(value).map(([variable, v]) => ({
+      variable,
+      value: v == null ? '' : typeof v === 'string' ? v : JSON.stringify(v),
+    }));
   }
   return asList(value, at, add).flatMap((item, i) => {
     if (typeof item !== 'string') {
