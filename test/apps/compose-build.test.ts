@@ -66,7 +66,7 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
     instance = await instanceId(t);
     const created = await t.request('POST', '/template_repos', { body: { name: makeRepo().dir } });
     expect(created.status).toBe(200);
-    repoId = created.body.id;
+    repoId = (created.body as { id: number }).id;
   });
 
   afterAll(async () => {
@@ -87,8 +87,12 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
   test('build: makes the image from the repo (args, target, .dockerignore), with its output in the journal; env_file and a file secret reach the container; the image goes with the app', async () => {
     const created = await t.request('POST', '/apps', { body: { compose_repo_id: repoId, compose_file: 'compose.yaml' } });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ name: 'built', from: expect.stringMatching(/^Compose: .*\/repo\/compose\.yaml$/), errors: [] });
-    const id = created.body.id as number;
+    expect(created.body).toMatchObject({
+      name: 'built',
+      from: expect.stringMatching(/^Compose: .*\/repo\/compose\.yaml$/) as string,
+      errors: [],
+    });
+    const id = (created.body as { id: number }).id;
 
     const journal = await waitFor(
       async () => (await t.request('GET', `/apps/${id}/journal`)).body as { service: string; stream: string; message: string }[],
@@ -136,7 +140,7 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
       code: 422,
       message: expect.stringMatching(
         /^services\.broken\.build: the build failed: The command '\/bin\/sh -c echo "about to fail" && exit 3' returned a non-zero code: 3$/,
-      ),
+      ) as string,
       fields: 'build',
     });
     expect((await t.request('GET', '/apps')).body).toEqual(before);
@@ -149,8 +153,9 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
   test('contexts, env files and secret files out of the repo, remote contexts and a missing Dockerfile: one 422 naming each', async () => {
     const refused = await t.request('POST', '/apps', { body: { compose_repo_id: repoId, compose_file: 'escape/compose.yaml' } });
     expect(refused.status).toBe(422);
-    expect(refused.body.fields).toBe('compose_yaml');
-    const problems = (refused.body.message as string).replace(/^compose_yaml: /, '').split('; ');
+    const body = refused.body as { fields: string; message: string };
+    expect(body.fields).toBe('compose_yaml');
+    const problems = body.message.replace(/^compose_yaml: /, '').split('; ');
     expect(problems).toEqual(
       expect.arrayContaining([
         'services.dotdot.build.context: "../../outside" leaves the template repo: only files of the repo are read',
@@ -182,15 +187,16 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
     try {
       const created = await t.request('POST', '/apps', { body: { compose_repo_id: repoId, compose_file: 'secretfile/compose.yaml' } });
       expect(created.status).toBe(200);
+      const app = created.body as { id: number; name: string };
       // Named after the compose file's folder (the file has no name:).
-      expect(created.body.name).toBe('secretfile');
+      expect(app.name).toBe('secretfile');
       const journal = await waitFor(
-        async () => (await t.request('GET', `/apps/${created.body.id}/journal`)).body as { message: string }[],
+        async () => (await t.request('GET', `/apps/${app.id}/journal`)).body as { message: string }[],
         (lines) => Array.isArray(lines) && lines.some((l) => l.message === 'the conformance secret'),
         60_000,
       );
       expect(journal.map((l) => l.message)).toContain('the conformance secret');
-      expect((await t.request('DELETE', `/apps/${created.body.id}`)).status).toBe(204);
+      expect((await t.request('DELETE', `/apps/${app.id}`)).status).toBe(204);
     } finally {
       await docker.removeImage('composespec/conformance-tests-server:latest', { force: true }).catch(() => undefined);
     }
@@ -201,10 +207,11 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
       body: { compose_yaml: readFileSync(path.join(FIXTURE, 'compose.yaml'), 'utf8') },
     });
     expect(refused.status).toBe(422);
-    expect(refused.body.message).toContain(
+    const message = (refused.body as { message: string }).message;
+    expect(message).toContain(
       "services.web.build: an app's compose file given inline has no directory on the server: create the app from its template repo (compose_repo_id and compose_file); or give the image to run",
     );
-    expect(refused.body.message).toContain('services.web.env_file: an app');
+    expect(message).toContain('services.web.env_file: an app');
     const both = await t.request('POST', '/apps', {
       body: { compose_yaml: 'services: {}', compose_repo_id: repoId, compose_file: 'compose.yaml' },
     });

@@ -60,7 +60,7 @@ describeDocker('compose replicas in the state view, and external volumes by name
       const client = services.find((s) => s.name === 'client')!;
       const project = `platform-app-${id}-${instance.slice(0, 8)}`;
       expect(client.container_status.replicas).toEqual(
-        [1, 2, 3].map((n) =>
+        [1, 2, 3].map((n): unknown =>
           expect.objectContaining({ number: n, name: n === 1 ? `${project}-client` : `${project}-client-${n}`, sub_state: 'running' }),
         ),
       );
