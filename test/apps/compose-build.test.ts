@@ -54,6 +54,9 @@ function makeRepo(): { dir: string; outside: string } {
   return { dir, outside };
 }
 
+// Builds and starts of several containers take minutes on a loaded shared engine.
+jest.setTimeout(240_000);
+
 describeDocker('compose build:, env_file and file secrets from a template repo', () => {
   let t: TestApp;
   let docker: DockerClient;

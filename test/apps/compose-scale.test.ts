@@ -20,6 +20,9 @@ async function makeImage(docker: DockerClient, ref: string, cmd: string[]): Prom
   await docker.removeContainer(Id, { force: true });
 }
 
+// Builds and starts of several containers take minutes on a loaded shared engine.
+jest.setTimeout(240_000);
+
 describeDocker('compose replicas in the state view, and external volumes by name', () => {
   let t: TestApp;
   let docker: DockerClient;
