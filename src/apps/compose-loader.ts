@@ -3,6 +3,7 @@ import type { ErrorObject } from 'ajv';
 import { BadRequestError, DomainError, ValidationError } from '../errors';
 import { interpolateTree } from './compose-interpolate';
 import { parseComposeDocument } from './compose-yaml';
+import { scalarText } from '../scalar-text';
 
 /**
  * Compose files → the canonical model of the Compose Specification: YAML merge keys and anchors,
@@ -128,7 +129,7 @@ function resolveExtends(services: Record<string, Mapping>): void {
     const ext = service.extends;
     if (isMapping(ext) && ext.file !== undefined) {
       throw new ValidationError(
-        `compose_yaml: services.${name}.extends.file: "${String(ext.file)}" cannot be read: an app's compose file has no directory on the server; put the base service in the same file`,
+        `compose_yaml: services.${name}.extends.file: "${scalarText(ext.file)}" cannot be read: an app's compose file has no directory on the server; put the base service in the same file`,
         [FIELD],
       );
     }
@@ -155,7 +156,7 @@ function merge(base: unknown, over: unknown, key = ''): unknown {
     for (const [k, v] of Object.entries(over)) out[k] = merge(base[k], v, k);
     return out;
   }
-  if (Array.isArray(base) && Array.isArray(over) && !REPLACED.has(key)) {
+  if (isList(base) && isList(over) && !REPLACED.has(key)) {
     const seen = new Set(base.map((v) => JSON.stringify(v)));
     return [...base, ...over.filter((v) => !seen.has(JSON.stringify(v)))];
   }
@@ -181,4 +182,9 @@ function withoutIds(node: unknown): unknown {
 
 export function isMapping(value: unknown): value is Mapping {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Array.isArray, without its `any[]`: a YAML sequence's items are whatever the file holds. */
+function isList(value: unknown): value is unknown[] {
+  return Array.isArray(value);
 }

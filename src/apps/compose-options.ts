@@ -2,6 +2,7 @@ import { shellWords } from '../engines/shell-words';
 import { isMapping, type ComposeModel, type Mapping } from './compose-loader';
 import { volumeSourceKind } from './names';
 import type { AppNetwork, DependsOnCondition, ServiceOptions } from './service-options';
+import { scalarText } from '../scalar-text';
 
 /**
  * A compose service's keys beyond the template fields, mapped to what the engine can carry
@@ -105,7 +106,7 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
     else problems.push(`${at}.${key}: ${REFUSED_KEYS[key] || 'is not supported'}`);
   }
   if (svc.build != null && svc.image != null)
-    warnings.push(`${at}.build is ignored: images are not built here; the image ${String(svc.image)} is run as given`);
+    warnings.push(`${at}.build is ignored: images are not built here; the image ${scalarText(svc.image)} is run as given`);
   if (isMapping(svc.deploy)) {
     for (const key of Object.keys(svc.deploy)) {
       if (key !== 'replicas') warnings.push(`${at}.deploy.${key} is ignored: only deploy.replicas applies to apps on one engine`);
@@ -113,9 +114,9 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   }
 
   const words = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : shellWords(String(value)));
-  const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value == null ? [] : [String(value)]);
+  const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value == null ? [] : [scalarText(value)]);
   const map = (value: unknown): Record<string, string> => {
-    if (isMapping(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v == null ? '' : String(v)]));
+    if (isMapping(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v == null ? '' : scalarText(v)]));
     return Object.fromEntries(
       list(value).map((item) => {
         const eq = item.indexOf('=');
@@ -125,21 +126,21 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   };
 
   if (svc.entrypoint != null) config.Entrypoint = words(svc.entrypoint);
-  if (svc.user != null) config.User = String(svc.user);
-  if (svc.working_dir != null) config.WorkingDir = String(svc.working_dir);
-  if (svc.hostname != null) config.Hostname = String(svc.hostname);
-  if (svc.domainname != null) config.Domainname = String(svc.domainname);
+  if (svc.user != null) config.User = scalarText(svc.user);
+  if (svc.working_dir != null) config.WorkingDir = scalarText(svc.working_dir);
+  if (svc.hostname != null) config.Hostname = scalarText(svc.hostname);
+  if (svc.domainname != null) config.Domainname = scalarText(svc.domainname);
   if (svc.tty != null) config.Tty = Boolean(svc.tty);
   if (svc.stdin_open != null) config.OpenStdin = Boolean(svc.stdin_open);
   if (svc.labels != null) config.Labels = map(svc.labels);
-  if (svc.stop_signal != null) config.StopSignal = String(svc.stop_signal);
+  if (svc.stop_signal != null) config.StopSignal = scalarText(svc.stop_signal);
   if (svc.stop_grace_period != null)
     config.StopTimeout = Math.ceil(duration(svc.stop_grace_period, `${at}.stop_grace_period`, problems) / NS);
   if (isMapping(svc.healthcheck)) {
     const hc = svc.healthcheck;
     if (hc.disable === true) config.Healthcheck = { Test: ['NONE'] };
     else {
-      const test = Array.isArray(hc.test) ? hc.test.map(String) : hc.test != null ? ['CMD-SHELL', String(hc.test)] : undefined;
+      const test = Array.isArray(hc.test) ? hc.test.map(String) : hc.test != null ? ['CMD-SHELL', scalarText(hc.test)] : undefined;
       config.Healthcheck = {
         ...(test ? { Test: test } : {}),
         ...(hc.interval != null ? { Interval: duration(hc.interval, `${at}.healthcheck.interval`, problems) } : {}),
@@ -150,9 +151,9 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
     }
   }
   if (svc.restart != null) {
-    const [policy, retries] = String(svc.restart).split(':');
+    const [policy, retries] = scalarText(svc.restart).split(':');
     if (!['no', 'always', 'on-failure', 'unless-stopped'].includes(policy))
-      problems.push(`${at}.restart: "${String(svc.restart)}" is not a restart policy`);
+      problems.push(`${at}.restart: "${scalarText(svc.restart)}" is not a restart policy`);
     else host.RestartPolicy = { Name: policy === 'no' ? '' : policy, ...(retries ? { MaximumRetryCount: Number(retries) } : {}) };
   }
   if (svc.cap_add != null) host.CapAdd = list(svc.cap_add);
@@ -190,20 +191,20 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   if (svc.dns_opt != null) host.DnsOptions = list(svc.dns_opt);
   if (svc.security_opt != null) host.SecurityOpt = list(svc.security_opt);
   if (svc.group_add != null) host.GroupAdd = list(svc.group_add);
-  if (svc.pid != null) host.PidMode = String(svc.pid);
+  if (svc.pid != null) host.PidMode = scalarText(svc.pid);
   if (svc.ipc != null) {
-    if (String(svc.ipc).startsWith('service:')) problems.push(`${at}.ipc: sharing another service's IPC namespace is not supported`);
-    else host.IpcMode = String(svc.ipc);
+    if (scalarText(svc.ipc).startsWith('service:')) problems.push(`${at}.ipc: sharing another service's IPC namespace is not supported`);
+    else host.IpcMode = scalarText(svc.ipc);
   }
   if (isMapping(svc.logging)) {
-    host.LogConfig = { Type: String(svc.logging.driver ?? 'json-file'), Config: map(svc.logging.options ?? {}) };
+    host.LogConfig = { Type: scalarText(svc.logging.driver ?? 'json-file'), Config: map(svc.logging.options ?? {}) };
   }
   if (svc.network_mode != null) {
     if (svc.network_mode === 'none' || svc.network_mode === 'host') {
       problems.push(
-        `${at}.network_mode: "${String(svc.network_mode)}" would take the service off its app's network, where its links and name resolve; not supported`,
+        `${at}.network_mode: "${scalarText(svc.network_mode)}" would take the service off its app's network, where its links and name resolve; not supported`,
       );
-    } else problems.push(`${at}.network_mode: "${String(svc.network_mode)}" is not supported: services join their app's networks`);
+    } else problems.push(`${at}.network_mode: "${scalarText(svc.network_mode)}" is not supported: services join their app's networks`);
   }
 
   options.networks = networksOf(at, svc.networks, model, problems);
@@ -234,7 +235,7 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   if (external.length) options.externalVolumes = external;
   for (const [volume, def] of Object.entries(model.volumes)) {
     if (isMapping(def) && def.driver != null && def.driver !== 'local')
-      warnings.push(`volumes.${volume}.driver "${String(def.driver)}" is ignored: the engine's local driver is used`);
+      warnings.push(`volumes.${volume}.driver "${scalarText(def.driver)}" is ignored: the engine's local driver is used`);
   }
   if (Object.keys(config).length || Object.keys(host).length) options.engine = { config, hostConfig: host };
   return { options, warnings, problems };
@@ -256,9 +257,11 @@ function networksOf(at: string, value: unknown, model: ComposeModel, problems: s
     if (isMapping(def)) {
       if (def.internal === true) network.internal = true;
       if (def.external === true || isMapping(def.external))
-        network.external = String(def.name ?? (isMapping(def.external) ? def.external.name : undefined) ?? name);
+        network.external = scalarText(def.name ?? (isMapping(def.external) ? def.external.name : undefined) ?? name);
       if (def.driver != null && def.driver !== 'bridge')
-        problems.push(`networks.${name}.driver: "${String(def.driver)}" is not supported: app networks are bridge networks on one engine`);
+        problems.push(
+          `networks.${name}.driver: "${scalarText(def.driver)}" is not supported: app networks are bridge networks on one engine`,
+        );
     }
     return [network];
   });
@@ -288,11 +291,11 @@ function filesOf(
     if (content === undefined) {
       const what =
         def.file != null
-          ? `file "${String(def.file)}" cannot be read: an app's compose file has no directory on the server`
+          ? `file "${scalarText(def.file)}" cannot be read: an app's compose file has no directory on the server`
           : def.external
             ? 'external secrets and configs live in a swarm, not on one engine'
             : def.environment != null
-              ? `the variable ${String(def.environment)} is not in the request's environment`
+              ? `the variable ${scalarText(def.environment)} is not in the request's environment`
               : 'it has no content';
       problems.push(
         `${key}.${source}: ${what}; give ${key === 'secrets' ? "it from environment: (a variable of the request's environment)" : 'its content inline (content:)'}`,
@@ -311,9 +314,9 @@ function filesOf(
 
 function externalVolumes(svc: Mapping, model: ComposeModel): string[] {
   const names = (Array.isArray(svc.volumes) ? svc.volumes : []).map((v) =>
-    typeof v === 'string' ? v.split(':')[0] : isMapping(v) ? String(v.source ?? '') : '',
+    typeof v === 'string' ? v.split(':')[0] : isMapping(v) ? scalarText(v.source ?? '') : '',
   );
-  return names.filter((n) => volumeSourceKind(n) === 'named' && isMapping(model.volumes[n]) && (model.volumes[n] as Mapping).external);
+  return names.filter((n) => volumeSourceKind(n) === 'named' && isMapping(model.volumes[n]) && model.volumes[n].external);
 }
 
 /** `1m30s`, `10s`, `500ms`, or a number of seconds → nanoseconds. */

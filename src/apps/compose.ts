@@ -14,6 +14,7 @@ import { FIELD, loadCompose, type ComposeLoadOptions } from './compose-loader';
 import { serviceOptions } from './compose-options';
 import { volumeSourceProblem } from './names';
 import type { ServiceOptions } from './service-options';
+import { scalarText } from '../scalar-text';
 
 /**
  * docker-compose YAML → a template (reference/original-api.md §6.5) plus what the template
@@ -152,7 +153,7 @@ export function readPort(item: unknown): PortDef | string {
     const target = portNumber(item.target);
     if (typeof target === 'string') return `target: ${target}`;
     port.container_port = target;
-    if (item.host_ip != null) port.host_interface = String(item.host_ip);
+    if (item.host_ip != null) port.host_interface = scalarText(item.host_ip);
     if (item.published != null && item.published !== '') {
       const published = portNumber(item.published);
       if (typeof published === 'string') return `published: ${published}`;
@@ -234,7 +235,7 @@ function readVolumesFrom(item: unknown): VolumesFromDef | string {
 
 function readEnvironment(value: unknown, at: string, add: (path: string, message: string) => void): EnvDef[] {
   if (isMapping(value)) {
-    return Object.entries(value).map(([variable, v]) => ({ variable, value: v == null ? '' : String(v) }));
+    return Object.entries(value).map(([variable, v]) => ({ variable, value: v == null ? '' : scalarText(v) }));
   }
   return asList(value, at, add).flatMap((item, i) => {
     if (typeof item !== 'string') {

@@ -60,7 +60,7 @@ export class ServiceService {
   private async observe(labels: Record<string, string>): Promise<Map<string, Observation> | Observation> {
     try {
       const containers = await this.deps.runtime.docker.listContainers({ all: true, labels });
-      return new Map(containers.map((c) => [c.Labels[LABEL_SERVICE], { kind: 'summary', container: c } as Observation]));
+      return new Map(containers.map((c) => [c.Labels[LABEL_SERVICE], { kind: 'summary', container: c }]));
     } catch (error) {
       if (!isEngineUnreachable(error)) throw error;
       return { kind: 'unreachable', message: error.message };

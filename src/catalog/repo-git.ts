@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { inheritedEnvironment } from '../config';
 import { UpstreamError, UpstreamTimeoutError } from '../errors';
 
 /**
@@ -37,9 +38,10 @@ const OUTPUT_LIMIT = 1024 * 1024;
  * matched. Only these transports: no `ext::` commands.
  */
 function gitEnv(allowFile: boolean): NodeJS.ProcessEnv {
-  const ssh = process.env.GIT_SSH_COMMAND ?? 'ssh';
+  const inherited = inheritedEnvironment();
+  const ssh = inherited.GIT_SSH_COMMAND ?? 'ssh';
   return {
-    ...process.env,
+    ...inherited,
     LC_ALL: 'C',
     LANG: 'C',
     GIT_TERMINAL_PROMPT: '0',
