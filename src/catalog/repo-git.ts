@@ -27,6 +27,8 @@ export interface GitRun {
    * TEMPLATE_REPO_ROOTS (or the operator's GITHUB_URL), never for a URL a client gave.
    */
   allowFile?: boolean;
+  /** Variables for this command on top of the hardened environment (GIT_INDEX_FILE). */
+  env?: Record<string, string>;
 }
 
 const OUTPUT_LIMIT = 1024 * 1024;
@@ -85,7 +87,7 @@ export function runGit(args: string[], run: GitRun): Promise<{ stdout: string; s
   return new Promise((resolve, reject) => {
     const child = spawn('git', [...GLOBAL_ARGS, ...args], {
       cwd: run.cwd,
-      env: gitEnv(run.allowFile === true),
+      env: { ...gitEnv(run.allowFile === true), ...run.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so a timeout also ends git-remote-https / ssh children.
       detached: true,
