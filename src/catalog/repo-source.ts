@@ -122,6 +122,16 @@ export async function readRepo(name: string, options: RepoOptions): Promise<{ fi
   return withCheckout(name, repo, options, async (work) => collectTemplateFiles(work));
 }
 
+/**
+ * `use` gets a checkout of the repo's default branch (a local directory: itself), removed after
+ * `use` ends: what it reads must be read before then.
+ */
+export async function withRepoDirectory<T>(name: string, options: RepoOptions, use: (dir: string) => Promise<T>): Promise<T> {
+  const repo = classifyRepoName(name, options);
+  if (repo.kind === 'local-dir') return use(realpathSync(repo.location));
+  return withCheckout(name, repo, options, async (work) => use(realpathSync(work)));
+}
+
 export interface LoadedTemplate {
   /** The file it came from, relative to the repo root: the template's identity in its repo. */
   path: string;

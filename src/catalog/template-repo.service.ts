@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findPage, type KeysetPage } from '../db/keyset';
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
-import { classifyRepoName, loadTemplates, readRepo } from './repo-source';
+import { classifyRepoName, loadTemplates, readRepo, withRepoDirectory } from './repo-source';
 import { TemplateRepo } from './template-repo.entity';
 import { Template } from './template.entity';
 import { TemplateService } from './template.service';
@@ -37,6 +37,12 @@ export class TemplateRepoService {
     const repo = await this.em.findOne(TemplateRepo, { id });
     if (!repo) throw NotFoundError.of('template repo', id);
     return repo;
+  }
+
+  /** Runs `use` on a fresh checkout of the repo (its directory, for a plain local one). */
+  async withCheckout<T>(id: number, use: (dir: string) => Promise<T>): Promise<T> {
+    const repo = await this.get(id);
+    return withRepoDirectory(repo.name, this.source, use);
   }
 
   /**
