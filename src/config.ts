@@ -195,3 +195,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     legacyUi: e.LEGACY_UI_PORT === undefined ? undefined : { port: e.LEGACY_UI_PORT, host: e.LEGACY_UI_HOST, scope: e.LEGACY_UI_SCOPE },
   };
 }
+
+/**
+ * The environment a child process (git) starts from: this process's own, passed on as the
+ * operating system would (PATH, HOME, proxies, GIT_SSH_COMMAND). It is not the service's
+ * configuration, so it is not parsed; it is read here so that process.env has one reader.
+ */
+export function inheritedEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env };
+}

@@ -256,7 +256,7 @@ export class AppRunner {
       const deadline = Date.now() + this.runtime.dependencyTimeoutMs;
       for (;;) {
         const container = await this.firstContainer(appId, target.id);
-        const state = container?.State as (ContainerInspect['State'] & { Health?: { Status: string } }) | undefined;
+        const state = container?.State;
         if (dependency.condition === 'service_healthy' && state?.Health?.Status === 'healthy') break;
         if (dependency.condition === 'service_completed_successfully' && state?.Status === 'exited') {
           if (state.ExitCode === 0) break;

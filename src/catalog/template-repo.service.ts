@@ -56,7 +56,7 @@ export class TemplateRepoService {
     if (await this.em.count(TemplateRepo, { name })) throw new ConflictError(`template repo ${name} already exists`, ['name']);
     const loaded = await this.read(name);
     return this.em
-      .transactional(async (em) => {
+      .transactional((em) => {
         const repo = em.create(TemplateRepo, { name, templateCount: 0, loadErrors: [] });
         this.store(em, repo, loaded);
         return repo;

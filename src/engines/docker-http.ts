@@ -96,7 +96,7 @@ export class EngineHttp {
     let response;
     try {
       response = await this.pool.request({
-        method: method as 'GET',
+        method: method,
         path: this.prefix + path + queryString(options.query),
         headers,
         body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),

@@ -14,6 +14,7 @@ import { createCors } from './cors';
 import { checkInputTexts } from './input-limits';
 import { describeError } from './errors';
 import type { Yoga } from './graphql';
+import { scalarText } from '../scalar-text';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -25,7 +26,7 @@ interface RouteStore {
 export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, routes: readonly RestRoute[]): Handler {
   const prepared = prepareRoutes(schema, routes);
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
-  for (const route of routes) router.on(route.method as HTTPMethod, route.path, () => undefined, { route } satisfies RouteStore);
+  for (const route of routes) router.on(route.method, route.path, () => undefined, { route } satisfies RouteStore);
   const knownPaths = FindMyWay({ ignoreTrailingSlash: true });
   for (const path of new Set(routes.map((r) => r.path))) knownPaths.on('GET', path, () => undefined);
 
@@ -123,7 +124,7 @@ export function sendOutcome(
 function locationOf(template: string, params: Record<string, string | undefined>, body: unknown): string | undefined {
   const id = (body as { id?: unknown } | null)?.id;
   if (id === undefined || id === null) return undefined;
-  return template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(name === 'id' ? String(id) : (params[name] ?? '')));
+  return template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(name === 'id' ? scalarText(id) : (params[name] ?? '')));
 }
 
 export function errorHeaders(status: number): Record<string, string> {
@@ -157,9 +158,7 @@ async function authenticateGraphQL(deps: AppDeps, req: IncomingMessage, url: URL
 
 /** The read-only caller behind a subscription ticket (an SSE GET's `?ticket=`, graphql-ws's connectionParams). */
 export async function redeemTicket(deps: AppDeps, ticket: string): Promise<Identity> {
-  const identity = await new SubscriptionTicketService(deps.orm.em.fork() as never, deps.config.subscriptionTicketTtlSeconds).redeem(
-    ticket,
-  );
+  const identity = await new SubscriptionTicketService(deps.orm.em.fork(), deps.config.subscriptionTicketTtlSeconds).redeem(ticket);
   if (!identity) throw new UnauthenticatedError('the subscription ticket is not valid (unknown, used or expired)');
   return identity;
 }
