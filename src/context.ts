@@ -107,7 +107,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
     runnerFor: (forEm: EntityManager) => new AppRunner(forEm, deps.appRuntime, new RegistryService(forEm, deps.secrets), log),
     fork: () => deps.orm.em.fork(),
   };
-  const apps = lazy(() => new AppService(em, appsDeps, templates(), registries()));
+  const apps = lazy(() => new AppService(em, appsDeps, templates(), registries(), repos(), config.appBuildContextMaxBytes));
   const appServices = lazy(() => new AppServiceManager(em, appsDeps));
   const categories = lazy(() => new CategoryService(em));
   const localImages = lazy(() => new LocalImageService(deps.appRuntime.docker));

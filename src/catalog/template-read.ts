@@ -11,9 +11,9 @@ export async function templateViews(em: EntityManager, ids?: readonly number[]):
   const connection = em.getConnection();
   const templates: TemplateRow[] = ids
     ? ids.length
-      ? await connection.execute(`select ${TEMPLATE_COLUMNS} from templates where id in (?) order by id`, [ids])
+      ? await connection.execute<TemplateRow[]>(`select ${TEMPLATE_COLUMNS} from templates where id in (?) order by id`, [ids])
       : []
-    : await connection.execute(`select ${TEMPLATE_COLUMNS} from templates order by id`);
+    : await connection.execute<TemplateRow[]>(`select ${TEMPLATE_COLUMNS} from templates order by id`);
   if (templates.length === 0) return [];
   const images: ImageRow[] = await connection.execute(
     `select ${IMAGE_COLUMNS} from template_images where template_id in (?) order by template_id, position`,
