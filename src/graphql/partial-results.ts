@@ -1,4 +1,3 @@
-import { withLocationsOf } from '../http/errors';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
@@ -26,7 +25,7 @@ function withoutHttpStatus(error: GraphQLError): GraphQLError {
   const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
   if (!http?.status) return error;
   const { status: _status, ...rest } = http;
-  const rebuilt = new GraphQLError(error.message, {
+  return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
@@ -34,5 +33,4 @@ function withoutHttpStatus(error: GraphQLError): GraphQLError {
     originalError: error.originalError,
     extensions: { ...error.extensions, http: rest },
   });
-  return withLocationsOf(error, rebuilt);
 }

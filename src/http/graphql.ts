@@ -38,8 +38,8 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
     partialResults(),
     // Depth and cost need the variables: checked before execution, for every transport.
     useCostLimit(limits),
-    useCompiledQueries(),
   ];
+  if (deps.config.compiledQueries) plugins.push(useCompiledQueries());
   if (!introspection) {
     plugins.push({
       onValidate: ({ addValidationRule }) => {
