@@ -6,7 +6,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import type { Context } from '../src/context';
-import { checkNodeCount, decodeGlobalID, MAX_NODES } from './global-id';
+import { checkGlobalID, checkNodeCount, decodeGlobalID, MAX_NODES, resolveNodesOrErrors } from './global-id';
 import { fieldCost } from '../src/graphql/cost';
 import {
   BadRequestError,
@@ -52,11 +52,15 @@ export const builder = new SchemaBuilder<{
   relay: {
     // Opaque global ids (`Node.id`, base64 of `Type:key`) for normalized client caches; the
     // integer of interface A stays on every node as `databaseId` (schema/global-id.ts).
-    nodeQueryOptions: { authScopes: { read: true }, description: 'The object with this global id; null when there is none' },
+    nodeQueryOptions: {
+      authScopes: { read: true },
+      description: 'The object with this global id; null when there is none (and a BAD_REQUEST error for an id this API did not give out)',
+      resolve: (_root, { id }, _ctx, _info, resolveNode) => resolveNode(checkGlobalID(id)),
+    },
     nodesQueryOptions: {
       authScopes: { read: true },
-      description: `The objects with these global ids (at most ${MAX_NODES}), in order; null for each that does not exist`,
-      resolve: (_root, { ids }, _ctx, _info, resolveNodes) => resolveNodes(checkNodeCount(ids)),
+      description: `The objects with these global ids (at most ${MAX_NODES}), in order; null for each that does not exist (with a BAD_REQUEST error at its index for an id this API did not give out)`,
+      resolve: (_root, { ids }, _ctx, _info, resolveNodes) => resolveNodesOrErrors(checkNodeCount(ids), resolveNodes),
     },
     nodeTypeOptions: { description: 'An object with an identity: its `id` is global (unique across types) and opaque' },
     decodeGlobalID,

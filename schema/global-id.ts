@@ -18,11 +18,34 @@ export const NODE_TYPES = new Set([
   'TemplateRepo',
 ]);
 
-/** A global id this API gave out, or a 400 naming the argument: never an internal error. */
+/** The typename `decodeGlobalID` gives an id this API did not give out (no type has it). */
+const NOT_OURS = '';
+
+/**
+ * A global id decoded: its type and key. An id this API did not give out (not base64 of
+ * `Type:key`, an unknown type, a key of the wrong shape) decodes to a marker rather than throwing:
+ * the arguments of `node`/`nodes` are also decoded by the cost check before the operation runs,
+ * where an error would refuse the whole operation. `node` and `nodes` report it as a field
+ * error (`checkGlobalID`), and the rest of the operation is answered.
+ */
 export function decodeGlobalID(globalID: string): { typename: string; id: string } {
   const match = /^([A-Za-z]+):(.+)$/s.exec(Buffer.from(globalID, 'base64').toString('utf8'));
-  if (!match || !NODE_TYPES.has(match[1])) throw new BadRequestError(`${JSON.stringify(globalID)} is not an id this API gave out`, ['id']);
+  const key = match?.[1] === 'Deployment' ? /^\d{1,15}:\d{1,15}$/ : /^\d{1,15}$/;
+  if (!match || !NODE_TYPES.has(match[1]) || !key.test(match[2])) return { typename: NOT_OURS, id: globalID };
   return { typename: match[1], id: match[2] };
+}
+
+/** A BAD_REQUEST naming the argument, for an id that did not decode; null for one that did. */
+export function invalidGlobalID(decoded: { typename: string; id: unknown }, argument: string): BadRequestError | null {
+  if (decoded.typename !== NOT_OURS) return null;
+  return new BadRequestError(`${JSON.stringify(decoded.id)} is not an id this API gave out`, [argument]);
+}
+
+/** `node(id:)`: its id decoded, or a field error. */
+export function checkGlobalID<T extends { typename: string; id: unknown }>(decoded: T): T {
+  const invalid = invalidGlobalID(decoded, 'id');
+  if (invalid) throw invalid;
+  return decoded;
 }
 
 /** `nodes(ids:)` reads at most this many, as a connection's page. */
@@ -50,4 +73,22 @@ export async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
     if (error instanceof NotFoundError) return null;
     throw error;
   }
+}
+
+type Decoded = { typename: string; id: string };
+
+/**
+ * `nodes(ids:)`: the nodes, with a BAD_REQUEST error (null at its index) for each id this API did
+ * not give out, and the others answered.
+ */
+export async function resolveNodesOrErrors(ids: Decoded[], resolveNodes: (ids: Decoded[]) => Promise<unknown[]>): Promise<unknown[]> {
+  const errors = ids.map((id, index) => invalidGlobalID(id, `ids.${index}`));
+  // The relay plugin resolves the argument's own array (whatever is passed here): the ids that
+  // did not decode become nulls in it, which it skips.
+  errors.forEach((error, index) => {
+    if (error) (ids as (Decoded | null)[])[index] = null;
+  });
+  const nodes = await resolveNodes(ids);
+  // An Error as a list item is that item's field error, in graphql-js and graphql-jit alike.
+  return nodes.map((node, index) => errors[index] ?? node);
 }

@@ -28,6 +28,7 @@ const schema = z.object({
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().positive().default(5000),
   GRAPHQL_MAX_SPREADS: z.coerce.number().int().positive().default(500),
   GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(50000),
+  GRAPHQL_MAX_FIELD_REPEATS: z.coerce.number().int().positive().default(50),
   REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   REGISTRY_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   GIT_TIMEOUT_MS: z.coerce.number().int().positive().default(60000),
@@ -51,6 +52,7 @@ const schema = z.object({
     }),
   SUBSCRIPTION_TICKET_TTL_SECONDS: z.coerce.number().int().positive().max(3600).default(60),
   GRAPHQL_APQ: z.enum(['true', 'false']).default('true'),
+  GRAPHQL_JIT: z.enum(['true', 'false']).default('true'),
   GRAPHQL_TRUSTED_DOCUMENTS: z.enum(['true', 'false']).default('false'),
   GRAPHQL_TRUSTED_DOCUMENTS_FILE: z.string().min(1).optional(),
   GRAPHQL_BATCH_LIMIT: z.coerce.number().int().min(0).max(100).default(10),
@@ -120,6 +122,8 @@ export interface Config {
   subscriptionTicketTtlSeconds: number;
   /** Automatic persisted queries (Apollo's protocol); off in trusted-documents mode. */
   apq: boolean;
+  /** Queries over /graphql run compiled (graphql-jit); false runs them through graphql-js. */
+  compiledQueries: boolean;
   /** Only known documents run: the REST operations and those of `trustedDocumentsFile`. */
   trustedDocuments: boolean;
   trustedDocumentsFile?: string;
@@ -169,6 +173,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: e.GRAPHQL_MAX_TOKENS,
       maxSpreads: e.GRAPHQL_MAX_SPREADS,
       maxCost: e.GRAPHQL_MAX_COST,
+      maxFieldRepeats: e.GRAPHQL_MAX_FIELD_REPEATS,
     },
     registryTimeoutMs: e.REGISTRY_TIMEOUT_MS,
     registryAllowPrivate: e.REGISTRY_ALLOW_PRIVATE === 'true',
@@ -184,6 +189,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.CORS_ORIGINS,
     subscriptionTicketTtlSeconds: e.SUBSCRIPTION_TICKET_TTL_SECONDS,
     apq: e.GRAPHQL_APQ === 'true',
+    compiledQueries: e.GRAPHQL_JIT === 'true',
     trustedDocuments: e.GRAPHQL_TRUSTED_DOCUMENTS === 'true',
     trustedDocumentsFile: e.GRAPHQL_TRUSTED_DOCUMENTS_FILE ? path.resolve(e.GRAPHQL_TRUSTED_DOCUMENTS_FILE) : undefined,
     batchLimit: e.GRAPHQL_BATCH_LIMIT,

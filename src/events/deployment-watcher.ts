@@ -20,14 +20,19 @@ export interface DeploymentStatusEvent {
   at: string;
 }
 
+/** A status as a subscriber was handed it. */
+export type DeploymentStatusSnapshot = Pick<DeploymentStatusEvent, 'status' | 'error'>;
+
 /** Reads a deployment's status from its agent, bypassing any per-request cache. */
 export type DeploymentReader = (targetId: number, id: number) => Promise<DeploymentStatus>;
 
 interface Watch {
   refs: number;
   timer: NodeJS.Timeout | undefined;
-  /** The last status published, as JSON; undefined until this process polls. */
+  /** The last status published (or read for the subscriber that started the watch), as JSON. */
   last: string | undefined;
+  /** Whether the first tick keeps `last`: a status read just before the watch started. */
+  seeded: boolean;
   stopped: boolean;
   ticking: Promise<void> | undefined;
 }
@@ -51,12 +56,22 @@ export class DeploymentWatcher {
     private readonly intervalMs = 2000,
   ) {}
 
-  /** Starts (or joins) the poller of one deployment; call the returned function to leave. */
-  watch(targetId: number, id: number): () => void {
+  /**
+   * Starts (or joins) the poller of one deployment; call the returned function to leave.
+   * `current` is the status the caller has just read and handed to its subscriber: a poller it
+   * starts takes it as what was last published, and asks the agent one interval later.
+   *
+   * (The poller used to ask at once, while the subscription read the same status: two reads in
+   * flight together, and the poller's could straddle a change the client made on seeing the
+   * first, publishing a status half old and half new. Skipping the poller's first publication
+   * instead would lose a change read by it, which it would then never publish again.)
+   */
+  watch(targetId: number, id: number, current?: DeploymentStatusSnapshot): () => void {
     const key = `${targetId}:${id}`;
     let watch = this.watches.get(key);
     if (!watch) {
-      watch = { refs: 0, timer: undefined, last: undefined, stopped: false, ticking: undefined };
+      const last = current ? JSON.stringify([current.status, current.error]) : undefined;
+      watch = { refs: 0, timer: undefined, last, seeded: last !== undefined, stopped: false, ticking: undefined };
       this.watches.set(key, watch);
       const started = watch;
       started.ticking = this.tick(started, targetId, id);
@@ -97,12 +112,16 @@ export class DeploymentWatcher {
 
   private async tick(watch: Watch, targetId: number, id: number): Promise<void> {
     const lock: LockKey = [targetId, id];
+    const seeded = watch.seeded;
+    watch.seeded = false;
     try {
       if (!this.bus.holds(lock)) {
-        watch.last = undefined;
+        // Taking over from another replica: publish the first status read, whatever it is.
+        if (!seeded) watch.last = undefined;
         await this.bus.tryLock(lock);
       }
-      if (this.bus.holds(lock) && !watch.stopped) await this.poll(watch, targetId, id);
+      // A watch seeded with a status just read waits one interval before asking again.
+      if (this.bus.holds(lock) && !watch.stopped && !seeded) await this.poll(watch, targetId, id);
     } catch (error) {
       this.log.debug({ err: error, targetId, id }, 'deployment poller: tick failed');
     }

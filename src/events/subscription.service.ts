@@ -1,6 +1,6 @@
 import type { ServiceView } from '../apps/service-view';
 import { NotFoundError } from '../errors';
-import { DEPLOYMENT_STATUS_CHANNEL, type DeploymentStatusEvent } from './deployment-watcher';
+import { DEPLOYMENT_STATUS_CHANNEL, type DeploymentStatus, type DeploymentStatusEvent } from './deployment-watcher';
 import type { Events } from './events';
 import { SERVICE_STATE_CHANNEL, type ServiceStateEvent } from './service-state-feed';
 
@@ -62,14 +62,16 @@ export class SubscriptionService {
       last = seen;
       return full;
     });
-    subscriber.onDone(this.events.deployments.watch(targetId, id));
+    // Read before the poller starts, and handed to it: one read of the agent, not two racing.
+    let status: DeploymentStatus;
     try {
-      const status = await this.events.readDeployment(targetId, id);
-      subscriber.unshift({ targetId, id, status, error: null, at: new Date().toISOString() });
+      status = await this.events.readDeployment(targetId, id);
     } catch (error) {
       await subscriber.return();
       throw error;
     }
+    subscriber.unshift({ targetId, id, status, error: null, at: new Date().toISOString() });
+    subscriber.onDone(this.events.deployments.watch(targetId, id, { status, error: null }));
     return subscriber;
   }
 }

@@ -1,6 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import {
   getOperationAST,
+  GraphQLError,
   OperationTypeNode,
   type DocumentNode,
   type ExecutionArgs,
@@ -52,8 +53,34 @@ export function useCompiledQueries(): Plugin {
         const operation = getOperationAST(document, operationName);
         const coerced = getVariableValues(schema, operation?.variableDefinitions ?? [], variableValues ?? {});
         if (coerced.errors) return executeFn(executeArgs) as ExecutionResult | Promise<ExecutionResult>;
-        return compiled.query(rootValue, contextValue, variableValues);
+        const result = compiled.query(rootValue, contextValue, variableValues);
+        return result instanceof Promise ? result.then((r) => withSourceLocations(r, document)) : withSourceLocations(result, document);
       });
     },
   };
+}
+
+/**
+ * graphql-jit's errors carry `locations` as plain values, without the source and positions a
+ * graphql-js error derives them from, so yoga's serializer (which rebuilds every error from
+ * `nodes`, `source` and `positions`) dropped them. Each is rebuilt here as graphql-js would have
+ * made it: same message, locations, path, original error and extensions.
+ */
+function withSourceLocations(result: ExecutionResult, document: DocumentNode): ExecutionResult {
+  const source = document.loc?.source;
+  if (!result.errors?.length || !source) return result;
+  const lineStarts = [0];
+  for (const match of source.body.matchAll(/\r\n|[\n\r]/g)) lineStarts.push(match.index + match[0].length);
+  const errors = result.errors.map((error) => {
+    if (!error.locations?.length || error.source) return error;
+    const positions = error.locations.map(({ line, column }) => (lineStarts[line - 1] ?? 0) + column - 1);
+    return new GraphQLError(error.message, {
+      source,
+      positions,
+      path: error.path,
+      originalError: error.originalError,
+      extensions: error.extensions,
+    });
+  });
+  return { ...result, errors };
 }

@@ -54,6 +54,8 @@ const BY_COORDINATE: Record<string, (args: Args) => number> = {
   'Query.appJournal': (args) => Math.min(Number(args.limit ?? JOURNAL_DEFAULT_LIMIT), 10 * JOURNAL_DEFAULT_LIMIT),
   'Query.serviceJournal': (args) => Math.min(Number(args.limit ?? JOURNAL_DEFAULT_LIMIT), 10 * JOURNAL_DEFAULT_LIMIT),
   'Query.search': (args) => Number(args.limit ?? DEFAULT_SEARCH_LIMIT),
+  // As many nodes as ids (schema/global-id.ts refuses more than a page's worth).
+  'Query.nodes': (args) => Math.min(Array.isArray(args.ids) ? args.ids.length : 0, PAGE.maxSize),
   // A search answers up to `limit` templates and `limit` registry images.
   'SearchResult.items': () => 2,
 };

@@ -1,4 +1,3 @@
-import { withLocationsOf } from '../http/errors';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
@@ -27,7 +26,7 @@ function withoutHttpStatus(error: GraphQLError): GraphQLError {
   const http = error.extensions?.http;
   if (!http?.status) return error;
   const { status: _status, ...rest } = http;
-  const rebuilt = new GraphQLError(error.message, {
+  return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
@@ -35,5 +34,4 @@ function withoutHttpStatus(error: GraphQLError): GraphQLError {
     originalError: error.originalError,
     extensions: { ...error.extensions, http: rest },
   });
-  return withLocationsOf(error, rebuilt);
 }

@@ -34,6 +34,9 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
       const graphQLError = error instanceof GraphQLError ? error : undefined;
       const masked = new GraphQLError(original.message, {
         nodes: graphQLError?.nodes,
+        // Errors of compiled queries have no nodes: their locations come from these.
+        source: graphQLError?.source,
+        positions: graphQLError?.positions,
         path: graphQLError?.path,
         originalError: original,
         // Yoga answers with `http.status` and strips it from the body; `status` stays for clients.
@@ -47,7 +50,7 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
           },
         },
       });
-      return withLocationsOf(graphQLError, masked);
+      return masked;
     }
     // GraphQL's own errors (syntax, validation, variable coercion) pass, without graphql-js's
     // "Did you mean …?" hints when the schema is not to be revealed.
@@ -62,18 +65,13 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
       });
     }
     log.error({ err: original }, 'unexpected error');
+    const graphQLError = error instanceof GraphQLError ? error : undefined;
     return new GraphQLError(UNEXPECTED, {
-      path: error instanceof GraphQLError ? error.path : undefined,
+      nodes: graphQLError?.nodes,
+      source: graphQLError?.source,
+      positions: graphQLError?.positions,
+      path: graphQLError?.path,
       extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
     });
   };
-}
-
-/**
- * graphql-jit's errors (compiled queries) carry their locations without AST nodes, so a
- * GraphQLError rebuilt from them gets none unless they are copied over.
- */
-export function withLocationsOf(from: GraphQLError | undefined, to: GraphQLError): GraphQLError {
-  if (!to.locations && from?.locations) Object.assign(to, { locations: from.locations });
-  return to;
 }

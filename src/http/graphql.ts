@@ -6,7 +6,7 @@ import type { Identity } from '../auth/token.service';
 import { createContext, type AppDeps, type Context } from '../context';
 import { useCompiledQueries } from '../graphql/compiled';
 import { useCostLimit } from '../graphql/cost';
-import { hideSuggestions, limitRules } from '../graphql/limits';
+import { hideSuggestions, limitRules, validationAborted } from '../graphql/limits';
 import { partialResults } from '../graphql/partial-results';
 import { apqPlugin, loadTrustedDocuments, trustedDocumentsPlugins } from '../graphql/persisted';
 import { maskGraphQLError } from './errors';
@@ -35,14 +35,18 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
       onValidate: ({ validateFn, setValidationFn }) =>
         setValidationFn((schema, document, all, typeInfo, options) => {
           const refused = validateFn(schema, document, rules, undefined, options) as readonly GraphQLError[];
-          return refused.length ? refused : (validateFn(schema, document, all, typeInfo, options) as readonly GraphQLError[]);
+          if (refused.length) return refused;
+          // graphql-js's own budget (OverlappingFieldsCanBeMerged) ends with a bare message.
+          return (validateFn(schema, document, all, typeInfo, options) as readonly GraphQLError[]).map((error) =>
+            error.message === 'Validation aborted.' ? validationAborted() : error,
+          );
         }),
     },
     partialResults(),
     // Depth and cost need the variables: checked before execution, for every transport.
     useCostLimit(limits),
-    useCompiledQueries(),
   ];
+  if (deps.config.compiledQueries) plugins.push(useCompiledQueries());
   if (!introspection) {
     plugins.push({
       onValidate: ({ addValidationRule }) => {

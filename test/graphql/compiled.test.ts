@@ -2,10 +2,12 @@ import { startTestApp, type TestApp } from '../helpers/app';
 
 /** GraphQL-over-HTTP runs queries compiled (src/graphql/compiled.ts); the answers are graphql-js's. */
 let t: TestApp;
+/** The same service with compilation off (GRAPHQL_JIT=false): what graphql-js answers. */
+let plain: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  [t, plain] = await Promise.all([startTestApp(), startTestApp({ GRAPHQL_JIT: 'false' })]);
 });
-afterAll(() => t.close());
+afterAll(() => Promise.all([t?.close(), plain?.close()]));
 
 const post = (query: string, operationName?: string, variables?: Record<string, unknown>) =>
   t.request('POST', '/graphql', { body: { query, operationName, variables } });
@@ -19,13 +21,35 @@ test('one document with two operations runs the one asked for, each time', async
   expect((await post(document, 'A')).body.data).toEqual({ me: { username: expect.any(String) } });
 });
 
-test('errors keep their path and code; bad variables get graphql-js messages', async () => {
-  expect((await post('query One($id: Int!) { template(id: $id) { name } }', undefined, { id: 999 })).body).toEqual({
+test('errors keep their locations, path and code, exactly as graphql-js reports them; bad variables get graphql-js messages', async () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ['query One($id: Int!) { template(id: $id) { name } }', { id: 999 }],
+    // Aliases, two lines, a list item's error and a forged global id beside answered fields.
+    [
+      '{\n  me { username }\n  a: template(id: 998) { name } b: app(id: 997) { name }\n  nodes(ids: ["x", "y"]) { id } node(id: "z") { id }\n}',
+      {},
+    ],
+    ['query One($id: Int!) { template(id: $id) { name } }', { id: 'x' }],
+  ];
+  for (const [query, variables] of cases) {
+    const compiled = await post(query, undefined, variables);
+    const graphqlJs = await plain.request('POST', '/graphql', { body: { query, variables } });
+    expect(compiled.body).toEqual(graphqlJs.body);
+    expect(compiled.status).toBe(graphqlJs.status);
+    for (const error of compiled.body.errors) expect(error.locations).toEqual([expect.objectContaining({ line: expect.any(Number) })]);
+  }
+  expect((await post(cases[0][0], undefined, cases[0][1])).body).toEqual({
     data: { template: null },
-    // graphql-jit does not report locations for a resolver's error (graphql-js does).
-    errors: [{ message: 'template 999 not found', path: ['template'], extensions: { code: 'NOT_FOUND', status: 404, fields: ['id'] } }],
+    errors: [
+      {
+        message: 'template 999 not found',
+        locations: [{ line: 1, column: 24 }],
+        path: ['template'],
+        extensions: { code: 'NOT_FOUND', status: 404, fields: ['id'] },
+      },
+    ],
   });
-  expect((await post('query One($id: Int!) { template(id: $id) { name } }', undefined, { id: 'x' })).body).toEqual({
+  expect((await post(cases[2][0], undefined, cases[2][1])).body).toEqual({
     errors: [
       {
         message: 'Variable "$id" got invalid value "x"; Int cannot represent non-integer value: "x"',

@@ -22,6 +22,13 @@ const unionCostBomb = `mutation { createApp(input: {image: "platform-test/busybo
   ... on Error { code message }
 } }`;
 
+// One field repeated, with and without a sub-selection (4,800 and 4,004 tokens, under the token
+// limit): graphql-js's OverlappingFieldsCanBeMerged compares every pair. Measured before the
+// repeats limit, validation alone took 2.5 s (the first) and 0.3 s (the second) on this shared
+// machine, then ended in graphql-js's bare "Validation aborted.".
+const repeatedField = `{ ${'me { username } '.repeat(1200)} }`;
+const repeatedLeaf = `{ me { ${'username '.repeat(4000)} } }`;
+
 const HOSTILE = [
   {
     name: 'an exponential-fragment document',
@@ -30,6 +37,8 @@ const HOSTILE = [
   },
   { name: 'an alias flood', query: aliasFlood, message: /^query aliases 600 exceeds the limit of 30$/ },
   { name: 'a cost bomb inside a union fragment', query: unionCostBomb, message: /^query cost \d+ exceeds the limit of 50000$/ },
+  { name: 'a repeated field', query: repeatedField, message: /^query repeats of the field "me" 1200 exceeds the limit of 50$/ },
+  { name: 'a repeated leaf', query: repeatedLeaf, message: /^query repeats of the field "username" 4000 exceeds the limit of 50$/ },
 ];
 
 type Errors = { message: string; extensions?: Record<string, unknown> }[];

@@ -55,13 +55,43 @@ describe('GraphQL identity and partial results', () => {
       data: { nodes: [{ id: east, databaseId: 1, target: { name: 'east' } }, { id: west, databaseId: 1, target: { name: 'west' } }, null] },
     });
 
-    // A malformed global id is refused before execution: the cost check maps every argument
-    // (Pothos complexity), and a forged id cannot be mapped. A clear 400 for the operation.
-    const forged = await f.t.graphql('{ node(id: "bm90LWFuLWlk") { id } me { username } }');
-    expect(forged.status).toBe(400);
-    expect(forged.body.errors).toEqual([
-      expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_REQUEST', fields: ['id'] }) }),
-    ]);
+    // A global id this API did not give out fails its field alone: BAD_REQUEST with its path and
+    // location, the rest answered, and a 200 (the response has data: GraphQL-over-HTTP's rule for
+    // execution errors, for its own media type too). It used to refuse the whole operation with a
+    // 400: the cost check decodes arguments before execution, and the decoder threw.
+    for (const accept of ['application/json', 'application/graphql-response+json']) {
+      const forged = await f.t.request('POST', '/graphql', {
+        headers: { accept },
+        body: { query: '{ node(id: "bm90LWFuLWlk") { id } me { username } }' },
+      });
+      expect(forged.status).toBe(200);
+      expect(forged.body).toEqual({
+        data: { node: null, me: { username: 'admin' } },
+        errors: [
+          {
+            message: '"bm90LWFuLWlk" is not an id this API gave out',
+            locations: [{ line: 1, column: 3 }],
+            path: ['node'],
+            extensions: { code: 'BAD_REQUEST', status: 400, fields: ['id'] },
+          },
+        ],
+      });
+    }
+    // In nodes(ids:), each such id is null with its error at its index; the others are answered.
+    // `App:abc` names a type but not a key of its shape.
+    const mixed = await f.t.graphql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
+      ids: ['garbage', east, Buffer.from('App:abc').toString('base64')],
+    });
+    expect(mixed.status).toBe(200);
+    expect(mixed.body).toEqual({
+      data: { nodes: [null, { id: east }, null] },
+      errors: [0, 2].map((index) => ({
+        message: expect.stringMatching(/ is not an id this API gave out$/),
+        locations: [{ line: 1, column: 23 }],
+        path: ['nodes', index],
+        extensions: { code: 'BAD_REQUEST', status: 400, fields: [`ids.${index}`] },
+      })),
+    });
   });
 
   test('nodes(ids:) takes at most 100 ids; Error.code is the ErrorCode enum of the catalogue', async () => {
@@ -101,7 +131,14 @@ describe('GraphQL identity and partial results', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: { me: { username: expect.any(String) }, apps: [{ name: 'Site' }], a: null },
-      errors: [{ message: 'app 999 not found', path: ['a'], extensions: { code: 'NOT_FOUND', status: 404, fields: ['id'] } }],
+      errors: [
+        {
+          message: 'app 999 not found',
+          locations: [{ line: 1, column: 33 }],
+          path: ['a'],
+          extensions: { code: 'NOT_FOUND', status: 404, fields: ['id'] },
+        },
+      ],
     });
     // REST reads the error back: still a 404 with the same body.
     expect(await f.t.request('GET', '/apps/999')).toMatchObject({

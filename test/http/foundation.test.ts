@@ -157,8 +157,14 @@ describe('GraphQL', () => {
     const res = await t.graphql('{ registry(id: 999) { id } }');
     expect(res.body).toEqual({
       data: { registry: null },
-      // Queries run compiled (graphql-jit), which reports a resolver's error without `locations`.
-      errors: [{ message: 'registry 999 not found', path: ['registry'], extensions: { code: 'NOT_FOUND', status: 404, fields: ['id'] } }],
+      errors: [
+        {
+          message: 'registry 999 not found',
+          locations: [{ line: 1, column: 3 }],
+          path: ['registry'],
+          extensions: { code: 'NOT_FOUND', status: 404, fields: ['id'] },
+        },
+      ],
     });
     // The response carries data: a 200 (the status of the error is in its extensions).
     expect(res.status).toBe(200);
