@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadComposeApp } from '../../src/apps/compose';

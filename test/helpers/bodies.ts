@@ -74,6 +74,7 @@ export interface ImageBody extends Named {
 /** A template repo (`/template_repos`). */
 export interface RepoBody extends Named {
   template_count: number;
+  updated_at: string;
 }
 
 /** One line of an app's or a service's journal. */
