@@ -7,13 +7,16 @@ import { printTable, writeResults } from './lib/report';
 import type { BenchOptions, ScenarioResult } from './lib/types';
 import { agentFanout } from './scenarios/agent-fanout';
 import { deployVsCli } from './scenarios/deploy';
+import { loadScenario } from './scenarios/load';
+import { restartUnderLoad } from './scenarios/restart';
 import { restVsGraphqlVsFloor } from './scenarios/rest-graphql-floor';
 import { searchAtScale } from './scenarios/search';
 import { startupAndMemory } from './scenarios/startup-memory';
 
 /**
  * npm run bench [-- --duration 8 --only 1,2]: every scenario of issue 5 with its baseline
- * measured in the same run; a table on stdout and bench/results.json. Everything it starts
+ * measured in the same run, and issue 9's load (6: --load-clients 200 --load-duration 60) and
+ * restart after kill -9 under load (7: --restarts 3); a table on stdout and bench/results.json. Everything it starts
  * (PostgreSQL, services, agents, containers) it stops, also on Ctrl-C.
  */
 const args = process.argv.slice(2);
@@ -27,6 +30,11 @@ const options: BenchOptions = {
   searchTemplates: Number(arg('search-templates') ?? 100_000),
   agents: Number(arg('agents') ?? 50),
   agentLatencyMs: 20,
+};
+const load = {
+  clients: Number(arg('load-clients') ?? 200),
+  durationS: Number(arg('load-duration') ?? 60),
+  restarts: Number(arg('restarts') ?? 3),
 };
 const only = arg('only')?.split(',').map(Number);
 const wanted = (n: number) => !only || only.includes(n);
@@ -52,6 +60,10 @@ async function main(): Promise<void> {
     if (wanted(3)) results.push(...(await searchAtScale(pg, path.join(work, 'search'), options)));
     if (wanted(4)) results.push(...(await startupAndMemory(path.join(work, 'startup'), rest)));
     if (wanted(5)) results.push(await deployVsCli(pg));
+    if (wanted(6)) results.push(...(await loadScenario(pg, path.join(work, 'load'), load)));
+    // Its own embedded PostgreSQL (the one a kill -9 orphans), loaded for a third of the load's time.
+    if (wanted(7))
+      results.push(await restartUnderLoad(path.join(work, 'restart'), { ...load, durationS: Math.max(6, Math.round(load.durationS / 3)) }));
   } finally {
     await cleanup();
   }

@@ -8,6 +8,8 @@ import {
   isListType,
   isNonNullType,
   isUnionType,
+  Kind,
+  OperationTypeNode,
   parse,
   specifiedRules,
   NoUnusedFragmentsRule,
@@ -68,7 +70,7 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
 
   const operations = new Map<string, OperationDefinitionNode>();
   for (const def of document.definitions) {
-    if (def.kind === 'OperationDefinition' && def.name) operations.set(def.name.value, def);
+    if (def.kind === Kind.OPERATION_DEFINITION && def.name) operations.set(def.name.value, def);
   }
   const prepared = new Map<RestRoute, Prepared>();
   for (const route of routes) {
@@ -77,10 +79,10 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
     // Each operation executes alone, with only the fragments it needs.
     const own: DocumentNode = {
       kind: document.kind,
-      definitions: document.definitions.filter((d) => d.kind === 'FragmentDefinition' || d === operation),
+      definitions: document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION || d === operation),
     };
     const rootField = operation.selectionSet.selections[0];
-    const rootName = rootField.kind === 'Field' ? (rootField.alias ?? rootField.name).value : '';
+    const rootName = rootField.kind === Kind.FIELD ? (rootField.alias ?? rootField.name).value : '';
     prepared.set(route, {
       route,
       document: own,
@@ -92,7 +94,7 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
       // `result: ''` is the whole data (an operation with several root fields).
       resultPath: route.result === undefined ? [rootName] : route.result.split('.').filter(Boolean),
       typedErrors: typedErrorsOf(schema, operation, document, route.operation),
-      compiled: operation.operation === 'query' ? compile(schema, own, route.operation) : null,
+      compiled: operation.operation === OperationTypeNode.QUERY ? compile(schema, own, route.operation) : null,
     });
   }
   return prepared;
@@ -139,7 +141,7 @@ async function runCompiled(
 ): Promise<ExecutionResult> {
   const coerced = getVariableValues(schema, prepared.operation.variableDefinitions ?? [], variables);
   if (coerced.errors) return { errors: coerced.errors };
-  return prepared.compiled!.query(undefined, context, variables) as ExecutionResult | Promise<ExecutionResult>;
+  return prepared.compiled!.query(undefined, context, variables);
 }
 
 function buildVariables(prepared: Prepared, request: RestRequest): Record<string, unknown> {
@@ -152,7 +154,7 @@ function buildVariables(prepared: Prepared, request: RestRequest): Record<string
     if (name === 'input') {
       const body = request.body ?? {};
       if (typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('the body must be a JSON object');
-      variables.input = fitInput({ ...query, ...(body as object), ...params }, type, form);
+      variables.input = fitInput({ ...query, ...body, ...params }, type, form);
     } else {
       const raw = params[name] ?? query[name];
       if (raw !== undefined && !(form && raw === '')) variables[name] = scalarFromString(raw, type, name, form);
@@ -254,17 +256,17 @@ function typedErrorsOf(
   name: string,
 ): Set<string> | null {
   const root = operation.selectionSet.selections[0] as FieldNode;
-  const rootType = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  const rootType = operation.operation === OperationTypeNode.MUTATION ? schema.getMutationType() : schema.getQueryType();
   const type = getNamedType(rootType?.getFields()[root.name.value]?.type);
   if (!isUnionType(type)) return null;
   const errors = type.getTypes().filter((t) => t.getInterfaces().some((i) => i.name === 'Error'));
   if (errors.length === 0) return null;
   const selectsErrors = root.selectionSet?.selections.some(
     (s) =>
-      (s.kind === 'InlineFragment' && s.typeCondition?.name.value === 'Error') ||
-      (s.kind === 'FragmentSpread' &&
+      (s.kind === Kind.INLINE_FRAGMENT && s.typeCondition?.name.value === 'Error') ||
+      (s.kind === Kind.FRAGMENT_SPREAD &&
         document.definitions.some(
-          (d) => d.kind === 'FragmentDefinition' && d.name.value === s.name.value && d.typeCondition.name.value === 'Error',
+          (d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === s.name.value && d.typeCondition.name.value === 'Error',
         )),
   );
   if (!selectsErrors) throw new Error(`operation ${name} must select its typed errors (...ErrorBody)`);

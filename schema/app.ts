@@ -87,6 +87,11 @@ const CreateAppInput = builder.inputType('CreateAppInput', {
       description: "Values for the compose file's ${VAR} substitutions: a mapping of names to strings",
     }),
     profiles: t.stringList({ description: 'Active compose profiles: services in other profiles are left out' }),
+    composeRepoId: t.int({
+      description:
+        'A compose file of this template repo (with composeFile): its env_file, file secrets and build contexts are read from the repo',
+    }),
+    composeFile: t.string({ description: "The compose file's path in the template repo of composeRepoId" }),
   }),
 });
 

@@ -1,4 +1,4 @@
-import { serviceCategories, type ServiceView } from '../src/apps/service-view';
+import { serviceCategories, type ReplicaView, type ServiceView } from '../src/apps/service-view';
 import { envView, portView, volumeView } from '../src/catalog/template-view';
 import { App, CategoryPosition, JournalEntry } from './app';
 import { databaseId, orNull } from './global-id';
@@ -19,6 +19,19 @@ import {
 export const ServiceError = builder.objectRef<{ code: number; message: string; fields: string }>('ServiceError').implement({
   description: 'What went wrong when the service was last started, or why its state is unknown',
   fields: (t) => ({ code: t.exposeInt('code'), message: t.exposeString('message'), fields: t.exposeString('fields') }),
+});
+
+export const ServiceReplica = builder.objectRef<ReplicaView>('ServiceReplica').implement({
+  description: "One container of a service of several (compose deploy.replicas / scale), with the engine's state of it",
+  fields: (t) => ({
+    number: t.exposeInt('number', { description: '1 for the first container (whose state is the service’s own)' }),
+    name: t.exposeString('name', { description: "The container's name on the engine" }),
+    containerId: t.exposeString('containerId'),
+    status: t.exposeString('status', { description: "The engine's words (Up 5 seconds, Exited (0) ...)" }),
+    loadState: t.string({ nullable: true, resolve: (r) => r.state.load_state }),
+    activeState: t.string({ nullable: true, resolve: (r) => r.state.active_state }),
+    subState: t.string({ nullable: true, resolve: (r) => r.state.sub_state }),
+  }),
 });
 
 interface LinkShape {
@@ -75,6 +88,11 @@ Service.implement({
     subState: t.string({ nullable: true, resolve: (v) => v.state.sub_state }),
     type: t.string({ nullable: true, resolve: (v) => v.service.type ?? null }),
     errors: t.field({ type: ServiceError, nullable: true, resolve: (v) => v.errors }),
+    replicas: t.field({
+      type: [ServiceReplica],
+      description: "Each of its containers' state, by replica number; empty when it has none or the engine cannot be asked",
+      resolve: (v) => v.replicas,
+    }),
     containerStatus: t.field({
       type: 'JSON',
       description: "The engine's data on the container; {} when there is none",

@@ -72,6 +72,11 @@ const schema = z.object({
       }
     }, 'must be an IPv4 CIDR such as 10.192.0.0/12'),
   APP_NETWORK_PREFIX: z.coerce.number().int().min(8).max(30).default(24),
+  APP_BUILD_CONTEXT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
   LEGACY_UI_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   LEGACY_UI_HOST: z.string().min(1).default('127.0.0.1'),
   LEGACY_UI_SCOPE: z.enum(['read', 'write', 'deploy']).default('read'),
@@ -127,6 +132,8 @@ export interface Config {
   /** The address pool app networks take their subnets from, and the prefix length of each. */
   appNetworkPool: string;
   appNetworkPrefix: number;
+  /** The largest build context (compose `build:`) sent to the engine, as a tar. */
+  appBuildContextMaxBytes: number;
   /**
    * The listener for the original web UI (its dialect, no token: it acts with `scope`). Off
    * (undefined) unless LEGACY_UI_PORT is set; meant for a trusted network beside the UI.
@@ -184,6 +191,16 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appDependencyTimeoutMs: e.APP_DEPENDENCY_TIMEOUT_MS,
     appNetworkPool: e.APP_NETWORK_POOL,
     appNetworkPrefix: e.APP_NETWORK_PREFIX,
+    appBuildContextMaxBytes: e.APP_BUILD_CONTEXT_MAX_BYTES,
     legacyUi: e.LEGACY_UI_PORT === undefined ? undefined : { port: e.LEGACY_UI_PORT, host: e.LEGACY_UI_HOST, scope: e.LEGACY_UI_SCOPE },
   };
+}
+
+/**
+ * The environment a child process (git) starts from: this process's own, passed on as the
+ * operating system would (PATH, HOME, proxies, GIT_SSH_COMMAND). It is not the service's
+ * configuration, so it is not parsed; it is read here so that process.env has one reader.
+ */
+export function inheritedEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env };
 }

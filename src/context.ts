@@ -105,9 +105,9 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   const appsDeps = {
     runtime: deps.appRuntime,
     runnerFor: (forEm: EntityManager) => new AppRunner(forEm, deps.appRuntime, new RegistryService(forEm, deps.secrets), log),
-    fork: () => deps.orm.em.fork() as EntityManager,
+    fork: () => deps.orm.em.fork(),
   };
-  const apps = lazy(() => new AppService(em, appsDeps, templates(), registries()));
+  const apps = lazy(() => new AppService(em, appsDeps, templates(), registries(), repos(), config.appBuildContextMaxBytes));
   const appServices = lazy(() => new ServiceService(em, appsDeps));
   const categories = lazy(() => new CategoryService(em));
   const localImages = lazy(() => new LocalImageService(deps.appRuntime.docker));
@@ -117,7 +117,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
       new SubscriptionService(
         deps.events,
         (appId) => apps().get(appId),
-        (id) => new ServiceService(deps.orm.em.fork() as EntityManager, appsDeps).getById(id),
+        (id) => new ServiceService(deps.orm.em.fork(), appsDeps).getById(id),
       ),
   );
   return {
@@ -176,6 +176,6 @@ export function createServices(em: EntityManager, deps: AppDeps) {
 }
 
 export function createContext(identity: Identity, deps: AppDeps): Context {
-  const em = deps.orm.em.fork() as EntityManager;
+  const em = deps.orm.em.fork();
   return { identity, em, log: deps.log, services: createServices(em, deps) };
 }

@@ -27,11 +27,11 @@ export type Counts = Record<string, number>[];
 
 const memoryAdapter = (): Adapter => ({
   type: 'http',
-  metadata: async () => ({ version: 'bench', type: 'memory' }),
-  create: async (key, template) => template.images.map((image) => `${key}-${image.name}`),
-  status: async (ids) => ids.map((id) => ({ id, actualState: 'running' })),
-  remove: async () => undefined,
-  close: async () => undefined,
+  metadata: () => Promise.resolve({ version: 'bench', type: 'memory' }),
+  create: (key, template) => Promise.resolve(template.images.map((image) => `${key}-${image.name}`)),
+  status: (ids) => Promise.resolve(ids.map((id) => ({ id, actualState: 'running' }))),
+  remove: () => Promise.resolve(),
+  close: () => Promise.resolve(),
 });
 
 const running: { app: AgentApp; listening: Listening; dir: string }[] = [];
@@ -110,8 +110,11 @@ process.on('message', (message: { id: number; op: string; args?: unknown }) => {
   const ops: Record<string, () => Promise<unknown>> = {
     start: () => start(message.args as AgentsStart),
     deploy: deployOnEach,
-    counts: async () => counts,
-    reset: async () => void (counts = counts.map(() => ({}))),
+    counts: () => Promise.resolve(counts),
+    reset: () => {
+      counts = counts.map(() => ({}));
+      return Promise.resolve();
+    },
     stop: async () => {
       await stop();
       setImmediate(() => process.exit(0));

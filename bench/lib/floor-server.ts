@@ -10,16 +10,52 @@ import { Pool } from 'pg';
  */
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 
-type Row = Record<string, any>;
+/** The rows of templates and template_images (src/db/migrations): jsonb columns come parsed. */
+interface TemplateRow {
+  id: number;
+  name: string;
+  description: string | null;
+  keywords: string | null;
+  source: string | null;
+  type: string;
+  image_count: number;
+  created_at: Date;
+  updated_at: Date;
+  documentation: string | null;
+}
 
-const port = (p: Row) => ({
+interface ImageRow {
+  id: number;
+  template_id: number;
+  category: string | null;
+  name: string;
+  source: string;
+  description: string | null;
+  type: string | null;
+  expose: string[];
+  ports: PortRow[];
+  links: { service: string; alias: string }[];
+  environment: { variable: string; value?: string | null; required?: boolean | null }[];
+  volumes: { host_path?: string | null; container_path: string }[];
+  volumes_from: { service: string }[];
+  command: string | null;
+}
+
+interface PortRow {
+  host_interface?: string | null;
+  host_port?: number | string | null;
+  container_port: number | string;
+  proto?: string | null;
+}
+
+const port = (p: PortRow) => ({
   host_interface: p.host_interface ?? null,
   host_port: p.host_port ?? null,
   container_port: p.container_port,
   proto: p.proto ?? null,
 });
 
-const image = (i: Row) => ({
+const image = (i: ImageRow) => ({
   id: i.id,
   category: i.category,
   name: i.name,
@@ -28,23 +64,25 @@ const image = (i: Row) => ({
   type: i.type,
   expose: i.expose,
   ports: i.ports.map(port),
-  links: i.links.map((l: Row) => ({ service: l.service, alias: l.alias })),
-  environment: i.environment.map((e: Row) => ({ variable: e.variable, value: e.value ?? '', required: e.required ?? null })),
-  volumes: i.volumes.map((v: Row) => ({ host_path: v.host_path ?? null, container_path: v.container_path })),
-  volumes_from: i.volumes_from.map((v: Row) => ({ service: v.service })),
+  links: i.links.map((l) => ({ service: l.service, alias: l.alias })),
+  environment: i.environment.map((e) => ({ variable: e.variable, value: e.value ?? '', required: e.required ?? null })),
+  volumes: i.volumes.map((v) => ({ host_path: v.host_path ?? null, container_path: v.container_path })),
+  volumes_from: i.volumes_from.map((v) => ({ service: v.service })),
   command: i.command,
 });
 
-async function templates(id?: number): Promise<Row[]> {
+async function templates(id?: number) {
   const rows =
     id === undefined
-      ? (await pool.query('select * from templates order by id')).rows
-      : (await pool.query('select * from templates where id = $1', [id])).rows;
+      ? (await pool.query<TemplateRow>('select * from templates order by id')).rows
+      : (await pool.query<TemplateRow>('select * from templates where id = $1', [id])).rows;
   if (rows.length === 0) return [];
   const images = (
-    await pool.query('select * from template_images where template_id = any($1) order by template_id, position', [rows.map((r) => r.id)])
+    await pool.query<ImageRow>('select * from template_images where template_id = any($1) order by template_id, position', [
+      rows.map((r) => r.id),
+    ])
   ).rows;
-  const byTemplate = new Map<number, Row[]>();
+  const byTemplate = new Map<number, ImageRow[]>();
   for (const i of images) byTemplate.set(i.template_id, [...(byTemplate.get(i.template_id) ?? []), i]);
   return rows.map((t) => ({
     id: t.id,

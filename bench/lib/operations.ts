@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse, print, visit, type DefinitionNode, type FragmentDefinitionNode } from 'graphql';
+import { Kind, parse, print, visit, type DefinitionNode, type FragmentDefinitionNode } from 'graphql';
 import { ROOT } from './processes';
 
 /**
@@ -15,8 +15,8 @@ export function operationText(name: string): string {
     .join('\n');
   const document = parse(source);
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of document.definitions) if (def.kind === 'FragmentDefinition') fragments.set(def.name.value, def);
-  const operation = document.definitions.find((d) => d.kind === 'OperationDefinition' && d.name?.value === name);
+  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === name);
   if (!operation) throw new Error(`no operation ${name} in rest/operations`);
   const needed: DefinitionNode[] = [operation];
   const seen = new Set<string>();

@@ -2,6 +2,7 @@ import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { request } from 'undici';
+import { z } from 'zod';
 
 export const ROOT = path.resolve(__dirname, '../..');
 const live = new Set<ChildProcess>();
@@ -15,6 +16,8 @@ export interface Child {
   stop(graceMs?: number): Promise<void>;
 }
 
+const PackageScripts = z.object({ scripts: z.object({ start: z.string() }) });
+
 /**
  * What `npm start` runs: package.json's start script is `node <flags> <script>` (the compiled
  * dist/src/main.js with its heap limit), and the bench starts the service with the same flags, so
@@ -23,7 +26,7 @@ export interface Child {
  */
 export function npmStart(): { nodeArgs: string[]; script: string } {
   execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.js'), '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
-  const start: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const { start } = PackageScripts.parse(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'))).scripts;
   const words = start.trim().split(/\s+/);
   if (words[0] !== 'node' || words.length < 2) throw new Error(`package.json start is not "node <flags> <script>": ${start}`);
   return { nodeArgs: words.slice(1, -1), script: words[words.length - 1] };

@@ -1,4 +1,4 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ImageDefinition } from '../../src/catalog/template-definition';
 import { TokenService } from '../../src/auth/token.service';
 import { TemplateService } from '../../src/catalog/template.service';
@@ -36,7 +36,7 @@ export function image(name: string, n: number): ImageDefinition {
 
 /** `count` templates of `images` images each, through the domain service, as repos load them. */
 export async function seedTemplates(orm: MikroORM, count: number, images = 3): Promise<number[]> {
-  const em = orm.em.fork() as EntityManager;
+  const em = orm.em.fork();
   const service = new TemplateService(em);
   const names = ['web', 'db', 'cache', 'worker', 'proxy'];
   const made = Array.from({ length: count }, (_, n) =>
@@ -63,7 +63,7 @@ export async function seedTemplates(orm: MikroORM, count: number, images = 3): P
  * each request then costs the service a token lookup that ADMIN_TOKEN does not.
  */
 export async function issueReadToken(orm: MikroORM): Promise<string> {
-  const issued = await new TokenService(orm.em.fork() as EntityManager).issue({ name: 'bench reader', scopes: ['read'] });
+  const issued = await new TokenService(orm.em.fork()).issue({ name: 'bench reader', scopes: ['read'] });
   return issued.token;
 }
 

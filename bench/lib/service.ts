@@ -16,8 +16,14 @@ export interface RunningService {
  * databaseUrl it starts the embedded PostgreSQL of `dataDir`. Request logs are off (LOG_LEVEL
  * warn) because the floor server writes none either.
  */
-export async function startService(options: { dataDir: string; databaseUrl?: string; logLevel?: string }): Promise<RunningService> {
-  const port = await freePort();
+export async function startService(options: {
+  dataDir: string;
+  databaseUrl?: string;
+  logLevel?: string;
+  /** A fixed port (a restart on the port its clients use); a free one otherwise. */
+  port?: number;
+}): Promise<RunningService> {
+  const port = options.port ?? (await freePort());
   const env: Record<string, string | undefined> = {
     PORT: String(port),
     HOST: '127.0.0.1',

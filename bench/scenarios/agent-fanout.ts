@@ -1,4 +1,5 @@
 import { Pool, request } from 'undici';
+import { z } from 'zod';
 import type { AgentsStarted, Counts } from '../lib/agents-child';
 import { ipcClient } from '../lib/ipc';
 import { median } from '../lib/load';
@@ -9,6 +10,19 @@ import { round, type BenchOptions, type ScenarioResult } from '../lib/types';
 
 const QUERY = '{ deploymentTargets { id deployments { id status { services { orchestratorId actualState } } } } }';
 const RUNS = 10;
+/** What QUERY answers, as far as the check below reads it. */
+const FanoutAnswer = z.object({
+  data: z
+    .object({
+      deploymentTargets: z.array(
+        z.object({
+          deployments: z.array(z.object({ status: z.object({ services: z.array(z.object({ actualState: z.string() })) }).nullable() })),
+        }),
+      ),
+    })
+    .nullish(),
+});
+const DeploymentIds = z.array(z.object({ id: z.number() }));
 
 /**
  * Scenario 2: N agents (HTTPS, Basic auth, fixed added latency, one 2-service deployment each)
@@ -42,11 +56,12 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
     const query = async (): Promise<number> => {
       const started = performance.now();
       const res = await request(`${service.url}/graphql`, { method: 'POST', headers: auth, body: JSON.stringify({ query: QUERY }) });
-      const body = (await res.body.json()) as any;
+      const body: unknown = await res.body.json();
       const elapsed = performance.now() - started;
-      const targets = body.data?.deploymentTargets ?? [];
+      const answer = FanoutAnswer.safeParse(body);
+      const targets = (answer.success && answer.data.data?.deploymentTargets) || [];
       const running = targets.filter(
-        (t: any) => t.deployments.length === 1 && t.deployments[0].status.services.every((s: any) => s.actualState === 'running'),
+        (t) => t.deployments.length === 1 && t.deployments[0].status?.services.every((s) => s.actualState === 'running'),
       );
       if (running.length !== tokens.length) throw new Error(`fan-out query: ${JSON.stringify(body).slice(0, 500)}`);
       return elapsed;
@@ -113,7 +128,7 @@ async function directRounds(tokens: string[]): Promise<{ listMs: number; statusM
     const headers = { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` };
     return { pool: new Pool(url, { connect: { ca: certPem }, connections: 1 }), headers };
   });
-  const get = async (agent: (typeof agents)[number], path: string): Promise<any> => {
+  const get = async (agent: (typeof agents)[number], path: string): Promise<unknown> => {
     const res = await agent.pool.request({ method: 'GET', path, headers: agent.headers });
     if (res.statusCode !== 200) throw new Error(`GET ${path}: HTTP ${res.statusCode}`);
     return res.body.json();
@@ -124,7 +139,7 @@ async function directRounds(tokens: string[]): Promise<{ listMs: number; statusM
     return performance.now() - started;
   };
   try {
-    const ids = await Promise.all(agents.map(async (agent) => ((await get(agent, '/deployments')) as { id: number }[])[0].id));
+    const ids = await Promise.all(agents.map(async (agent) => DeploymentIds.parse(await get(agent, '/deployments'))[0].id));
     const lists: number[] = [];
     const statuses: number[] = [];
     const withStatus: number[] = [];

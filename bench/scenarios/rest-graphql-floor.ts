@@ -1,5 +1,6 @@
 import { deepStrictEqual } from 'node:assert';
 import { request } from 'undici';
+import { z } from 'zod';
 import { freePort } from '../../src/db/embedded';
 import { throughput, type Throughput } from '../lib/load';
 import { operationText } from '../lib/operations';
@@ -101,6 +102,8 @@ function compare(name: string, subject: Throughput, baseline: Throughput, minimu
   };
 }
 
+const GraphqlAnswer = z.object({ data: z.record(z.string(), z.unknown()).nullish(), errors: z.unknown() });
+
 /** The three answers must be the same JSON, or the comparison means nothing. */
 async function sameBody(
   restUrl: string,
@@ -111,12 +114,13 @@ async function sameBody(
 ): Promise<void> {
   const json = async (res: Awaited<ReturnType<typeof request>>) => {
     if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${await res.body.text()}`);
-    return res.body.json() as Promise<any>;
+    return res.body.json();
   };
   const rest = await json(await request(restUrl, { headers: auth }));
   const viaGraphql = await json(await request(graphql.url, { method: 'POST', headers: graphql.headers, body: graphql.body }));
   const floor = await json(await request(floorUrl, { headers: auth }));
-  if (!viaGraphql.data) throw new Error(`POST /graphql failed: ${JSON.stringify(viaGraphql.errors)}`);
-  deepStrictEqual(viaGraphql.data[field], rest, 'POST /graphql and the REST route answer different data');
+  const answer = GraphqlAnswer.parse(viaGraphql);
+  if (!answer.data) throw new Error(`POST /graphql failed: ${JSON.stringify(answer.errors)}`);
+  deepStrictEqual(answer.data[field], rest, 'POST /graphql and the REST route answer different data');
   deepStrictEqual(floor, rest, 'the floor server and the REST route answer different JSON');
 }

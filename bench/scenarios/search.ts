@@ -41,9 +41,10 @@ export async function searchAtScale(pg: BenchPostgres, dataDir: string, options:
       const scan = await timeQuery(client, statement);
       await client.query('reset enable_indexscan; reset enable_bitmapscan');
       const [{ count }] = (
-        await client.query(`select count(*)::int as count from templates where search_vector @@ to_tsquery('english', $1)`, [
-          searchWords(term)[0].tsquery,
-        ])
+        await client.query<{ count: number }>(
+          `select count(*)::int as count from templates where search_vector @@ to_tsquery('english', $1)`,
+          [searchWords(term)[0].tsquery],
+        )
       ).rows;
       results.push({
         scenario: 3,

@@ -4,7 +4,7 @@ import { BadRequestError, NotFoundError } from '../errors';
 import type { Logger } from '../logger';
 import type { Adapter, ServiceStatus } from './adapters/adapter';
 import { AgentDeployment } from './deployment.entity';
-import { parseDescriptor, type DeployTemplate } from './descriptor';
+import { parseDescriptor } from './descriptor';
 
 /** Interface B, Deployment shape (create, list, redeploy). */
 export interface DeploymentView {
@@ -125,7 +125,7 @@ export class DeploymentService {
       const row = await this.find(rawId, em);
       const old = { key: row.adapterKey, ids: row.serviceIds };
       const key = generationKey(id);
-      const template = row.template as DeployTemplate;
+      const template = row.template;
       let serviceIds: string[];
       if (this.adapter.replace) {
         serviceIds = await this.adapter.replace(old, key, template);
@@ -174,7 +174,7 @@ interface ReadRow {
 }
 
 function view(row: AgentDeployment): DeploymentView {
-  const template = row.template as DeployTemplate;
+  const template = row.template;
   return {
     id: row.id,
     name: row.name ?? null,

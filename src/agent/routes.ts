@@ -6,7 +6,7 @@ import { agentVersion } from './version';
 /** Interface B, exactly the spec's table, plus an unauthenticated health check. */
 export function agentRoutes(deployments: DeploymentService, adapter: Adapter): Route[] {
   return [
-    { method: 'GET', path: '/healthz', public: true, handle: async () => ({ status: 200, body: { status: 'ok' } }) },
+    { method: 'GET', path: '/healthz', public: true, handle: () => Promise.resolve({ status: 200, body: { status: 'ok' } }) },
     {
       method: 'GET',
       path: '/metadata',

@@ -97,6 +97,6 @@ function ipBytes(ip: string): Buffer {
   const groups = (part: string | undefined) => (part ? part.split(':') : []);
   const left = groups(head);
   const right = tail === undefined ? [] : groups(tail);
-  const all = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  const all = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return Buffer.concat(all.map((group) => Buffer.from(group.padStart(4, '0'), 'hex')));
 }

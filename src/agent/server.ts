@@ -153,7 +153,7 @@ export async function listenHttps(
   port: number,
 ): Promise<Listening> {
   const server = createServer({ key: tls.keyPem, cert: tls.certPem, minVersion: 'TLSv1.2' }, handler);
-  answerClientErrorsAsJson(server as unknown as import('node:http').Server);
+  answerClientErrorsAsJson(server);
   server.headersTimeout = 30_000;
   server.requestTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {

@@ -7,7 +7,7 @@ import type { TemplateService } from '../catalog/template.service';
 import { toDefinition } from '../catalog/template.service';
 import { validateTemplate } from '../catalog/template-file';
 import { BadRequestError, ValidationError } from '../errors';
-import { App, AppCategory, Service, ServiceLink, SharedVolume } from './app.entity';
+import { App, AppCategory, Service, ServiceLink, SharedVolume, type BuildLine } from './app.entity';
 import { loadComposeApp } from './compose';
 import { dependencyOrder } from './dependency-order';
 import { sanitizeName, uniqueName, volumeSourceProblem } from './names';
@@ -24,6 +24,9 @@ export interface CreateAppInput {
   environment?: unknown;
   /** Active compose profiles. */
   profiles?: string[] | null;
+  /** A compose file of a template repo: the repo's id, and the file's path in it. */
+  composeRepoId?: number | null;
+  composeFile?: string | null;
 }
 
 /**
@@ -152,6 +155,7 @@ export async function buildApp(em: EntityManager, def: TemplateDefinition, from:
         lastError: null,
         startingAt: null,
         options: extras.options?.get(image.name.trim()) ?? {},
+        buildLog: extras.buildLogs?.get(image.name.trim()) ?? [],
       }),
     );
   }
@@ -165,7 +169,7 @@ export async function buildApp(em: EntityManager, def: TemplateDefinition, from:
 }
 
 /** The request's `environment`: a mapping of names to strings (numbers and booleans as text). */
-function environmentMap(value: unknown): Record<string, string> {
+export function environmentMap(value: unknown): Record<string, string> {
   if (value == null) return {};
   const bad = () => new ValidationError('environment must be a mapping of variable names to values', ['environment']);
   if (typeof value !== 'object' || Array.isArray(value)) throw bad();
@@ -185,6 +189,8 @@ export interface AppExtras {
   warnings?: string[];
   /** Per image name: options without a template field (compose keys). */
   options?: Map<string, ServiceOptions>;
+  /** Per image name: the output of its image's build. */
+  buildLogs?: Map<string, BuildLine[]>;
 }
 
 /** Names starting with `prefix` (a superset of the exact clashes `uniqueName` looks for). */

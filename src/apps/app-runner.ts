@@ -6,7 +6,8 @@ import { containerSpec } from '../engines/container-spec';
 import type { ContainerInspect, ImageInspect, RegistryAuth } from '../engines/docker-types';
 import { EngineConflictError, EngineRequestError, isEngineUnreachable } from '../engines/engine-errors';
 import { defaultExposedPorts } from '../engines/states';
-import { DependencyFailedError, DomainError } from '../errors';
+import { DependencyFailedError, DomainError, NotFoundError } from '../errors';
+import { orNull } from '../engines/docker-http';
 import type { Logger } from '../logger';
 import type { App, RunError, Service } from './app.entity';
 import type { AppRuntime } from './app-runtime';
@@ -14,6 +15,7 @@ import { dependencyOrder } from './dependency-order';
 import { linkEnvironment } from './link-env';
 import { containerName, projectName, scopedName, volumeSourceKind } from './names';
 import type { AppNetwork } from './service-options';
+import { LABEL_REPLICA } from './service-view';
 
 export const LABEL_INSTANCE = 'platform.instance';
 export const LABEL_APP = 'platform.app';
@@ -163,7 +165,7 @@ export class AppRunner {
           volumes: await this.volumes(appId, ctx.project, service),
           volumesFrom: service.volumesFrom.getItems().map((v) => containerName(ctx.project, v.exportedFrom.name)),
           links: service.links.getItems().map((l) => ({ service: containerName(ctx.project, l.to.name), alias: l.alias })),
-          labels: await this.labels(appId, service.id),
+          labels: { ...(await this.labels(appId, service.id)), [LABEL_REPLICA]: String(replica) },
           network: primary,
           engine: options.engine,
         });
@@ -213,13 +215,29 @@ export class AppRunner {
     return first ? this.docker.inspectContainer(first.Id) : null;
   }
 
-  /** Named volumes become the app's own (`<project>_<name>`, labelled, removed with it) unless external. */
+  /**
+   * Named volumes become the app's own (`<project>_<name>`, labelled, removed with it) unless
+   * external: then the engine's volume of that name (or of its `name:`), which must exist (the
+   * engine would otherwise make an empty one in silence, as compose refuses to).
+   */
   private async volumes(appId: number, project: string, service: Service): Promise<Service['volumes']> {
     const external = new Set(service.options?.externalVolumes ?? []);
     const result: Service['volumes'] = [];
     for (const volume of service.volumes) {
-      if (volumeSourceKind(volume.host_path) !== 'named' || external.has(volume.host_path!.trim())) {
+      if (volumeSourceKind(volume.host_path) !== 'named') {
         result.push(volume);
+        continue;
+      }
+      if (external.has(volume.host_path!.trim())) {
+        const declared = volume.host_path!.trim();
+        const name = service.options?.volumeNames?.[declared] ?? declared;
+        if (!(await this.docker.inspectVolume(name))) {
+          throw new NotFoundError(
+            `the external volume "${name}"${name === declared ? '' : ` (volumes.${declared})`} does not exist on the engine: create it first (docker volume create ${name})`,
+            ['volumes'],
+          );
+        }
+        result.push({ ...volume, host_path: name });
         continue;
       }
       const name = scopedName(project, volume.host_path!.trim());
@@ -238,7 +256,7 @@ export class AppRunner {
       const deadline = Date.now() + this.runtime.dependencyTimeoutMs;
       for (;;) {
         const container = await this.firstContainer(appId, target.id);
-        const state = container?.State as (ContainerInspect['State'] & { Health?: { Status: string } }) | undefined;
+        const state = container?.State;
         if (dependency.condition === 'service_healthy' && state?.Health?.Status === 'healthy') break;
         if (dependency.condition === 'service_completed_successfully' && state?.Status === 'exited') {
           if (state.ExitCode === 0) break;
@@ -295,13 +313,18 @@ export class AppRunner {
   }
 
   /** Every container, network and named volume of the app (external ones are not the app's: never labelled). */
-  async removeApp(appId: number): Promise<void> {
+  async removeApp(appId: number, services: Service[] = []): Promise<void> {
     const labels = await this.labels(appId);
     for (const container of await this.docker.listContainers({ all: true, labels })) {
       await this.docker.removeContainer(container.Id, { force: true, removeVolumes: true });
     }
     for (const network of await this.docker.listNetworks({ labels })) await this.docker.removeNetwork(network.Id);
     for (const volume of await this.docker.listVolumes({ labels })) await this.docker.removeVolume(volume.Name);
+    // Images built for the app under a name of ours go with it (one it was told to tag as `image:` stays).
+    for (const service of services) {
+      const built = service.options?.builtImage;
+      if (built) await orNull(this.docker.removeImage(built, { force: true }));
+    }
   }
 }
 

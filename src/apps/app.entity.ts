@@ -9,6 +9,12 @@ export interface RunError {
   fields: string;
 }
 
+/** One line of a service's image build, with when it was written (ISO-8601 with nanoseconds). */
+export interface BuildLine {
+  timestamp: string;
+  message: string;
+}
+
 /** A service's membership of one of its app's categories. */
 export interface ServiceCategoryRef {
   category_id: number;
@@ -95,6 +101,12 @@ export const Service = defineEntity({
       .$type<ServiceOptions>()
       .defaultRaw(`'{}'`)
       .onCreate(() => ({})),
+    /** The output of the build of its image (compose `build:`), the last lines; shown in the journal. */
+    buildLog: p
+      .json<BuildLine[]>()
+      .$type<BuildLine[]>()
+      .defaultRaw(`'[]'`)
+      .onCreate(() => []),
     links: () => p.oneToMany(ServiceLink).mappedBy('from').orderBy({ id: 'asc' }),
     volumesFrom: () => p.oneToMany(SharedVolume).mappedBy('mountedOn').orderBy({ id: 'asc' }),
   },

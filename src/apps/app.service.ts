@@ -1,14 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RegistryService } from '../catalog/registry.service';
 import type { TemplateService } from '../catalog/template.service';
+import type { TemplateRepoService } from '../catalog/template-repo.service';
 import { findPage, type KeysetPage } from '../db/keyset';
 import { NotFoundError } from '../errors';
 import { App, AppCategory } from './app.entity';
-import { appSource, buildApp, type CreateAppInput } from './app-builder';
+import { appSource, buildApp, type AppExtras, type CreateAppInput } from './app-builder';
+import { createFromRepo } from './app-build';
 import { launch, loadApp, type AppsDeps } from './app-launch';
 import { readJournal, type JournalEntry, type JournalQuery } from './journal';
 import { composeYaml } from './compose-export';
 import { ValidationError } from '../errors';
+import type { TemplateDefinition } from '../catalog/template-definition';
 
 export interface AppUpdate {
   name?: string | null;
@@ -27,6 +30,8 @@ export class AppService {
     private readonly deps: AppsDeps,
     private readonly templates: TemplateService,
     private readonly registries: RegistryService,
+    private readonly repos: TemplateRepoService,
+    private readonly buildContextMaxBytes: number,
   ) {}
 
   list(): Promise<App[]> {
@@ -55,12 +60,26 @@ export class AppService {
 
   /** Stores the app, then starts its services after the response, in dependency order. */
   async create(input: CreateAppInput): Promise<App> {
+    if (input.composeRepoId != null || input.composeFile != null) {
+      // The checkout lives only while its files (env_file, secrets, build contexts) are read and built.
+      const app = await createFromRepo(input, this.repos, this.deps.runtime, this.em, this.buildContextMaxBytes, (source) =>
+        this.store(source.definition, source.from, source.extras),
+      );
+      return this.started(app);
+    }
     const { definition, from, extras } = await appSource(input, this.templates, this.registries);
-    const app = await this.em.transactional(async (em) => {
+    return this.started(await this.store(definition, from, extras));
+  }
+
+  private store(definition: TemplateDefinition, from: string, extras: AppExtras | undefined): Promise<App> {
+    return this.em.transactional(async (em) => {
       const built = await buildApp(em, definition, from, extras);
       await em.flush();
       return built;
     });
+  }
+
+  private async started(app: App): Promise<App> {
     const loaded = await loadApp(this.em, app.id);
     await launch(this.em, this.deps, loaded, loaded.services.getItems(), { background: true, failOnEngineError: false });
     return loaded;
@@ -95,7 +114,7 @@ export class AppService {
   async delete(id: number): Promise<App> {
     const app = await loadApp(this.em, id);
     await this.deps.runtime.settled(id);
-    await this.deps.runnerFor(this.em).removeApp(id);
+    await this.deps.runnerFor(this.em).removeApp(id, app.services.getItems());
     await this.em.remove(app).flush();
     return app;
   }
@@ -110,7 +129,8 @@ export class AppService {
     const app = await loadApp(this.em, id);
     const runner = this.deps.runnerFor(this.em);
     const names = new Map(app.services.getItems().map((s) => [String(s.id), s.name]));
-    return readJournal(this.deps.runtime.docker, await runner.labels(id), names, query);
+    const builds = app.services.getItems().map((s) => ({ service: s.name, lines: s.buildLog ?? [] }));
+    return readJournal(this.deps.runtime.docker, await runner.labels(id), names, query, builds);
   }
 }
 

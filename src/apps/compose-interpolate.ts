@@ -69,7 +69,7 @@ function expand(inner: string, env: Record<string, string>, at: string, unset: S
       return isSet ? interpolate(rest, env, at, unset) : '';
     default: {
       // `:?` and `?`: the file says the variable is required.
-      if (op === ':?' ? nonEmpty : isSet) return value!;
+      if (op === ':?' ? nonEmpty : isSet) return value;
       const reason = interpolate(rest, env, at, unset) || `${name} is required`;
       throw new ValidationError(`${at}: required variable ${name} is missing a value: ${reason}`, [name]);
     }

@@ -1,6 +1,7 @@
 import Ajv2019 from 'ajv/dist/2019';
 import type { ErrorObject } from 'ajv';
 import { BadRequestError, DomainError, ValidationError } from '../errors';
+import type { ComposeDirectory } from './compose-files';
 import { interpolateTree } from './compose-interpolate';
 import { parseComposeDocument } from './compose-yaml';
 
@@ -17,6 +18,8 @@ export interface ComposeLoadOptions {
   environment?: Record<string, string>;
   /** Active profiles: services with `profiles:` run only when one of theirs is listed. */
   profiles?: string[];
+  /** The template repo checkout the file was read from: env_file, `file:` secrets and build contexts are read there. */
+  directory?: ComposeDirectory;
 }
 
 export type Mapping = Record<string, unknown>;
@@ -31,6 +34,8 @@ export interface ComposeModel {
   warnings: string[];
   /** The environment interpolation read (the request's): secrets and configs may come from it. */
   environment: Record<string, string>;
+  /** Where the file's relative paths are read (null: a file given inline has no directory). */
+  directory: ComposeDirectory | null;
 }
 
 // The package's schema predates the top-level `name:` of the specification; it is added here.
@@ -95,6 +100,7 @@ export function loadCompose(text: string, options: ComposeLoadOptions = {}): Com
     secrets: (doc.secrets ?? {}) as ComposeModel['secrets'],
     configs: (doc.configs ?? {}) as ComposeModel['configs'],
     environment: options.environment ?? {},
+    directory: options.directory ?? null,
     warnings: [...unset]
       .sort()
       .map((name) => `the variable ${name} is not set: it was replaced by an empty string (give it in environment)`),
@@ -128,7 +134,7 @@ function resolveExtends(services: Record<string, Mapping>): void {
     const ext = service.extends;
     if (isMapping(ext) && ext.file !== undefined) {
       throw new ValidationError(
-        `compose_yaml: services.${name}.extends.file: "${String(ext.file)}" cannot be read: an app's compose file has no directory on the server; put the base service in the same file`,
+        `compose_yaml: services.${name}.extends.file: "${typeof ext.file === 'string' ? ext.file : JSON.stringify(ext.file)}" cannot be read: an app's compose file has no directory on the server; put the base service in the same file`,
         [FIELD],
       );
     }
@@ -156,8 +162,9 @@ function merge(base: unknown, over: unknown, key = ''): unknown {
     return out;
   }
   if (Array.isArray(base) && Array.isArray(over) && !REPLACED.has(key)) {
-    const seen = new Set(base.map((v) => JSON.stringify(v)));
-    return [...base, ...over.filter((v) => !seen.has(JSON.stringify(v)))];
+    const [before, after] = [base as unknown[], over as unknown[]];
+    const seen = new Set(before.map((v) => JSON.stringify(v)));
+    return [...before, ...after.filter((v) => !seen.has(JSON.stringify(v)))];
   }
   return over;
 }

@@ -1,4 +1,5 @@
 import { shellWords } from '../engines/shell-words';
+import { buildContext, readInside } from './compose-files';
 import { isMapping, type ComposeModel, type Mapping } from './compose-loader';
 import { volumeSourceKind } from './names';
 import type { AppNetwork, DependsOnCondition, ServiceOptions } from './service-options';
@@ -22,6 +23,7 @@ export const TEMPLATE_KEYS = [
   'scale',
   'profiles',
   'build',
+  'env_file',
 ];
 export const ENGINE_KEYS = [
   'entrypoint',
@@ -76,15 +78,29 @@ export const WARNED_KEYS: Record<string, string> = {
 };
 /** Refused: the app cannot do what the file asks. */
 export const REFUSED_KEYS: Record<string, string> = {
-  env_file: "the file cannot be read: an app's compose file has no directory on the server; put the variables in environment",
   external_links: 'an app only reaches its own services',
   cgroup_parent: 'not supported',
   userns_mode: 'not supported',
   isolation: 'not supported',
 };
 
+/** An image to build before the app is stored (compose `build:` of a file read from a template repo). */
+export interface BuildSpec {
+  /** The context directory in the repo's checkout (confined to the repo). */
+  contextDir: string;
+  dockerfile: string;
+  args: Record<string, string>;
+  target?: string;
+}
+
+/** Why a file given inline cannot name files: it has no directory on the server. */
+export const NO_DIRECTORY =
+  "an app's compose file given inline has no directory on the server: create the app from its template repo (compose_repo_id and compose_file)";
+
 export interface MappedOptions {
   options: ServiceOptions;
+  /** Set when the service's image is built here. */
+  build?: BuildSpec;
   warnings: string[];
   problems: string[];
 }
@@ -104,18 +120,22 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
     if (key in WARNED_KEYS) warnings.push(`${at}.${key} is ignored: ${WARNED_KEYS[key]}`);
     else problems.push(`${at}.${key}: ${REFUSED_KEYS[key] || 'is not supported'}`);
   }
-  if (svc.build != null && svc.image != null)
-    warnings.push(`${at}.build is ignored: images are not built here; the image ${String(svc.image)} is run as given`);
+  const build = svc.build != null ? buildOf(at, svc.build, model, problems) : undefined;
+  if (svc.build != null && !model.directory) {
+    if (svc.image != null) warnings.push(`${at}.build is ignored: ${NO_DIRECTORY}; the image ${str(svc.image)} is run as given`);
+    else problems.push(`${at}.build: ${NO_DIRECTORY}; or give the image to run`);
+  }
+  if (svc.env_file != null && !model.directory) problems.push(`${at}.env_file: ${NO_DIRECTORY}; or put the variables in environment`);
   if (isMapping(svc.deploy)) {
     for (const key of Object.keys(svc.deploy)) {
       if (key !== 'replicas') warnings.push(`${at}.deploy.${key} is ignored: only deploy.replicas applies to apps on one engine`);
     }
   }
 
-  const words = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : shellWords(String(value)));
-  const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value == null ? [] : [String(value)]);
+  const words = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : shellWords(str(value)));
+  const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value == null ? [] : [str(value)]);
   const map = (value: unknown): Record<string, string> => {
-    if (isMapping(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v == null ? '' : String(v)]));
+    if (isMapping(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v == null ? '' : str(v)]));
     return Object.fromEntries(
       list(value).map((item) => {
         const eq = item.indexOf('=');
@@ -125,21 +145,21 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   };
 
   if (svc.entrypoint != null) config.Entrypoint = words(svc.entrypoint);
-  if (svc.user != null) config.User = String(svc.user);
-  if (svc.working_dir != null) config.WorkingDir = String(svc.working_dir);
-  if (svc.hostname != null) config.Hostname = String(svc.hostname);
-  if (svc.domainname != null) config.Domainname = String(svc.domainname);
+  if (svc.user != null) config.User = str(svc.user);
+  if (svc.working_dir != null) config.WorkingDir = str(svc.working_dir);
+  if (svc.hostname != null) config.Hostname = str(svc.hostname);
+  if (svc.domainname != null) config.Domainname = str(svc.domainname);
   if (svc.tty != null) config.Tty = Boolean(svc.tty);
   if (svc.stdin_open != null) config.OpenStdin = Boolean(svc.stdin_open);
   if (svc.labels != null) config.Labels = map(svc.labels);
-  if (svc.stop_signal != null) config.StopSignal = String(svc.stop_signal);
+  if (svc.stop_signal != null) config.StopSignal = str(svc.stop_signal);
   if (svc.stop_grace_period != null)
     config.StopTimeout = Math.ceil(duration(svc.stop_grace_period, `${at}.stop_grace_period`, problems) / NS);
   if (isMapping(svc.healthcheck)) {
     const hc = svc.healthcheck;
     if (hc.disable === true) config.Healthcheck = { Test: ['NONE'] };
     else {
-      const test = Array.isArray(hc.test) ? hc.test.map(String) : hc.test != null ? ['CMD-SHELL', String(hc.test)] : undefined;
+      const test = Array.isArray(hc.test) ? hc.test.map(String) : hc.test != null ? ['CMD-SHELL', str(hc.test)] : undefined;
       config.Healthcheck = {
         ...(test ? { Test: test } : {}),
         ...(hc.interval != null ? { Interval: duration(hc.interval, `${at}.healthcheck.interval`, problems) } : {}),
@@ -150,9 +170,9 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
     }
   }
   if (svc.restart != null) {
-    const [policy, retries] = String(svc.restart).split(':');
+    const [policy, retries] = str(svc.restart).split(':');
     if (!['no', 'always', 'on-failure', 'unless-stopped'].includes(policy))
-      problems.push(`${at}.restart: "${String(svc.restart)}" is not a restart policy`);
+      problems.push(`${at}.restart: "${str(svc.restart)}" is not a restart policy`);
     else host.RestartPolicy = { Name: policy === 'no' ? '' : policy, ...(retries ? { MaximumRetryCount: Number(retries) } : {}) };
   }
   if (svc.cap_add != null) host.CapAdd = list(svc.cap_add);
@@ -182,7 +202,7 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   if (svc.privileged != null) host.Privileged = Boolean(svc.privileged);
   if (svc.extra_hosts != null) {
     host.ExtraHosts = isMapping(svc.extra_hosts)
-      ? Object.entries(svc.extra_hosts).map(([h, ip]) => `${h}:${String(ip)}`)
+      ? Object.entries(svc.extra_hosts).map(([h, ip]) => `${h}:${str(ip)}`)
       : list(svc.extra_hosts).map((e) => e.replace('=', ':'));
   }
   if (svc.dns != null) host.Dns = list(svc.dns);
@@ -190,20 +210,20 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   if (svc.dns_opt != null) host.DnsOptions = list(svc.dns_opt);
   if (svc.security_opt != null) host.SecurityOpt = list(svc.security_opt);
   if (svc.group_add != null) host.GroupAdd = list(svc.group_add);
-  if (svc.pid != null) host.PidMode = String(svc.pid);
+  if (svc.pid != null) host.PidMode = str(svc.pid);
   if (svc.ipc != null) {
-    if (String(svc.ipc).startsWith('service:')) problems.push(`${at}.ipc: sharing another service's IPC namespace is not supported`);
-    else host.IpcMode = String(svc.ipc);
+    if (str(svc.ipc).startsWith('service:')) problems.push(`${at}.ipc: sharing another service's IPC namespace is not supported`);
+    else host.IpcMode = str(svc.ipc);
   }
   if (isMapping(svc.logging)) {
-    host.LogConfig = { Type: String(svc.logging.driver ?? 'json-file'), Config: map(svc.logging.options ?? {}) };
+    host.LogConfig = { Type: str(svc.logging.driver ?? 'json-file'), Config: map(svc.logging.options ?? {}) };
   }
   if (svc.network_mode != null) {
     if (svc.network_mode === 'none' || svc.network_mode === 'host') {
       problems.push(
-        `${at}.network_mode: "${String(svc.network_mode)}" would take the service off its app's network, where its links and name resolve; not supported`,
+        `${at}.network_mode: "${str(svc.network_mode)}" would take the service off its app's network, where its links and name resolve; not supported`,
       );
-    } else problems.push(`${at}.network_mode: "${String(svc.network_mode)}" is not supported: services join their app's networks`);
+    } else problems.push(`${at}.network_mode: "${str(svc.network_mode)}" is not supported: services join their app's networks`);
   }
 
   options.networks = networksOf(at, svc.networks, model, problems);
@@ -231,18 +251,61 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   if ((svc.secrets != null || svc.configs != null) && svc.read_only === true)
     problems.push(`${at}.read_only: a read-only service cannot be given secrets or configs here`);
   const external = externalVolumes(svc, model);
-  if (external.length) options.externalVolumes = external;
+  if (external.length) {
+    options.externalVolumes = external;
+    // `external: true` with `name:` is the engine's volume of that name, not of the compose name.
+    const named = external.filter((n) => typeof (model.volumes[n] as Mapping).name === 'string');
+    if (named.length) options.volumeNames = Object.fromEntries(named.map((n) => [n, str((model.volumes[n] as Mapping).name)]));
+  }
   for (const [volume, def] of Object.entries(model.volumes)) {
     if (isMapping(def) && def.driver != null && def.driver !== 'local')
-      warnings.push(`volumes.${volume}.driver "${String(def.driver)}" is ignored: the engine's local driver is used`);
+      warnings.push(`volumes.${volume}.driver "${str(def.driver)}" is ignored: the engine's local driver is used`);
   }
   if (Object.keys(config).length || Object.keys(host).length) options.engine = { config, hostConfig: host };
-  return { options, warnings, problems };
+  return { options, warnings, problems, ...(build ? { build } : {}) };
+}
+
+/** `build: ./dir` or `build: {context, dockerfile, args, target}`, checked against the repo. */
+function buildOf(at: string, value: unknown, model: ComposeModel, problems: string[]): BuildSpec | undefined {
+  if (!model.directory) return undefined;
+  const spec = isMapping(value) ? value : { context: value };
+  const context = str(spec.context ?? '.');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(context) || /^git@/.test(context) || /^github\.com\//.test(context)) {
+    problems.push(
+      `${at}.build.context: "${context}" is a remote context, which is not fetched here: put the context in the template repo (a directory relative to the compose file)`,
+    );
+    return undefined;
+  }
+  for (const key of Object.keys(spec)) {
+    if (!['context', 'dockerfile', 'args', 'target', 'labels'].includes(key))
+      problems.push(`${at}.build.${key}: is not supported here (context, dockerfile, args and target are)`);
+  }
+  const dockerfile = str(spec.dockerfile ?? 'Dockerfile');
+  const found = buildContext(model.directory, context, dockerfile);
+  if ('problem' in found) {
+    problems.push(`${at}.build.context: ${found.problem}`);
+    return undefined;
+  }
+  // A listed arg without `=` takes its value from the request's environment, as compose takes it from the shell's.
+  const args = isMapping(spec.args)
+    ? Object.fromEntries(Object.entries(spec.args).map(([k, v]) => [k, v == null ? (model.environment[k] ?? '') : str(v)]))
+    : Object.fromEntries(
+        (Array.isArray(spec.args) ? spec.args.map(String) : []).map((item) => {
+          const eq = item.indexOf('=');
+          return eq < 0 ? [item, model.environment[item] ?? ''] : [item.slice(0, eq), item.slice(eq + 1)];
+        }),
+      );
+  return {
+    contextDir: found.path,
+    dockerfile: dockerfile.split('\\').join('/'),
+    args,
+    ...(spec.target != null ? { target: str(spec.target) } : {}),
+  };
 }
 
 function networksOf(at: string, value: unknown, model: ComposeModel, problems: string[]): AppNetwork[] {
   const entries: [string, unknown][] = Array.isArray(value)
-    ? value.map((n) => [String(n), null])
+    ? value.map((n) => [str(n), null])
     : isMapping(value)
       ? Object.entries(value)
       : [];
@@ -256,9 +319,9 @@ function networksOf(at: string, value: unknown, model: ComposeModel, problems: s
     if (isMapping(def)) {
       if (def.internal === true) network.internal = true;
       if (def.external === true || isMapping(def.external))
-        network.external = String(def.name ?? (isMapping(def.external) ? def.external.name : undefined) ?? name);
+        network.external = str(def.name ?? (isMapping(def.external) ? def.external.name : undefined) ?? name);
       if (def.driver != null && def.driver !== 'bridge')
-        problems.push(`networks.${name}.driver: "${String(def.driver)}" is not supported: app networks are bridge networks on one engine`);
+        problems.push(`networks.${name}.driver: "${str(def.driver)}" is not supported: app networks are bridge networks on one engine`);
     }
     return [network];
   });
@@ -275,25 +338,33 @@ function filesOf(
   if (value == null) return [];
   const declared = model[key];
   return (value as unknown[]).flatMap((item) => {
-    const ref = isMapping(item) ? item : { source: String(item) };
-    const source = String(ref.source);
+    const ref = isMapping(item) ? item : { source: str(item) };
+    const source = str(ref.source);
     const def = declared[source];
     if (!isMapping(def)) {
       problems.push(`${at}.${key}: "${source}" is not declared under the top-level ${key}`);
       return [];
     }
     let content: string | undefined;
+    let unreadable: string | undefined;
     if (typeof def.content === 'string') content = def.content;
     else if (typeof def.environment === 'string') content = model.environment[def.environment];
+    else if (def.file != null && model.directory) {
+      const read = readInside(model.directory, str(def.file));
+      if ('problem' in read) unreadable = `file ${read.problem}`;
+      else content = read.text;
+    }
     if (content === undefined) {
       const what =
-        def.file != null
-          ? `file "${String(def.file)}" cannot be read: an app's compose file has no directory on the server`
-          : def.external
-            ? 'external secrets and configs live in a swarm, not on one engine'
-            : def.environment != null
-              ? `the variable ${String(def.environment)} is not in the request's environment`
-              : 'it has no content';
+        unreadable !== undefined
+          ? unreadable
+          : def.file != null
+            ? `file "${str(def.file)}" cannot be read: ${NO_DIRECTORY}`
+            : def.external
+              ? 'external secrets and configs live in a swarm, not on one engine'
+              : def.environment != null
+                ? `the variable ${str(def.environment)} is not in the request's environment`
+                : 'it has no content';
       problems.push(
         `${key}.${source}: ${what}; give ${key === 'secrets' ? "it from environment: (a variable of the request's environment)" : 'its content inline (content:)'}`,
       );
@@ -311,9 +382,14 @@ function filesOf(
 
 function externalVolumes(svc: Mapping, model: ComposeModel): string[] {
   const names = (Array.isArray(svc.volumes) ? svc.volumes : []).map((v) =>
-    typeof v === 'string' ? v.split(':')[0] : isMapping(v) ? String(v.source ?? '') : '',
+    typeof v === 'string' ? v.split(':')[0] : isMapping(v) ? str(v.source ?? '') : '',
   );
-  return names.filter((n) => volumeSourceKind(n) === 'named' && isMapping(model.volumes[n]) && (model.volumes[n] as Mapping).external);
+  return names.filter((n) => volumeSourceKind(n) === 'named' && isMapping(model.volumes[n]) && Boolean(model.volumes[n].external));
+}
+
+/** A schema-validated scalar as text (objects as JSON, never "[object Object]"). */
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'object' && value !== null ? JSON.stringify(value) : `${value as string}`;
 }
 
 /** `1m30s`, `10s`, `500ms`, or a number of seconds → nanoseconds. */
@@ -321,7 +397,7 @@ function duration(value: unknown, at: string, problems: string[]): number {
   if (typeof value === 'number') return value * NS;
   const units: Record<string, number> = { ns: 1, us: 1e3, ms: 1e6, s: NS, m: 60 * NS, h: 3600 * NS };
   let total = 0;
-  const text = String(value).trim();
+  const text = str(value).trim();
   const re = /(\d+(?:\.\d+)?)(ns|us|ms|s|m|h)/gy;
   let match: RegExpExecArray | null;
   let consumed = 0;
@@ -336,9 +412,9 @@ function duration(value: unknown, at: string, problems: string[]): number {
 /** `64m`, `1gb`, `512k`, or a number of bytes. */
 function bytes(value: unknown, at: string, problems: string[]): number {
   if (typeof value === 'number') return value;
-  const match = /^(\d+(?:\.\d+)?)\s*([bkmg]?)b?$/i.exec(String(value).trim());
+  const match = /^(\d+(?:\.\d+)?)\s*([bkmg]?)b?$/i.exec(str(value).trim());
   if (!match) {
-    problems.push(`${at}: "${String(value)}" is not a size`);
+    problems.push(`${at}: "${str(value)}" is not a size`);
     return 0;
   }
   const factor = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[match[2].toLowerCase()] ?? 1;

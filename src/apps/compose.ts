@@ -11,7 +11,9 @@ import type {
 import { templateProblems } from '../catalog/template-file';
 import { DEFAULT_TYPE, normalizeType } from '../catalog/template-types';
 import { FIELD, loadCompose, type ComposeLoadOptions } from './compose-loader';
-import { serviceOptions } from './compose-options';
+import { randomBytes } from 'node:crypto';
+import { readEnvFile } from './compose-files';
+import { serviceOptions, type BuildSpec } from './compose-options';
 import { volumeSourceProblem } from './names';
 import type { ServiceOptions } from './service-options';
 
@@ -40,6 +42,8 @@ export interface ComposeApp {
   options: Map<string, ServiceOptions>;
   /** Accepted but not honoured as written: shown on the app. */
   warnings: string[];
+  /** Per service name: the image to build before the app is stored, and the tag it gets. */
+  builds: Map<string, BuildSpec & { tag: string }>;
 }
 
 /**
@@ -52,16 +56,25 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
   const warnings = [...model.warnings];
   const names = Object.keys(model.services);
   const options = new Map<string, ServiceOptions>();
+  const builds = new Map<string, BuildSpec & { tag: string }>();
   const images = names.map((name) => {
     const svc = model.services[name] ?? {};
     const mapped = serviceOptions(name, svc, model);
     options.set(name, mapped.options);
+    if (mapped.build) {
+      // Compose tags a built image as the service's `image:` when it has one.
+      const tag = typeof svc.image === 'string' && svc.image.trim() ? svc.image.trim() : builtImageTag(model.name, name);
+      builds.set(name, { ...mapped.build, tag });
+      if (tag !== svc.image) mapped.options.builtImage = tag;
+    }
     warnings.push(...mapped.warnings);
     for (const message of mapped.problems) {
       const colon = message.indexOf(': ');
       problems.push({ path: message.slice(0, colon), message: message.slice(colon + 2) });
     }
-    return readService(name, svc, problems);
+    const image = readService(name, svc, problems, builds.get(name)?.tag);
+    if (svc.env_file != null && model.directory) image.environment = withEnvFiles(name, svc.env_file, image.environment, model, problems);
+    return image;
   });
   const template: TemplateDefinition = {
     name: model.name ?? COMPOSE_TEMPLATE_NAME,
@@ -79,7 +92,7 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
     const path = byName(p.path);
     // A missing image was already explained (build-only, or none given).
     const service = path.slice(0, -'.source'.length);
-    if (path.endsWith('.source') && problems.some((q) => q.path === service || q.path === `${service}.build`)) continue;
+    if (path.endsWith('.source') && problems.some((q) => q.path === service || q.path.startsWith(`${service}.build`))) continue;
     problems.push({ path, message: byName(p.message) });
   }
   for (const [i, image] of images.entries()) {
@@ -91,7 +104,7 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
   if (problems.length > 0) {
     throw new ValidationError(`compose_yaml: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, [FIELD]);
   }
-  return { definition: template, name: model.name, options, warnings: [...new Set(warnings)] };
+  return { definition: template, name: model.name, options, warnings: [...new Set(warnings)], builds };
 }
 
 /** The template of a compose file (see loadComposeApp). */
@@ -99,16 +112,48 @@ export function parseComposeYaml(text: string, load: ComposeLoadOptions = {}): T
   return loadComposeApp(text, load).definition;
 }
 
-function readService(name: string, raw: unknown, problems: Problem[]): ImageDefinition {
+/**
+ * The tag of an image built for a service: `platform-build/<project>-<service>:<random>`, a new
+ * one per app made, so that deleting one app's image never touches another's.
+ */
+function builtImageTag(project: string | null, service: string): string {
+  const slug = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'app';
+  return `platform-build/${slug(project ?? 'app')}-${slug(service)}:${randomBytes(6).toString('hex')}`;
+}
+
+/** `env_file` (a path, a list of paths, or `{path, required}`), under the service's own `environment`. */
+function withEnvFiles(name: string, value: unknown, own: EnvDef[], model: ReturnType<typeof loadCompose>, problems: Problem[]): EnvDef[] {
+  const at = `services.${name}.env_file`;
+  const entries = (Array.isArray(value) ? value : [value]).map((item) =>
+    isMapping(item) ? { path: String(item.path), required: item.required !== false } : { path: String(item), required: true },
+  );
+  const merged = new Map<string, string>();
+  for (const entry of entries) {
+    const read = readEnvFile(model.directory!, entry.path);
+    if ('problem' in read) {
+      if (entry.required || !/does not exist/.test(read.problem)) problems.push({ path: at, message: read.problem });
+      continue;
+    }
+    for (const [variable, v] of Object.entries(read.variables)) merged.set(variable, v);
+  }
+  for (const env of own) merged.set(env.variable, env.value);
+  return [...merged].map(([variable, v]) => ({ variable, value: v }));
+}
+
+function readService(name: string, raw: unknown, problems: Problem[], builtTag?: string): ImageDefinition {
   const at = `services.${name}`;
   const add = (path: string, message: string) => problems.push({ path, message });
   const svc = isMapping(raw) ? raw : {};
   if (!isMapping(raw)) add(at, 'must be a mapping (image, ports, ...)');
 
   let source = '';
-  if (typeof svc.image === 'string' && svc.image.trim() !== '') source = svc.image.trim();
-  else if (svc.build !== undefined) add(`${at}.build`, 'building images is not supported here: give the image to run');
-  else add(at, 'has no image:');
+  if (builtTag) source = builtTag;
+  else if (typeof svc.image === 'string' && svc.image.trim() !== '') source = svc.image.trim();
+  else if (svc.build === undefined) add(at, 'has no image:');
 
   const each = <T>(key: string, read: (item: unknown, path: string) => T | string): T[] =>
     asList(svc[key], `${at}.${key}`, add).flatMap((item, i) => {
@@ -152,7 +197,7 @@ export function readPort(item: unknown): PortDef | string {
     const target = portNumber(item.target);
     if (typeof target === 'string') return `target: ${target}`;
     port.container_port = target;
-    if (item.host_ip != null) port.host_interface = String(item.host_ip);
+    if (item.host_ip != null) port.host_interface = typeof item.host_ip === 'string' ? item.host_ip : JSON.stringify(item.host_ip);
     if (item.published != null && item.published !== '') {
       const published = portNumber(item.published);
       if (typeof published === 'string') return `published: ${published}`;
@@ -234,7 +279,10 @@ function readVolumesFrom(item: unknown): VolumesFromDef | string {
 
 function readEnvironment(value: unknown, at: string, add: (path: string, message: string) => void): EnvDef[] {
   if (isMapping(value)) {
-    return Object.entries(value).map(([variable, v]) => ({ variable, value: v == null ? '' : String(v) }));
+    return Object.entries(value).map(([variable, v]) => ({
+      variable,
+      value: v == null ? '' : typeof v === 'string' ? v : JSON.stringify(v),
+    }));
   }
   return asList(value, at, add).flatMap((item, i) => {
     if (typeof item !== 'string') {

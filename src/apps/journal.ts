@@ -2,6 +2,7 @@ import { readLogs } from '../engines/docker-logs';
 import type { ContainerInspect } from '../engines/docker-types';
 import type { DockerClient } from '../engines/docker-client';
 import { BadRequestError } from '../errors';
+import type { BuildLine } from './app.entity';
 import { LABEL_SERVICE } from './app-runner';
 
 /** One line a service's container wrote. */
@@ -36,6 +37,8 @@ export async function readJournal(
   labels: Record<string, string>,
   names: Map<string, string>,
   query: JournalQuery,
+  /** Lines kept by the service itself (its image's build), merged in by time with stream `build`. */
+  recorded: { service: string; lines: BuildLine[] }[] = [],
 ): Promise<JournalEntry[]> {
   const limit = Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   if (!Number.isInteger(limit) || limit < 1) throw new BadRequestError('limit must be a whole number, 1 or more', ['limit']);
@@ -44,6 +47,20 @@ export async function readJournal(
   const from = after ?? since;
   const containers = await docker.listContainers({ all: true, labels });
   const entries: (JournalEntry & { at: bigint })[] = [];
+  for (const { service, lines } of recorded) {
+    for (const line of lines) {
+      const at = nanos(line.timestamp, 'timestamp');
+      if ((after !== null && at <= after) || (since !== null && at < since)) continue;
+      entries.push({
+        at,
+        timestamp: new Date(Number(at / 1_000_000n)).toISOString(),
+        service,
+        stream: 'build',
+        message: line.message,
+        cursor: line.timestamp,
+      });
+    }
+  }
   await Promise.all(
     containers
       .map(async (container) => {

@@ -178,5 +178,5 @@ function portKey(port: PortDef): string {
 }
 
 function blank(value: unknown): boolean {
-  return value === null || value === undefined || String(value).trim() === '';
+  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
 }

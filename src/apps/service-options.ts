@@ -15,6 +15,10 @@ export interface ServiceOptions {
   files?: { target: string; content: string; mode?: number }[];
   /** Volume names (as in `volumes[].host_path`) that are the engine's own, not the app's (compose `external`). */
   externalVolumes?: string[];
+  /** External volumes declared with `name:`: compose name → the engine's volume name. */
+  volumeNames?: Record<string, string>;
+  /** The image this service runs was built from its repo when the app was made (removed with the app). */
+  builtImage?: string;
 }
 
 export type DependsOnCondition = 'service_started' | 'service_healthy' | 'service_completed_successfully';

@@ -12,21 +12,54 @@ export type Observation =
   | { kind: 'none' }
   | { kind: 'unreachable'; message: string };
 
+/** One container of a service with `deploy.replicas`/`scale` (the first is the service's own state). */
+export interface ReplicaView {
+  /** 1 for the first container, as compose numbers them. */
+  number: number;
+  /** The container's name on the engine. */
+  name: string;
+  state: ServiceState;
+  containerId: string;
+  status: string;
+}
+
 /** A service with its live state: what the Service type reads. */
 export interface ServiceView {
   service: Service;
   state: ServiceState;
   containerStatus: Record<string, unknown>;
   errors: RunError | null;
+  /** Each of its containers' state, by replica number (none known when the engine could not be asked). */
+  replicas: ReplicaView[];
+}
+
+export const LABEL_REPLICA = 'platform.replica';
+
+/**
+ * The replicas of a service from its containers' list entries, by number. Containers made
+ * before the replica label existed count as the first. The service's own state stays the first
+ * replica's; each replica's is here.
+ */
+export function replicaViews(containers: readonly ContainerSummary[]): ReplicaView[] {
+  return containers
+    .map((c) => ({
+      number: Number(c.Labels[LABEL_REPLICA] ?? 1),
+      name: c.Names[0]?.replace(/^\//, '') ?? c.Id,
+      state: serviceState(summaryAsInspect(c)),
+      containerId: c.Id,
+      status: c.Status,
+    }))
+    .sort((a, b) => a.number - b.number);
 }
 
 // A start that left its mark longer ago than this died with its process: stop saying start-pre.
 const STALE_START_MS = 10 * 60_000;
 
-export function serviceView(service: Service, observed: Observation, now = Date.now()): ServiceView {
+export function serviceView(service: Service, observed: Observation, now = Date.now(), replicas: ReplicaView[] = []): ServiceView {
   if (observed.kind === 'unreachable') {
     return {
       service,
+      replicas: [],
       state: serviceState('unreachable'),
       containerStatus: {},
       errors: { code: 502, message: observed.message, fields: '' },
@@ -36,17 +69,25 @@ export function serviceView(service: Service, observed: Observation, now = Date.
   const inspect =
     observed.kind === 'inspect' ? observed.container : observed.kind === 'summary' ? summaryAsInspect(observed.container) : null;
   const notYetMade = inspect === null || inspect.State.Status === 'created';
+  const status =
+    observed.kind === 'inspect'
+      ? (containerStatus(observed.container) as Record<string, unknown>)
+      : observed.kind === 'summary'
+        ? summaryStatus(observed.container)
+        : {};
+  // Interface A's service has no field for them: a service of several containers lists them in its free-form container_status.
+  const scaled = (service.options?.replicas ?? 1) !== 1 || replicas.length > 1;
   return {
     service,
     state: serviceState(starting && notYetMade ? 'pulling' : inspect),
-    containerStatus:
-      observed.kind === 'inspect'
-        ? (containerStatus(observed.container) as Record<string, unknown>)
-        : observed.kind === 'summary'
-          ? summaryStatus(observed.container)
-          : {},
+    containerStatus: scaled ? { ...status, replicas: replicas.map(replicaStatus) } : status,
     errors: service.lastError ?? null,
+    replicas,
   };
+}
+
+function replicaStatus(replica: ReplicaView): Record<string, unknown> {
+  return { number: replica.number, name: replica.name, id: replica.containerId, status: replica.status, ...replica.state };
 }
 
 /** Enough of an inspect result for `serviceState`, from a list entry's words. */

@@ -6,12 +6,13 @@ import { launch, loadApp, type AppsDeps } from './app-launch';
 import { LABEL_INSTANCE, LABEL_SERVICE } from './app-runner';
 import { readJournal, type JournalEntry, type JournalQuery } from './journal';
 import { applyServiceFields, checkServiceInput, type ServiceInput } from './service-input';
-import { serviceView, type Observation, type ServiceView } from './service-view';
+import { replicaViews, serviceView, type Observation, type ServiceView } from './service-view';
+import type { ContainerSummary } from '../engines/docker-types';
 import { sanitizeName, uniqueName } from './names';
 
 /** An app's services: read with their live state, add, update, remove, journal. */
 export class ServiceService {
-  private installation: Promise<Map<string, Observation> | Observation> | undefined;
+  private installation: Promise<Map<string, ContainerSummary[]> | Observation> | undefined;
 
   constructor(
     private readonly em: EntityManager,
@@ -52,15 +53,16 @@ export class ServiceService {
     if (services.length === 0) return [];
     // Once per request: the apps of a list and the services their links point at share one engine call.
     this.installation ??= this.deps.runtime.instanceId(this.em).then((instance) => this.observe({ [LABEL_INSTANCE]: instance }));
-    const observed = await this.installation;
-    return services.map((s) => serviceView(s, observed instanceof Map ? (observed.get(String(s.id)) ?? { kind: 'none' }) : observed));
+    return viewsOf(services, await this.installation);
   }
 
-  /** The containers with these labels by service id, from one list call; or why the engine could not say. */
-  private async observe(labels: Record<string, string>): Promise<Map<string, Observation> | Observation> {
+  /** The containers with these labels by service id (replica order), from one list call; or why the engine could not say. */
+  private async observe(labels: Record<string, string>): Promise<Map<string, ContainerSummary[]> | Observation> {
     try {
       const containers = await this.deps.runtime.docker.listContainers({ all: true, labels });
-      return new Map(containers.map((c) => [c.Labels[LABEL_SERVICE], { kind: 'summary', container: c } as Observation]));
+      const byService = new Map<string, ContainerSummary[]>();
+      for (const c of containers) byService.set(c.Labels[LABEL_SERVICE], [...(byService.get(c.Labels[LABEL_SERVICE]) ?? []), c]);
+      return byService;
     } catch (error) {
       if (!isEngineUnreachable(error)) throw error;
       return { kind: 'unreachable', message: error.message };
@@ -69,8 +71,7 @@ export class ServiceService {
 
   /** Views of services of one app, from one list call. */
   async views(app: App, services: Service[]): Promise<ServiceView[]> {
-    const byService = await this.observe(await this.deps.runnerFor(this.em).labels(app.id));
-    return services.map((s) => serviceView(s, byService instanceof Map ? (byService.get(String(s.id)) ?? { kind: 'none' }) : byService));
+    return viewsOf(services, await this.observe(await this.deps.runnerFor(this.em).labels(app.id)));
   }
 
   /** One service, with the engine's full inspect data. */
@@ -82,15 +83,17 @@ export class ServiceService {
   private async viewOne(app: App, service: Service): Promise<ServiceView> {
     const docker = this.deps.runtime.docker;
     let observed: Observation;
+    let containers: ContainerSummary[] = [];
     try {
-      const [summary] = await docker.listContainers({ all: true, labels: await this.deps.runnerFor(this.em).labels(app.id, service.id) });
-      const inspect = summary ? await docker.inspectContainer(summary.Id) : null;
+      containers = await docker.listContainers({ all: true, labels: await this.deps.runnerFor(this.em).labels(app.id, service.id) });
+      const [first] = replicaViews(containers);
+      const inspect = first ? await docker.inspectContainer(first.containerId) : null;
       observed = inspect ? { kind: 'inspect', container: inspect } : { kind: 'none' };
     } catch (error) {
       if (!isEngineUnreachable(error)) throw error;
       observed = { kind: 'unreachable', message: error.message };
     }
-    return serviceView(service, observed);
+    return serviceView(service, observed, Date.now(), replicaViews(containers));
   }
 
   /** Adds a service (NewService) and starts it after the response. */
@@ -192,4 +195,14 @@ export class ServiceService {
       .filter((n) => n !== current);
     return uniqueName(sanitizeName(raw.trim()), taken);
   }
+}
+
+/** Views from one list of containers: a service's own state is its first replica's. */
+function viewsOf(services: Service[], observed: Map<string, ContainerSummary[]> | Observation): ServiceView[] {
+  return services.map((s) => {
+    if (!(observed instanceof Map)) return serviceView(s, observed);
+    const replicas = replicaViews(observed.get(String(s.id)) ?? []);
+    const first = (observed.get(String(s.id)) ?? []).find((c) => c.Id === replicas[0]?.containerId);
+    return serviceView(s, first ? { kind: 'summary', container: first } : { kind: 'none' }, Date.now(), replicas);
+  });
 }

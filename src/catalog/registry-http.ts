@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { request, type Dispatcher } from 'undici';
 import { DomainError, UpstreamError, UpstreamTimeoutError } from '../errors';
 import { OutboundRefusedError, type OutboundPolicy } from './outbound-policy';
+import { scalarText } from '../scalar-text';
 
 /** What every request of one registry search shares: the deadline's signal and where to send. */
 export interface HttpContext {
@@ -122,7 +123,7 @@ function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
   const code = (error as { code?: unknown }).code;
-  const text = `${error.message || String(code ?? error.name)}${cause}`;
+  const text = `${error.message || scalarText(code ?? error.name)}${cause}`;
   // Messages of network errors name hosts and ports; strip any user:password@ all the same.
   return text.replace(/\/\/[^/\s@]*@/g, '//');
 }

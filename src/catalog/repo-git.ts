@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { inheritedEnvironment } from '../config';
 import { UpstreamError, UpstreamTimeoutError } from '../errors';
 
 /**
@@ -26,6 +27,8 @@ export interface GitRun {
    * TEMPLATE_REPO_ROOTS (or the operator's GITHUB_URL), never for a URL a client gave.
    */
   allowFile?: boolean;
+  /** Variables for this command on top of the hardened environment (GIT_INDEX_FILE). */
+  env?: Record<string, string>;
 }
 
 const OUTPUT_LIMIT = 1024 * 1024;
@@ -37,9 +40,10 @@ const OUTPUT_LIMIT = 1024 * 1024;
  * matched. Only these transports: no `ext::` commands.
  */
 function gitEnv(allowFile: boolean): NodeJS.ProcessEnv {
-  const ssh = process.env.GIT_SSH_COMMAND ?? 'ssh';
+  const inherited = inheritedEnvironment();
+  const ssh = inherited.GIT_SSH_COMMAND ?? 'ssh';
   return {
-    ...process.env,
+    ...inherited,
     LC_ALL: 'C',
     LANG: 'C',
     GIT_TERMINAL_PROMPT: '0',
@@ -83,7 +87,7 @@ export function runGit(args: string[], run: GitRun): Promise<{ stdout: string; s
   return new Promise((resolve, reject) => {
     const child = spawn('git', [...GLOBAL_ARGS, ...args], {
       cwd: run.cwd,
-      env: gitEnv(run.allowFile === true),
+      env: { ...gitEnv(run.allowFile === true), ...run.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so a timeout also ends git-remote-https / ssh children.
       detached: true,

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DomainError, UpstreamError, ValidationError } from '../errors';
 import { collectTemplateFiles, MAX_TEMPLATE_FILE_BYTES, type RepoFile, type RepoFileError } from './repo-files';
-import { gitFailure, redactUrls, runGit } from './repo-git';
+import { GitCommandError, gitFailure, redactUrls, runGit } from './repo-git';
 import type { TemplateDefinition } from './template-definition';
 import { parseTemplateFile, TemplateFileError } from './template-file';
 
@@ -121,6 +122,16 @@ export async function readRepo(name: string, options: RepoOptions): Promise<{ fi
   return withCheckout(name, repo, options, async (work) => collectTemplateFiles(work));
 }
 
+/**
+ * `use` gets a checkout of the repo's default branch (a local directory: itself), removed after
+ * `use` ends: what it reads must be read before then.
+ */
+export async function withRepoDirectory<T>(name: string, options: RepoOptions, use: (dir: string) => Promise<T>): Promise<T> {
+  const repo = classifyRepoName(name, options);
+  if (repo.kind === 'local-dir') return use(realpathSync(repo.location));
+  return withCheckout(name, repo, options, async (work) => use(realpathSync(work)));
+}
+
 export interface LoadedTemplate {
   /** The file it came from, relative to the repo root: the template's identity in its repo. */
   path: string;
@@ -198,11 +209,7 @@ export async function saveTemplateFile(
   if (repo.kind === 'local-git' && (await git(['rev-parse', '--is-bare-repository'], repo.location, 'inspect')).stdout.trim() === 'false') {
     const top = (await git(['rev-parse', '--show-toplevel'], repo.location, 'inspect')).stdout.trim();
     await writeAtomically(path.join(top, file), content);
-    await git(['add', '--', file], top, 'add');
-    if (await hasStagedChange(top, file, deadline)) {
-      await git([...identity, 'commit', '-q', '--only', '-m', message, '--', file], top, 'commit');
-    }
-    return { path: file, commit: (await git(['rev-parse', 'HEAD'], top, 'inspect')).stdout.trim() };
+    return { path: file, commit: await commitInPlace(top, file, { message, identity }, { label, deadline, timeoutMs: options.timeoutMs }) };
   }
 
   return withCheckout(repoName, repo, options, async (work) => {
@@ -223,6 +230,64 @@ export async function saveTemplateFile(
     }
     return { path: file, commit: (await git(['rev-parse', 'HEAD'], work, 'inspect')).stdout.trim() };
   });
+}
+
+/**
+ * Commits `file` of a local work tree as it is on disk, with plumbing only. The work tree's own
+ * configuration is the operator's repository, not ours: it may name clean/smudge filters, diff
+ * drivers or a filter process for the file, which `git add` and `git commit -- <file>` would
+ * run (hooks are already off for every command, core.hooksPath). So the bytes are hashed as
+ * they are (--no-filters), the tree is built in a private index from HEAD's, and the branch
+ * moves only if it still points where it did. The work tree's index gets the file's new entry,
+ * as `commit --only` leaves it; whatever else the operator staged stays staged and uncommitted.
+ * Returns the new HEAD, or the old one when the file was already committed as it is.
+ */
+async function commitInPlace(
+  top: string,
+  file: string,
+  commit: { message: string; identity: string[] },
+  run: { label: string; deadline: number; timeoutMs: number },
+): Promise<string> {
+  const git = async (args: string[], action: string, env?: Record<string, string>): Promise<string> => {
+    try {
+      return (await runGit(args, { cwd: top, timeoutMs: run.deadline - Date.now(), env })).stdout.trim();
+    } catch (error) {
+      throw gitFailure(error, run.label, action, run.timeoutMs);
+    }
+  };
+  let head: string | null;
+  try {
+    head = (
+      await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, timeoutMs: run.deadline - Date.now() })
+    ).stdout.trim();
+  } catch (error) {
+    // Exit 1, quietly: HEAD names a branch with no commit yet.
+    if (!(error instanceof GitCommandError && error.exitCode === 1 && !error.timedOut))
+      throw gitFailure(error, run.label, 'inspect', run.timeoutMs);
+    head = null;
+  }
+  const blob = await git(['hash-object', '-w', '--no-filters', '--', file], 'add');
+  const entry = `100644,${blob},${file}`;
+  const scratch = await mkdtemp(path.join(tmpdir(), 'platform-index-'));
+  let tree: string;
+  try {
+    const env = { GIT_INDEX_FILE: path.join(scratch, 'index') };
+    if (head) await git(['read-tree', head], 'add', env);
+    await git(['update-index', '--add', '--cacheinfo', entry], 'add', env);
+    tree = await git(['write-tree'], 'commit', env);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  let result: string;
+  if (head !== null && tree === (await git(['rev-parse', `${head}^{tree}`], 'inspect'))) result = head;
+  else {
+    const parent = head === null ? [] : ['-p', head];
+    result = await git([...commit.identity, 'commit-tree', '--no-gpg-sign', ...parent, '-m', commit.message, tree], 'commit');
+    // The old value guards against a concurrent commit; empty: the branch must not exist yet.
+    await git(['update-ref', '-m', `commit: ${commit.message}`, 'HEAD', result, head ?? ''], 'commit');
+  }
+  await git(['update-index', '--add', '--cacheinfo', entry], 'add');
+  return result;
 }
 
 // ---- checkouts ----------------------------------------------------------------------------

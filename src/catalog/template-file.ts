@@ -523,7 +523,7 @@ function isMapping(value: unknown): value is Record<string, unknown> {
 }
 
 function isBlank(value: unknown): boolean {
-  return value === null || value === undefined || String(value).trim() === '';
+  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
 }
 
 function isEmpty(value: unknown): boolean {

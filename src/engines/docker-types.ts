@@ -16,6 +16,8 @@ export interface ContainerState {
   Error: string;
   StartedAt: string;
   FinishedAt: string;
+  /** Only when the image or the container defines a health check: starting, healthy, unhealthy. */
+  Health?: { Status: string };
 }
 
 export interface ContainerInspect {

@@ -191,8 +191,7 @@ export class EventBus {
     }
     this.client = client;
     const channels = [...this.channels.entries()].filter(([, entry]) => entry.subscribers.size > 0);
-    for (const [channel, entry] of channels) entry.listening = this.listen(client, channel);
-    await Promise.all(channels.map(([, entry]) => entry.listening));
+    await Promise.all(channels.map(([channel, entry]) => (entry.listening = this.listen(client, channel))));
     this.log.debug({ channels: channels.map(([name]) => name) }, 'event bus connected');
   }
 

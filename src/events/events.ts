@@ -1,4 +1,4 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppRuntime } from '../apps/app-runtime';
 import type { SecretBox } from '../crypto/secret-box';
 import type { Logger } from '../logger';
@@ -40,7 +40,7 @@ export async function createEvents(deps: EventsDeps, options: EventsOptions = {}
   const log = deps.log.child({ component: 'events' });
   const bus = new EventBus(deps.clientUrl, log, { reconnectMs: options.reconnectMs });
   await bus.start();
-  const fork = () => deps.orm.em.fork() as EntityManager;
+  const fork = () => deps.orm.em.fork();
   const readDeployment: DeploymentReader = async (targetId, id) => {
     const targets = new TargetService(fork(), deps.secrets, deps.agents, log);
     const target = targets.agentTarget(await targets.get(targetId));

@@ -68,10 +68,10 @@ export class Subscriber<In, Out = In> implements AsyncIterableIterator<Out> {
     }
   }
 
-  async return(): Promise<IteratorResult<Out>> {
+  return(): Promise<IteratorResult<Out>> {
     this.queue.length = 0;
     this.end();
-    return { value: undefined, done: true };
+    return Promise.resolve({ value: undefined, done: true });
   }
 
   async throw(error?: unknown): Promise<IteratorResult<Out>> {

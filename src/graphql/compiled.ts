@@ -1,5 +1,12 @@
 import type { Plugin } from 'graphql-yoga';
-import { getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  getOperationAST,
+  OperationTypeNode,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
 import { getVariableValues } from 'graphql/execution/values';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
@@ -19,7 +26,7 @@ export function useCompiledQueries(): Plugin {
     let byDocument = bySchema.get(args.schema);
     if (!byDocument) bySchema.set(args.schema, (byDocument = new WeakMap()));
     let byName = byDocument.get(args.document);
-    if (!byName) byDocument.set(args.document, (byName = new Map()));
+    if (!byName) byDocument.set(args.document, (byName = new Map<string, CompiledQuery | null>()));
     const name = args.operationName ?? '';
     let compiled = byName.get(name);
     if (compiled === undefined) {
@@ -32,17 +39,20 @@ export function useCompiledQueries(): Plugin {
   };
 
   return {
-    onExecute({ args, setExecuteFn, executeFn }) {
-      if (getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
+    onExecute({ args: anyArgs, setExecuteFn, executeFn }) {
+      // Envelop types execution arguments and results as `any`, to serve every graphql-js
+      // version; this service runs graphql-js 16, whose types they are.
+      const args = anyArgs as ExecutionArgs;
+      if (getOperationAST(args.document, args.operationName)?.operation !== OperationTypeNode.QUERY) return;
       const compiled = compiledFor(args);
       if (!compiled) return;
-      setExecuteFn((executeArgs) => {
+      setExecuteFn((executeArgs): ExecutionResult | Promise<ExecutionResult> => {
         const { schema, document, operationName, rootValue, contextValue, variableValues } = executeArgs as ExecutionArgs;
         // Coerced by graphql-js first, so bad variables get graphql-js's errors, as REST does.
         const operation = getOperationAST(document, operationName);
         const coerced = getVariableValues(schema, operation?.variableDefinitions ?? [], variableValues ?? {});
-        if (coerced.errors) return executeFn(executeArgs);
-        return compiled.query(rootValue, contextValue, variableValues) as ExecutionResult | Promise<ExecutionResult>;
+        if (coerced.errors) return executeFn(executeArgs) as ExecutionResult | Promise<ExecutionResult>;
+        return compiled.query(rootValue, contextValue, variableValues);
       });
     },
   };

@@ -120,7 +120,7 @@ export function useCostLimit(limits: QueryLimits): Plugin {
       sizes.set(context, new Map(wanted.map((coordinate, i) => [coordinate, counts[i]])));
     } else {
       cache = verdicts.get(args.document);
-      if (!cache) verdicts.set(args.document, (cache = new Map()));
+      if (!cache) verdicts.set(args.document, (cache = new Map<string, GraphQLError[]>()));
       const known = cache.get(key);
       if (known) return known;
     }
@@ -129,7 +129,7 @@ export function useCostLimit(limits: QueryLimits): Plugin {
     validate(args.schema, args.document, [
       createComplexityRule({
         context,
-        variableValues: (args.variableValues ?? {}) as Record<string, unknown>,
+        variableValues: args.variableValues ?? {},
         operationName: operation.name?.value,
         // Invalid variables are left to execution, which reports them as it always does.
         validate: ({ depth, complexity }) => {

@@ -10,9 +10,10 @@ import type { Plugin } from 'graphql-yoga';
  */
 export function partialResults(): Plugin {
   return {
-    onResultProcess({ result, setResult }) {
+    onResultProcess(payload) {
+      const { result } = payload;
       if (Array.isArray(result) || !isPartial(result)) return;
-      setResult({ ...result, errors: result.errors!.map(withoutHttpStatus) });
+      payload.setResult({ ...result, errors: result.errors!.map(withoutHttpStatus) });
     },
   };
 }
@@ -23,7 +24,7 @@ function isPartial(result: unknown): result is ExecutionResult {
 }
 
 function withoutHttpStatus(error: GraphQLError): GraphQLError {
-  const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
+  const http = error.extensions?.http;
   if (!http?.status) return error;
   const { status: _status, ...rest } = http;
   const rebuilt = new GraphQLError(error.message, {

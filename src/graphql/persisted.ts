@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Kind, parse, print, visit, type DefinitionNode, type DocumentNode } from 'graphql';
+import { Kind, OperationTypeNode, parse, print, visit, type DefinitionNode, type DocumentNode, type Source } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { createInMemoryAPQStore, useAPQ, type APQStore } from '@graphql-yoga/plugin-apq';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
@@ -27,7 +27,9 @@ export function apqPlugin(): Plugin {
   const lru = createInMemoryAPQStore({ max: APQ_ENTRIES, ttl: APQ_TTL_MS });
   const store: APQStore = {
     get: (key) => lru.get(key),
-    set: (key, query) => (Buffer.byteLength(query) <= MAX_APQ_DOCUMENT_BYTES ? lru.set(key, query) : undefined),
+    set: async (key, query) => {
+      if (Buffer.byteLength(query) <= MAX_APQ_DOCUMENT_BYTES) await lru.set(key, query);
+    },
   };
   return useAPQ({ store });
 }
@@ -46,7 +48,9 @@ export function trustedDocumentsPlugins(documents: ReadonlyMap<string, string>, 
     usePersistedOperations({ getPersistedOperation: (key) => documents.get(key) ?? null, allowArbitraryOperations: true }),
     {
       onParse: ({ params }) => {
-        const source = typeof params.source === 'string' ? params.source : params.source.body;
+        // Envelop types parse's arguments as `any`, for every graphql-js version; these are v16's.
+        const { source: given } = params as { source: string | Source };
+        const source = typeof given === 'string' ? given : given.body;
         if (knownTexts.has(sha256(source))) return undefined;
         return ({ result }) => {
           if (allowIntrospection && !(result instanceof Error) && result && isIntrospectionOnly(result as DocumentNode)) return;
@@ -71,7 +75,7 @@ export function loadTrustedDocuments(file: string | undefined): Map<string, stri
   try {
     manifest = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`GRAPHQL_TRUSTED_DOCUMENTS_FILE ${file} cannot be read as JSON: ${(error as Error).message}`);
+    throw new Error(`GRAPHQL_TRUSTED_DOCUMENTS_FILE ${file} cannot be read as JSON: ${(error as Error).message}`, { cause: error });
   }
   const entries = isApolloManifest(manifest)
     ? manifest.operations.map((op) => [op.id, op.body] as const)
@@ -126,7 +130,7 @@ function isApolloManifest(value: unknown): value is { operations: { id: string; 
 function isIntrospectionOnly(document: DocumentNode): boolean {
   return document.definitions.every((def) => {
     if (def.kind === Kind.FRAGMENT_DEFINITION) return true;
-    if (def.kind !== Kind.OPERATION_DEFINITION || def.operation !== 'query') return false;
+    if (def.kind !== Kind.OPERATION_DEFINITION || def.operation !== OperationTypeNode.QUERY) return false;
     return def.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
   });
 }

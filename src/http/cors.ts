@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
+import { scalarText } from '../scalar-text';
 
 /**
  * CORS for every path (/graphql and the REST table alike), with the `cors` package (expressjs):
@@ -36,8 +37,8 @@ export function createCors(origins: readonly string[]): (req: IncomingMessage, r
   });
   return (req, res) =>
     new Promise((resolve, reject) => {
-      middleware(req as never, res as never, (error?: unknown) => {
-        if (error) return reject(error);
+      middleware(req, res, (error?: unknown) => {
+        if (error) return reject(error instanceof Error ? error : new Error(scalarText(error)));
         // An origin not listed: the package passes even its preflight on. Answered here all the
         // same, without any Access-Control-Allow-* (so the browser refuses), never with a 401.
         if (req.method !== 'OPTIONS') return resolve(false);

@@ -2,7 +2,15 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, type ExecutionArgs, type GraphQLFormattedError } from 'graphql';
+import {
+  GraphQLError,
+  type DocumentNode,
+  type execute,
+  type ExecutionArgs,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type subscribe,
+} from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { Identity } from '../auth/token.service';
 import type { AppDeps } from '../context';
@@ -59,17 +67,20 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
       },
       onSubscribe: async (ctx, _id, payload) => {
         const enveloped = yoga.getEnveloped({ identity: ctx.extra.identity!, params: payload });
-        let document;
+        // Envelop types its parse, validate, execute and subscribe as `any` (for every graphql-js
+        // version); these are graphql-js 16's, as yoga's own transports take them.
+        let document: DocumentNode;
         try {
-          document = enveloped.parse(payload.query);
+          document = enveloped.parse(payload.query) as DocumentNode;
         } catch (error) {
           // A syntax error as it is; a refusal (trusted documents) as its domain error, masked like over HTTP.
           return [maskGraphQLError(deps.log)(error) as GraphQLError];
         }
-        const errors = enveloped.validate(enveloped.schema, document);
+        const schema = enveloped.schema as GraphQLSchema;
+        const errors = enveloped.validate(schema, document) as readonly GraphQLError[];
         if (errors.length > 0) return errors;
         return {
-          schema: enveloped.schema,
+          schema,
           document,
           operationName: payload.operationName,
           variableValues: payload.variables,
@@ -80,8 +91,8 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
       // `extensions.http` is yoga's note to itself of an HTTP status; over HTTP yoga strips it.
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(withoutHttp) } : undefined),
       onError: (_ctx, _id, _payload, errors) => errors.map(withoutHttp),
-      execute: (args) => (args.rootValue as { enveloped: Enveloped }).enveloped.execute(args),
-      subscribe: (args) => (args.rootValue as { enveloped: Enveloped }).enveloped.subscribe(args),
+      execute: (args) => (args.rootValue as { enveloped: Enveloped }).enveloped.execute(args) as ReturnType<typeof execute>,
+      subscribe: (args) => (args.rootValue as { enveloped: Enveloped }).enveloped.subscribe(args) as ReturnType<typeof subscribe>,
     },
     wss,
   );

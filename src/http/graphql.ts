@@ -1,7 +1,7 @@
 import { createYoga, type GraphiQLOptions, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
-import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Identity } from '../auth/token.service';
 import { createContext, type AppDeps, type Context } from '../context';
 import { useCompiledQueries } from '../graphql/compiled';
@@ -24,15 +24,18 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
   const limits = deps.config.graphqlLimits;
   const introspection = deps.config.introspection;
   const rules = [...limitRules(limits), inputTextsRule];
+  // Envelop types parse's and validate's results as `any` (for every graphql-js version); these
+  // are graphql-js 16's.
   const plugins: Plugin[] = [
     {
-      onParse: ({ parseFn, setParseFn }) => setParseFn((source, options) => parseFn(source, { ...options, maxTokens: limits.maxTokens })),
+      onParse: ({ parseFn, setParseFn }) =>
+        setParseFn((source, options) => parseFn(source, { ...options, maxTokens: limits.maxTokens }) as DocumentNode),
       // The limits first, alone: they are linear in the document, and a document over them is
       // refused before graphql-js's own rules walk it (some of those are not linear).
       onValidate: ({ validateFn, setValidationFn }) =>
         setValidationFn((schema, document, all, typeInfo, options) => {
-          const refused = validateFn(schema, document, rules, undefined, options);
-          return refused.length ? refused : validateFn(schema, document, all, typeInfo, options);
+          const refused = validateFn(schema, document, rules, undefined, options) as readonly GraphQLError[];
+          return refused.length ? refused : (validateFn(schema, document, all, typeInfo, options) as readonly GraphQLError[]);
         }),
     },
     partialResults(),
@@ -45,7 +48,8 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
       onValidate: ({ addValidationRule }) => {
         addValidationRule(NoSchemaIntrospectionCustomRule);
         return ({ valid, result, setResult }) => {
-          if (!valid) setResult(result.map((error) => new GraphQLError(hideSuggestions(error.message), error)));
+          if (!valid)
+            setResult((result as readonly GraphQLError[]).map((error) => new GraphQLError(hideSuggestions(error.message), error)));
         };
       },
     });
@@ -68,6 +72,10 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
     // reflect any origin.
     cors: false,
     batching: deps.config.batchLimit > 0 ? { limit: deps.config.batchLimit } : false,
+    // server.ts reads every body before yoga sees it, bounded by MAX_BODY_BYTES (413 above it).
+    // Yoga's own limit would pipe each body through a TransformStream again (a stream pipeline
+    // and an AbortSignal per request: a tenth of a small query's CPU, bench scenario 1).
+    maxRequestBodySize: false,
     graphiql: {
       title: 'platform GraphQL',
       // No placeholder header: it would be sent as is and answered 401. The default query says
@@ -114,8 +122,8 @@ const GRAPHIQL_DEFAULT_QUERY = `# platform GraphQL
 function csrfPrevention(): Plugin {
   const plugin = useCSRFPrevention();
   return {
-    onRequestParse: (payload) => (payload.request.method === 'GET' ? undefined : plugin.onRequestParse?.(payload as never)),
-  } as Plugin;
+    onRequestParse: (payload) => (payload.request.method === 'GET' ? undefined : plugin.onRequestParse?.(payload)),
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { GraphQLError, Kind, type ASTVisitor, type ValidationContext } from 'graphql';
+import { GraphQLError, Kind, type ASTVisitor, type ValidationContext, type ValueNode } from 'graphql';
 import { BadRequestError, ValidationError } from '../errors';
 
 /**
@@ -70,15 +70,15 @@ export function checkText(text: string, field: string): void {
 
 /** The same rule for string literals written into a GraphQL document (arguments, input fields). */
 export function inputTextsRule(context: ValidationContext): ASTVisitor {
-  const check = (node: { value: { kind: Kind } }, name: string) => {
-    const walk = (value: any, field: string): void => {
+  const check = (node: { value: ValueNode }, name: string) => {
+    const walk = (value: ValueNode, field: string): void => {
       if (value.kind === Kind.STRING) {
         try {
           checkText(value.value, field);
         } catch (error) {
           context.reportError(new GraphQLError((error as Error).message, { nodes: value, originalError: error as Error }));
         }
-      } else if (value.kind === Kind.LIST) value.values.forEach((v: unknown) => walk(v, field));
+      } else if (value.kind === Kind.LIST) value.values.forEach((v) => walk(v, field));
     };
     walk(node.value, snake(name));
   };

@@ -28,7 +28,7 @@ export function createLegacyUiHandler(
   const prepared = prepareRoutes(schema, runnable);
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
   const knownPaths = FindMyWay({ ignoreTrailingSlash: true });
-  for (const row of rows) router.on(row.method as HTTPMethod, row.path, () => undefined, { row } satisfies Store);
+  for (const row of rows) router.on(row.method, row.path, () => undefined, { row } satisfies Store);
   for (const path of new Set(rows.map((r) => r.path))) knownPaths.on('GET', path, () => undefined);
   const identity: Identity = { tokenId: null, username: 'legacy-ui', email: null, scopes: expandScopes([scope]) };
 

@@ -14,6 +14,7 @@ import { createCors } from './cors';
 import { checkInputTexts } from './input-limits';
 import { describeError } from './errors';
 import type { Yoga } from './graphql';
+import { scalarText } from '../scalar-text';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -25,7 +26,7 @@ interface RouteStore {
 export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, routes: readonly RestRoute[]): Handler {
   const prepared = prepareRoutes(schema, routes);
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
-  for (const route of routes) router.on(route.method as HTTPMethod, route.path, () => undefined, { route } satisfies RouteStore);
+  for (const route of routes) router.on(route.method, route.path, () => undefined, { route } satisfies RouteStore);
   const knownPaths = FindMyWay({ ignoreTrailingSlash: true });
   for (const path of new Set(routes.map((r) => r.path))) knownPaths.on('GET', path, () => undefined);
 
@@ -123,7 +124,7 @@ export function sendOutcome(
 function locationOf(template: string, params: Record<string, string | undefined>, body: unknown): string | undefined {
   const id = (body as { id?: unknown } | null)?.id;
   if (id === undefined || id === null) return undefined;
-  return template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(name === 'id' ? String(id) : (params[name] ?? '')));
+  return template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(name === 'id' ? scalarText(id) : (params[name] ?? '')));
 }
 
 export function errorHeaders(status: number): Record<string, string> {
@@ -157,9 +158,7 @@ async function authenticateGraphQL(deps: AppDeps, req: IncomingMessage, url: URL
 
 /** The read-only caller behind a subscription ticket (an SSE GET's `?ticket=`, graphql-ws's connectionParams). */
 export async function redeemTicket(deps: AppDeps, ticket: string): Promise<Identity> {
-  const identity = await new SubscriptionTicketService(deps.orm.em.fork() as never, deps.config.subscriptionTicketTtlSeconds).redeem(
-    ticket,
-  );
+  const identity = await new SubscriptionTicketService(deps.orm.em.fork(), deps.config.subscriptionTicketTtlSeconds).redeem(ticket);
   if (!identity) throw new UnauthenticatedError('the subscription ticket is not valid (unknown, used or expired)');
   return identity;
 }
@@ -216,6 +215,14 @@ function isGraphiQLPage(req: IncomingMessage, url: URL): boolean {
   return req.method === 'GET' && !url.searchParams.has('query') && (req.headers.accept ?? '').includes('text/html');
 }
 
+/** Yoga's answers that never end on their own: SSE (subscriptions, graphql-sse) and incremental delivery. */
+const STREAMED = /^(text\/event-stream|multipart\/mixed)/i;
+
+/**
+ * Hands a request to yoga and writes its answer. The body was read (and bounded) here already,
+ * so yoga gets it as a Buffer and the request's own header object (no copy); an answer that is
+ * one document is written with one `end` (yoga's JSON is a string: no stream is made for it).
+ */
 async function forward(
   yoga: Yoga,
   req: IncomingMessage,
@@ -224,17 +231,19 @@ async function forward(
   identity: Identity | undefined,
   body: Buffer,
 ): Promise<void> {
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
-  }
-  const response = await yoga.fetch(
-    url,
-    { method: req.method, headers, body: body.length ? new Uint8Array(body) : undefined },
-    { identity: identity as Identity },
-  );
+  const request = new yoga.fetchAPI.Request(url.href, {
+    method: req.method,
+    headers: requestHeaders(req),
+    body: body.length ? (body as unknown as BodyInit) : undefined,
+  });
+  const response = await yoga.fetch(request, { identity: identity as Identity });
   const outHeaders: Record<string, string> = {};
   response.headers.forEach((value, key) => (outHeaders[key] = value));
+  if (!STREAMED.test(response.headers.get('content-type') ?? '')) {
+    const text = await response.text();
+    res.writeHead(response.status, outHeaders);
+    return void res.end(text);
+  }
   res.writeHead(response.status, outHeaders);
   if (!response.body) return void res.end();
   // Streamed chunk by chunk: subscriptions over SSE never end on their own. A client that goes
@@ -248,4 +257,17 @@ async function forward(
     res.off('close', cancel);
   }
   res.end();
+}
+
+/** node's header object as it is; a header node keeps as a list (only set-cookie) joined, as fetch's Headers join. */
+function requestHeaders(req: IncomingMessage): Record<string, string> {
+  const headers = req.headers;
+  for (const value of Object.values(headers)) {
+    if (typeof value !== 'string') {
+      const joined: Record<string, string> = {};
+      for (const [key, v] of Object.entries(headers)) if (v !== undefined) joined[key] = Array.isArray(v) ? v.join(', ') : v;
+      return joined;
+    }
+  }
+  return headers as Record<string, string>;
 }

@@ -130,7 +130,7 @@ services:
   test('conformance files as apps: those that need files from a directory are refused naming them, the rest map', () => {
     const app = (file: string) => () => loadComposeApp(readFileSync(path.join(conformance, `${file}.yaml`), 'utf8'));
     expect(thrown(app('simple_secretfile')).message).toBe(
-      'compose_yaml: secrets.test_secret: file "./test_secret.txt" cannot be read: an app\'s compose file has no directory on the server; give it from environment: (a variable of the request\'s environment)',
+      'compose_yaml: secrets.test_secret: file "./test_secret.txt" cannot be read: an app\'s compose file given inline has no directory on the server: create the app from its template repo (compose_repo_id and compose_file); give it from environment: (a variable of the request\'s environment)',
     );
     expect(thrown(app('simple_configfile')).message).toContain('configs.test_config: file "./test_config.txt" cannot be read');
     expect(thrown(app('simple_volume')).message).toContain('services.entry.volumes[0]: "./test_volume.txt" is a relative host path');
@@ -222,7 +222,10 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
 
   test('each refused key is a 422 naming it', () => {
     const cases: [string, string][] = [
-      ['    env_file: .env\n', 'services.web.env_file: the file cannot be read'],
+      [
+        '    env_file: .env\n',
+        "services.web.env_file: an app's compose file given inline has no directory on the server: create the app from its template repo (compose_repo_id and compose_file); or put the variables in environment",
+      ],
       ['    external_links: [other]\n', 'services.web.external_links: an app only reaches its own services'],
       ['    network_mode: host\n', 'services.web.network_mode: "host" would take the service off its app\'s network'],
       ['    cgroup_parent: x\n', 'services.web.cgroup_parent: not supported'],
@@ -239,7 +242,7 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
     for (const [body, message] of cases) {
       const text = body.startsWith('    build') ? 'services:\n  web:\n' + body : undefined;
       const error = thrown(() => (text ? loadComposeApp(text) : service(body)));
-      expect({ body, error: error.message }).toEqual({ body, error: expect.stringContaining(message) });
+      expect({ body, error: error.message }).toEqual({ body, error: expect.stringContaining(message) as string });
       expect(error).toBeInstanceOf(ValidationError);
     }
   });
@@ -252,7 +255,7 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
       'services.web.container_name is ignored: containers get app-scoped names so that copies of an app run side by side; the service is reached by its own name',
       'services.web.platform is ignored: the engine runs its own platform',
       'services.web.pull_policy is ignored: images the engine has are used; missing ones are pulled',
-      'services.web.build is ignored: images are not built here; the image busybox is run as given',
+      "services.web.build is ignored: an app's compose file given inline has no directory on the server: create the app from its template repo (compose_repo_id and compose_file); the image busybox is run as given",
       'services.web.deploy.resources is ignored: only deploy.replicas applies to apps on one engine',
     ]);
     expect(app.options.get('web')).toEqual({ replicas: 2 });

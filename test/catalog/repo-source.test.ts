@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -295,6 +295,57 @@ describe('saveTemplateFile', () => {
     expect(saved.path).toBe('b.pmx');
     expect(git(work, 'show', '--name-only', '--format=%s', 'HEAD').trim().split('\n')).toEqual(['Save template b.pmx', '', 'b.pmx']);
     expect(git(work, 'status', '--porcelain').trim()).toBe('A  staged.txt');
+  });
+
+  test("a local work tree's own filters, diff drivers and hooks never run when a template is saved into it", async () => {
+    // A hostile work tree: its .git/config names commands for the template files (a clean and
+    // a smudge filter, a diff textconv) and it has hooks; each
+    // would leave a marker file if git ran it. `git add` runs the clean filter, which is how
+    // saving used to stage the file.
+    const work = workRepo('hostile', { 'a.pmx': pmx('A') });
+    const marker = (what: string) => path.join(root, `ran-${what}`);
+    const touch = (what: string) => `touch '${marker(what)}'; cat`;
+    writeFiles(work, { '.gitattributes': '*.pmx filter=evil diff=evil\n' });
+    git(work, 'config', 'filter.evil.clean', touch('clean'));
+    git(work, 'config', 'filter.evil.smudge', touch('smudge'));
+    git(work, 'config', 'diff.evil.textconv', touch('textconv'));
+    for (const hook of ['pre-commit', 'commit-msg', 'post-commit', 'reference-transaction', 'post-index-change']) {
+      writeFileSync(path.join(work, '.git', 'hooks', hook), `#!/bin/sh\ntouch '${marker(hook)}'\n`);
+      chmodSync(path.join(work, '.git', 'hooks', hook), 0o755);
+    }
+    writeFiles(work, { 'staged.txt': 'mine' });
+    execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'add', 'staged.txt'], { cwd: work, env: GIT_ENV });
+    const before = git(work, 'rev-parse', 'HEAD').trim();
+
+    const saved = await saveTemplateFile(work, 'b', pmx('B'), saveOptions());
+    // Saved again unchanged: no new commit, and still nothing run.
+    expect(await saveTemplateFile(work, 'b', pmx('B'), saveOptions())).toEqual(saved);
+
+    expect(readdirSync(root).filter((f) => f.startsWith('ran-'))).toEqual([]);
+    expect(saved.path).toBe('b.pmx');
+    expect(saved.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(git(work, 'rev-parse', 'HEAD').trim()).toBe(saved.commit);
+    expect(git(work, 'rev-parse', 'HEAD~1').trim()).toBe(before);
+    expect(git(work, 'log', '-1', '--format=%s|%an|%ae|%cn|%ce', 'HEAD').trim()).toBe(
+      'Save template b.pmx|Platform|platform@example.com|Platform|platform@example.com',
+    );
+    // The committed bytes are the template's, as written (no filter applied on the way in).
+    expect(execFileSync('git', ['cat-file', 'blob', 'HEAD:b.pmx'], { cwd: work, env: GIT_ENV, encoding: 'utf8' })).toBe(pmx('B'));
+    expect(git(work, 'show', '--name-only', '--format=%s', 'HEAD').trim().split('\n')).toEqual(['Save template b.pmx', '', 'b.pmx']);
+    // The index holds the saved file as committed, and the caller's staged change is still staged.
+    expect(git(work, 'diff', '--cached', '--name-status', '--no-textconv', '--no-ext-diff').trim()).toBe('A\tstaged.txt');
+    expect(readdirSync(root).filter((f) => f.startsWith('ran-'))).toEqual([]);
+  });
+
+  test('a local work tree with no commit yet gets its first commit on its branch', async () => {
+    const work = path.join(root, 'fresh');
+    mkdirSync(work);
+    git(work, 'init', '-q', '-b', 'trunk');
+    const saved = await saveTemplateFile(work, 'first', pmx('First'), saveOptions());
+    expect(git(work, 'rev-parse', 'trunk').trim()).toBe(saved.commit);
+    expect(git(work, 'rev-list', '--count', 'trunk').trim()).toBe('1');
+    expect(git(work, 'show', 'trunk:first.pmx')).toBe(pmx('First'));
+    expect(git(work, 'status', '--porcelain').trim()).toBe('');
   });
 
   test('a plain directory gets the file written in place', async () => {

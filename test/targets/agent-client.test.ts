@@ -8,7 +8,8 @@ describe('AgentClient against a real agent', () => {
   let fake: Awaited<ReturnType<typeof startFakeAdapter>>;
   let agent: RunningAgent;
   let other: RunningAgent;
-  const client = new AgentClient({ connectTimeoutMs: 2000, headersTimeoutMs: 500, bodyTimeoutMs: 500 });
+  // The service's own timeouts: a real agent on a loaded machine may take more than a second.
+  const client = new AgentClient();
 
   beforeAll(async () => {
     fake = await startFakeAdapter();
@@ -85,12 +86,14 @@ describe('AgentClient against a real agent', () => {
 
   test('agent slow: 504', async () => {
     const slow = await startMisbehavingAgent(() => undefined); // accepts, never answers
+    const hasty = new AgentClient({ connectTimeoutMs: 2000, headersTimeoutMs: 500, bodyTimeoutMs: 500 });
     try {
-      await expect(client.metadata(target(slow.token, 'slow'))).rejects.toMatchObject({
+      await expect(hasty.metadata(target(slow.token, 'slow'))).rejects.toMatchObject({
         httpStatus: 504,
         message: `The agent of deployment target "slow" at ${slow.url} did not answer within 500 ms.`,
       });
     } finally {
+      await hasty.close();
       await slow.close();
     }
   });
@@ -128,6 +131,7 @@ describe('agent loaders', () => {
     const counts = new Map<string, number>();
     let inFlight = 0;
     let maxInFlight = 0;
+    const held: (() => void)[] = [];
     const servers = await Promise.all(
       [0, 1, 2, 3].map((n) =>
         startMisbehavingAgent((req, res) => {
@@ -135,7 +139,9 @@ describe('agent loaders', () => {
           counts.set(key, (counts.get(key) ?? 0) + 1);
           inFlight++;
           maxInFlight = Math.max(maxInFlight, inFlight);
-          setTimeout(() => {
+          // Every request is held until all seven are in flight at once (in parallel, then); a
+          // client that sent them one after another would see each answered after 5 s instead.
+          const answer = () => {
             inFlight--;
             if (n === 3) {
               res.writeHead(500, { 'content-type': 'application/json' });
@@ -145,7 +151,16 @@ describe('agent loaders', () => {
             res.writeHead(200, { 'content-type': 'application/json' });
             if (req.url === '/deployments') res.end(JSON.stringify([{ id: n, name: `d${n}`, template: null, service_ids: ['s'] }]));
             else res.end(JSON.stringify({ id: Number(req.url!.split('/')[2]), name: 'x', status: { services: [] } }));
-          }, 100);
+          };
+          held.push(answer);
+          if (inFlight === 7) held.splice(0).forEach((release) => release());
+          else
+            setTimeout(() => {
+              const at = held.indexOf(answer);
+              if (at < 0) return;
+              held.splice(at, 1);
+              answer();
+            }, 5000);
         }),
       ),
     );

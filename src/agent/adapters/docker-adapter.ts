@@ -72,7 +72,7 @@ export function createDockerAdapter(options: {
           }),
       );
       const failed = created.find((outcome) => outcome.status === 'rejected');
-      if (failed) throw (failed as PromiseRejectedResult).reason;
+      if (failed) throw failed.reason;
       for (const { name, spec } of specs.filter((s) => s.after)) {
         await docker.createContainer(name, spec);
         names.push(name);

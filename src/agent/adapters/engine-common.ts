@@ -24,7 +24,9 @@ export function asUpstream(error: unknown): unknown {
 
 /** Awaits engine work, turning its failures into the agent's upstream errors. */
 export function upstream<T>(work: Promise<T>): Promise<T> {
-  return work.catch((error: unknown) => Promise.reject(asUpstream(error)));
+  return work.catch((error: unknown) => {
+    throw asUpstream(error);
+  });
 }
 
 /** Names in the engine allow [a-zA-Z0-9_.-]; a template image name may hold anything. */

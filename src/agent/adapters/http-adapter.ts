@@ -3,6 +3,7 @@ import { UpstreamError, UpstreamTimeoutError, ValidationError } from '../../erro
 import { deadlineSignal, readLimited, ResponseTooLargeError } from '../../http/read-limited';
 import type { DeployTemplate, TemplateImage } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
+import { scalarText } from '../../scalar-text';
 
 /**
  * The original adapter protocol v1 (reference/original-agent.md §5): an external adapter
@@ -48,7 +49,7 @@ export function createHttpAdapter(options: { url: string; timeoutMs: number }): 
       const body = parseJson(text) as { version?: unknown; type?: unknown } | undefined;
       if (!body || typeof body !== 'object')
         throw new UpstreamError('The adapter answered GET /v1/metadata with a body that is not a JSON object.');
-      return { version: String(body.version ?? ''), type: String(body.type ?? '') };
+      return { version: scalarText(body.version ?? ''), type: scalarText(body.type ?? '') };
     },
 
     async create(_key: string, template: DeployTemplate) {

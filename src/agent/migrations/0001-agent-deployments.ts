@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /** The agent's deployments. It may share a PostgreSQL server with the main service, hence the prefix. */
 export class Migration0001AgentDeployments extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`create table agent_deployments (
       id serial primary key,
       name text,

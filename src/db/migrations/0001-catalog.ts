@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /** Tokens, registries, template repos and templates, with the indexes search relies on. */
 export class Migration0001Catalog extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`create extension if not exists pg_trgm`);
     this.addSql(`create table api_tokens (
       id serial primary key,

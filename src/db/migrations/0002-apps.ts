@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /** Apps, their categories, services, links and shared volumes; the installation's engine label. */
 export class Migration0002Apps extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     // Containers and networks carry this id, so two installations (or two test databases) on
     // one engine never list, rebuild or remove each other's containers.
     this.addSql(`create table platform_instance (id text primary key)`);

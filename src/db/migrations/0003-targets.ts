@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0003Targets extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`create table deployment_targets (
       id serial primary key,
       name text not null,

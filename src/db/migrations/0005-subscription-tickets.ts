@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0005SubscriptionTickets extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`create table subscription_tickets (
       digest text primary key,
       token_id integer references api_tokens (id) on delete cascade,

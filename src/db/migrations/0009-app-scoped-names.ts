@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * warnings about what a compose file asked for that was not honoured as written.
  */
 export class Migration0009AppScopedNames extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql('alter table services drop constraint if exists services_name_key');
     this.addSql('alter table services add constraint services_app_id_name_key unique (app_id, name)');
     this.addSql(`alter table services add column options jsonb not null default '{}'`);

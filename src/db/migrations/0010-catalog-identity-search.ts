@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * can give it back.
  */
 export class Migration0010CatalogIdentitySearch extends Migration {
-  override async up(): Promise<void> {
+  override up(): void {
     // A repo template's file, relative to the repo root. Null for templates made by POST /templates.
     this.addSql(`alter table templates add column path text`);
     this.addSql(`create unique index templates_repo_path_idx on templates (repo_id, path) where repo_id is not null and path is not null`);

@@ -6,6 +6,7 @@ import { Migration0005SubscriptionTickets } from './0005-subscription-tickets';
 import { Migration0009AppScopedNames } from './0009-app-scoped-names';
 import { Migration0010CatalogIdentitySearch } from './0010-catalog-identity-search';
 import { Migration0011UserProfiles } from './0011-user-profiles';
+import { Migration0012ServiceBuildLog } from './0012-service-build-log';
 
 /** Every committed migration of the main service, in order. Append; never edit a landed one. */
 export const migrations: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrations: MigrationObject[] = [
   { name: '0009-app-scoped-names', class: Migration0009AppScopedNames },
   { name: '0010-catalog-identity-search', class: Migration0010CatalogIdentitySearch },
   { name: '0011-user-profiles', class: Migration0011UserProfiles },
+  { name: '0012-service-build-log', class: Migration0012ServiceBuildLog },
 ];
