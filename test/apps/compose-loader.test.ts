@@ -242,7 +242,7 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
     for (const [body, message] of cases) {
       const text = body.startsWith('    build') ? 'services:\n  web:\n' + body : undefined;
       const error = thrown(() => (text ? loadComposeApp(text) : service(body)));
-      expect({ body, error: error.message }).toEqual({ body, error: expect.stringContaining(message) as string });
+      expect({ body, error: error.message }).toEqual({ body, error: expect.stringContaining(message) });
       expect(error).toBeInstanceOf(ValidationError);
     }
   });
