@@ -70,6 +70,14 @@ export async function startAgent(
   };
 }
 
+/** A deployment as the agent answers it (interface B), as far as the tests read it. */
+export interface AgentDeploymentBody {
+  id: number;
+  name: string;
+  service_ids: string[];
+  status: { services: { id: string; actualState: string }[] };
+}
+
 export interface RecordedCall {
   method: string;
   path: string;
@@ -91,7 +99,7 @@ export async function startFakeAdapter(
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const call = { method: req.method ?? '', path: req.url ?? '', body: text ? JSON.parse(text) : undefined };
+      const call: RecordedCall = { method: req.method ?? '', path: req.url ?? '', body: text ? (JSON.parse(text) as unknown) : undefined };
       calls.push(call);
       if (reply?.(call, res)) return;
       const json = (status: number, body?: unknown) => {
@@ -127,12 +135,12 @@ export async function startFakeAdapter(
 }
 
 /** An https request to the agent trusting only its certificate. */
-export async function agentRequest(
+export async function agentRequest<T = unknown>(
   agent: RunningAgent,
   method: string,
   pathname: string,
   options: { body?: unknown; raw?: string; auth?: string | null } = {},
-): Promise<{ status: number; body: any; headers: Record<string, string | string[] | undefined> }> {
+): Promise<{ status: number; body: T; headers: Record<string, string | string[] | undefined> }> {
   const { request } = await import('node:https');
   const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const auth = options.auth === undefined ? agent.auth : options.auth;
@@ -152,7 +160,8 @@ export async function agentRequest(
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined, headers: res.headers });
+          // The body as the caller declares it (what the agent sent, not checked here).
+          resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers });
         });
       },
     );

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

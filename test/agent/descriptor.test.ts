@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { mergeImage, parseDescriptor } from '../../src/agent/descriptor';
 
 describe('descriptor merge (ARCHITECTURE §5)', () => {

@@ -1,5 +1,6 @@
+import { expect } from '@jest/globals';
 import { describeDocker, removeByLabel, testDockerClient, testDockerHost, TEST_IMAGE } from '../helpers/docker';
-import { agentRequest, startAgent, type RunningAgent } from './agent-harness';
+import { agentRequest, startAgent, type RunningAgent, type AgentDeploymentBody } from './agent-harness';
 
 const LABEL_KEY = 'platform.agent.key';
 
@@ -43,7 +44,7 @@ describeDocker('agent with the docker adapter', () => {
 
   async function waitRunning(id: number): Promise<{ id: string; actualState: string }[]> {
     for (let attempt = 0; attempt < 50; attempt++) {
-      const res = await agentRequest(agent, 'GET', `/deployments/${id}`);
+      const res = await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${id}`);
       const services = res.body.status.services as { id: string; actualState: string }[];
       if (services.every((service) => service.actualState === 'running')) return services;
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -80,9 +81,9 @@ describeDocker('agent with the docker adapter', () => {
   }
 
   test('deploy answers on its published port; redeploy and delete leave nothing behind', async () => {
-    const created = await agentRequest(agent, 'POST', '/deployments', { body: descriptor });
+    const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', { body: descriptor });
     expect(created.status).toBe(200);
-    const id = created.body.id as number;
+    const id = created.body.id;
     expect(created.body).toEqual({
       id,
       name: 'hello',
@@ -94,7 +95,7 @@ describeDocker('agent with the docker adapter', () => {
         expect.stringMatching(/-worker-2$/),
       ],
     });
-    const [web, worker] = created.body.service_ids as string[];
+    const [web, worker] = created.body.service_ids;
     const firstKey = await generationKey(web);
 
     const services = await waitRunning(id);
@@ -104,10 +105,10 @@ describeDocker('agent with the docker adapter', () => {
     const aliases = (await docker.inspectContainer(worker))!.NetworkSettings.Networks[`platform-${firstKey}`].Aliases;
     expect(aliases).toEqual(expect.arrayContaining(['worker', 'backend']));
 
-    const redeployed = await agentRequest(agent, 'POST', `/deployments/${id}/redeploy`);
+    const redeployed = await agentRequest<AgentDeploymentBody>(agent, 'POST', `/deployments/${id}/redeploy`);
     expect(redeployed.status).toBe(200);
     expect(redeployed.body.id).toBe(id);
-    const newWeb = redeployed.body.service_ids[0] as string;
+    const newWeb = redeployed.body.service_ids[0];
     const secondKey = await generationKey(newWeb);
     expect(secondKey).not.toBe(firstKey);
     expect(await leftovers(firstKey)).toEqual({ containers: 0, networks: 0 });
@@ -116,7 +117,7 @@ describeDocker('agent with the docker adapter', () => {
 
     expect((await agentRequest(agent, 'DELETE', `/deployments/${id}`)).status).toBe(204);
     expect(await leftovers(secondKey)).toEqual({ containers: 0, networks: 0 });
-    expect((await agentRequest(agent, 'GET', `/deployments/${id}`)).status).toBe(404);
+    expect((await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${id}`)).status).toBe(404);
   });
 
   test('redeploy with a fixed host port swaps generations on the same port', async () => {
@@ -129,11 +130,11 @@ describeDocker('agent with the docker adapter', () => {
         ],
       },
     };
-    const created = await agentRequest(agent, 'POST', '/deployments', { body: fixed });
+    const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', { body: fixed });
     expect(created.status).toBe(200);
-    const id = created.body.id as number;
+    const id = created.body.id;
     await generationKey(created.body.service_ids[0]);
-    const redeployed = await agentRequest(agent, 'POST', `/deployments/${id}/redeploy`);
+    const redeployed = await agentRequest<AgentDeploymentBody>(agent, 'POST', `/deployments/${id}/redeploy`);
     expect(redeployed.status).toBe(200);
     await generationKey(redeployed.body.service_ids[0]);
     await waitRunning(id);
@@ -142,12 +143,12 @@ describeDocker('agent with the docker adapter', () => {
   });
 
   test('a missing image that cannot be pulled: 502, nothing left behind, no row', async () => {
-    const res = await agentRequest(agent, 'POST', '/deployments', {
+    const res = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', {
       body: { template: { name: 'nope', images: [{ name: 'x', source: '127.0.0.1:9/missing/image:1' }] } },
     });
     expect(res.status).toBe(502);
     expect(res.body).toEqual({ code: 502, message: expect.stringContaining('127.0.0.1:9/missing/image:1'), fields: '' });
-    expect((await agentRequest(agent, 'GET', '/deployments')).body).toEqual([]);
+    expect((await agentRequest<AgentDeploymentBody[]>(agent, 'GET', '/deployments')).body).toEqual([]);
   });
 
   test('metadata names the engine', async () => {

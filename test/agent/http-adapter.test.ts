@@ -1,5 +1,6 @@
+import { expect } from '@jest/globals';
 import { Client } from 'pg';
-import { agentRequest, startAgent, startFakeAdapter, type RunningAgent } from './agent-harness';
+import { agentRequest, startAgent, startFakeAdapter, type RunningAgent, type AgentDeploymentBody } from './agent-harness';
 
 /**
  * The agent with its `http` adapter against a fake external adapter (protocol v1), which stands
@@ -77,7 +78,7 @@ describe('agent with the http adapter', () => {
   });
 
   test('deploy with an override, list, get, redeploy and delete', async () => {
-    const created = await agentRequest(agent, 'POST', '/deployments', { body: descriptor });
+    const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', { body: descriptor });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
       id: expect.any(Number),
@@ -124,13 +125,13 @@ describe('agent with the http adapter', () => {
         ],
       },
     ]);
-    const id = created.body.id as number;
+    const id = created.body.id;
 
-    const list = await agentRequest(agent, 'GET', '/deployments');
+    const list = await agentRequest<AgentDeploymentBody[]>(agent, 'GET', '/deployments');
     expect(list.status).toBe(200);
     expect(list.body).toEqual([{ id, name: 'wordpress', template: 7, service_ids: ['wp-svc-1', 'db-svc-2'], redeployable: true }]);
 
-    const one = await agentRequest(agent, 'GET', `/deployments/${id}`);
+    const one = await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${id}`);
     expect(one.status).toBe(200);
     expect(one.body).toEqual({
       id,
@@ -145,7 +146,7 @@ describe('agent with the http adapter', () => {
     });
 
     fake.calls.length = 0;
-    const redeployed = await agentRequest(agent, 'POST', `/deployments/${id}/redeploy`);
+    const redeployed = await agentRequest<AgentDeploymentBody>(agent, 'POST', `/deployments/${id}/redeploy`);
     expect(redeployed.status).toBe(200);
     expect(redeployed.body).toEqual({ id, name: 'wordpress', template: 7, service_ids: ['wp-svc-3', 'db-svc-4'], redeployable: true });
     // The new services first (same merged template), then the old ones go.
@@ -168,13 +169,13 @@ describe('agent with the http adapter', () => {
       'DELETE /v1/services/wp-svc-3',
       'DELETE /v1/services/db-svc-4',
     ]);
-    expect((await agentRequest(agent, 'GET', `/deployments/${id}`)).status).toBe(404);
-    expect((await agentRequest(agent, 'GET', '/deployments')).body).toEqual([]);
+    expect((await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${id}`)).status).toBe(404);
+    expect((await agentRequest<AgentDeploymentBody[]>(agent, 'GET', '/deployments')).body).toEqual([]);
   });
 
   test('status passes "not found" for services the adapter no longer knows; ids are URL-escaped', async () => {
     await withRow(agent, ['gone', 'a b/c'], async (id) => {
-      const one = await agentRequest(agent, 'GET', `/deployments/${id}`);
+      const one = await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${id}`);
       expect(one.body.status.services).toEqual([
         { id: 'gone', actualState: 'not found' },
         { id: 'a b/c', actualState: 'running 2/2' },
@@ -184,15 +185,15 @@ describe('agent with the http adapter', () => {
   });
 
   test('a redeploy whose new create fails keeps the old deployment (row and services)', async () => {
-    const created = await agentRequest(agent, 'POST', '/deployments', { body: descriptor });
-    const id = created.body.id as number;
+    const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', { body: descriptor });
+    const id = created.body.id;
     failCreate = true;
     fake.calls.length = 0;
-    const res = await agentRequest(agent, 'POST', `/deployments/${id}/redeploy`);
+    const res = await agentRequest<AgentDeploymentBody>(agent, 'POST', `/deployments/${id}/redeploy`);
     expect(res.status).toBe(502);
     expect(res.body).toEqual({ code: 502, message: 'The adapter refused the deployment (HTTP 500): cluster is full', fields: '' });
     expect(fake.calls.map((call) => call.method)).toEqual(['POST']);
-    const list = await agentRequest(agent, 'GET', '/deployments');
+    const list = await agentRequest<AgentDeploymentBody[]>(agent, 'GET', '/deployments');
     expect(list.body).toEqual([{ id, name: 'wordpress', template: 7, service_ids: created.body.service_ids, redeployable: true }]);
     failCreate = false;
     expect((await agentRequest(agent, 'DELETE', `/deployments/${id}`)).status).toBe(204);
@@ -200,9 +201,9 @@ describe('agent with the http adapter', () => {
 
   test('a failed create stores nothing', async () => {
     failCreate = true;
-    const res = await agentRequest(agent, 'POST', '/deployments', { body: descriptor });
+    const res = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', { body: descriptor });
     expect(res.status).toBe(502);
-    expect((await agentRequest(agent, 'GET', '/deployments')).body).toEqual([]);
+    expect((await agentRequest<AgentDeploymentBody[]>(agent, 'GET', '/deployments')).body).toEqual([]);
   });
 
   test('deleting a deployment whose services are already gone succeeds', async () => {
@@ -225,7 +226,7 @@ describe('agent with an unreachable or slow adapter', () => {
     await fake.close();
     const agent = await startAgent({ env: { ADAPTER_URL: url } });
     try {
-      const res = await agentRequest(agent, 'POST', '/deployments', { body: descriptor });
+      const res = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', { body: descriptor });
       expect(res.status).toBe(502);
       expect(res.body).toEqual({ code: 502, message: `The adapter at ${url} is unreachable (ECONNREFUSED).`, fields: '' });
       expect((await agentRequest(agent, 'GET', '/metadata')).status).toBe(502);
@@ -238,10 +239,10 @@ describe('agent with an unreachable or slow adapter', () => {
     const fake = await startFakeAdapter(() => true); // never answers
     const agent = await startAgent({ env: { ADAPTER_URL: fake.url, ADAPTER_TIMEOUT_MS: '300' } });
     try {
-      const res = await agentRequest(agent, 'POST', '/deployments', { body: descriptor });
+      const res = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', { body: descriptor });
       expect(res.status).toBe(504);
       expect(res.body).toEqual({ code: 504, message: `The adapter at ${fake.url} did not answer within 300 ms.`, fields: '' });
-      expect((await agentRequest(agent, 'GET', '/deployments')).body).toEqual([]);
+      expect((await agentRequest<AgentDeploymentBody[]>(agent, 'GET', '/deployments')).body).toEqual([]);
     } finally {
       await agent.close();
       await fake.close();
@@ -254,7 +255,7 @@ async function withRow(agent: RunningAgent, serviceIds: string[], run: (id: numb
   const client = new Client({ connectionString: agent.config.databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query(
+    const { rows } = await client.query<{ id: number }>(
       `insert into agent_deployments (name, template, service_ids, adapter_key) values ('seeded', '{"images":[]}', $1, 'd0-seed') returning id`,
       [JSON.stringify(serviceIds)],
     );
@@ -298,7 +299,7 @@ describe('interface B and the http adapter with the original peers', () => {
   });
 
   test("panamaxcli's create body (numbers as strings, volumes_from, an empty override) deploys; both volume keys reach the adapter", async () => {
-    const created = await agentRequest(agent, 'POST', '/deployments', {
+    const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', {
       body: {
         override: {},
         template: {
@@ -334,7 +335,7 @@ describe('interface B and the http adapter with the original peers', () => {
     });
 
     // A service the adapter answers 404 for is "not found", as the original agents said.
-    const one = await agentRequest(agent, 'GET', `/deployments/${created.body.id}`);
+    const one = await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${created.body.id}`);
     expect(one.body).toEqual({
       id: created.body.id,
       name: 'pair',
@@ -346,8 +347,8 @@ describe('interface B and the http adapter with the original peers', () => {
         ],
       },
     });
-    expect((await agentRequest(agent, 'GET', '/deployments')).body).toEqual([created.body]);
-    const redeployed = await agentRequest(agent, 'POST', `/deployments/${created.body.id}/redeploy`);
+    expect((await agentRequest<AgentDeploymentBody[]>(agent, 'GET', '/deployments')).body).toEqual([created.body]);
+    const redeployed = await agentRequest<AgentDeploymentBody>(agent, 'POST', `/deployments/${created.body.id}/redeploy`);
     expect(redeployed.body).toEqual({
       id: created.body.id,
       name: 'pair',

@@ -1,4 +1,6 @@
+import { expect } from '@jest/globals';
 import type { Adapter } from '../../src/agent/adapters/adapter';
+import type { ErrorBody } from '../../src/errors';
 import { agentRequest, startAgent, startFakeAdapter, type RunningAgent } from './agent-harness';
 
 /** The agent's HTTP contract: auth, error bodies, sizes; the fake adapter stands for an external one. */
@@ -74,7 +76,7 @@ describe('agent HTTP contract', () => {
   });
 
   test('invalid descriptor: 422 naming every offending field', async () => {
-    const res = await agentRequest(agent, 'POST', '/deployments', {
+    const res = await agentRequest<ErrorBody>(agent, 'POST', '/deployments', {
       body: {
         template: {
           name: 'bad',
@@ -137,13 +139,11 @@ describe('agent error masking', () => {
   test('an unexpected error is a 500 "Unexpected error." without details', async () => {
     const broken: Adapter = {
       type: 'http',
-      metadata: async () => {
-        throw new Error('internal detail that must not leak');
-      },
-      create: async () => [],
-      status: async () => [],
-      remove: async () => undefined,
-      close: async () => undefined,
+      metadata: () => Promise.reject(new Error('internal detail that must not leak')),
+      create: () => Promise.resolve([]),
+      status: () => Promise.resolve([]),
+      remove: () => Promise.resolve(),
+      close: () => Promise.resolve(),
     };
     const agent = await startAgent({ adapter: broken });
     try {

@@ -1,7 +1,8 @@
+import { expect } from '@jest/globals';
 import { swarmApi } from '../../src/agent/adapters/swarm-api';
 import { describeDocker, testDockerClient, testDockerHost, TEST_IMAGE } from '../helpers/docker';
 import { useSwarm } from '../helpers/swarm';
-import { agentRequest, startAgent, type RunningAgent } from './agent-harness';
+import { agentRequest, startAgent, type RunningAgent, type AgentDeploymentBody } from './agent-harness';
 
 const LABEL_KEY = 'platform.agent.key';
 
@@ -44,7 +45,7 @@ describeDocker('agent with the swarm adapter', () => {
     const until = Date.now() + timeoutMs;
     let services: { id: string; actualState: string }[] = [];
     while (Date.now() < until) {
-      const res = await agentRequest(agent, 'GET', `/deployments/${id}`);
+      const res = await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${id}`);
       services = res.body.status.services;
       if (services.every((service) => service.actualState === 'running')) return services;
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -53,7 +54,7 @@ describeDocker('agent with the swarm adapter', () => {
   }
 
   test('replicas reach running, the published port answers, delete leaves nothing', async () => {
-    const created = await agentRequest(agent, 'POST', '/deployments', {
+    const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', {
       body: {
         template: {
           name: 'swarmed',
@@ -72,7 +73,7 @@ describeDocker('agent with the swarm adapter', () => {
       },
     });
     expect(created.status).toBe(200);
-    const id = created.body.id as number;
+    const id = created.body.id;
     expect(created.body).toEqual({
       id,
       name: 'swarmed',
@@ -80,7 +81,7 @@ describeDocker('agent with the swarm adapter', () => {
       redeployable: true,
       service_ids: [expect.stringMatching(/^platform-d\d+-[0-9a-f]{6}-web$/), expect.stringMatching(/^platform-d\d+-[0-9a-f]{6}-worker$/)],
     });
-    const [web, worker] = created.body.service_ids as string[];
+    const [web, worker] = created.body.service_ids;
     const key = (await swarmApi.inspectService(docker, web))!.Spec.Labels![LABEL_KEY];
     keys.add(key);
     const workerSpec = (await swarmApi.inspectService(docker, worker))!.Spec;
@@ -100,17 +101,17 @@ describeDocker('agent with the swarm adapter', () => {
     expect((await agentRequest(agent, 'DELETE', `/deployments/${id}`)).status).toBe(204);
     expect(await swarmApi.listServices(docker, { [LABEL_KEY]: key })).toEqual([]);
     expect(await leftovers(key)).toEqual({ containers: 0, networks: 0 });
-    expect((await agentRequest(agent, 'GET', `/deployments/${id}`)).status).toBe(404);
+    expect((await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${id}`)).status).toBe(404);
   }, 120_000);
 
   test('redeploy puts new services in place and removes the old ones', async () => {
-    const created = await agentRequest(agent, 'POST', '/deployments', {
+    const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', {
       body: { template: { name: 'again', images: [{ name: 'idle', source: TEST_IMAGE, command: 'sleep 3600' }] } },
     });
-    const id = created.body.id as number;
+    const id = created.body.id;
     const oldKey = (await swarmApi.inspectService(docker, created.body.service_ids[0]))!.Spec.Labels![LABEL_KEY];
     keys.add(oldKey);
-    const redeployed = await agentRequest(agent, 'POST', `/deployments/${id}/redeploy`);
+    const redeployed = await agentRequest<AgentDeploymentBody>(agent, 'POST', `/deployments/${id}/redeploy`);
     expect(redeployed.status).toBe(200);
     const newKey = (await swarmApi.inspectService(docker, redeployed.body.service_ids[0]))!.Spec.Labels![LABEL_KEY];
     keys.add(newKey);

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { parseTemplateFile } from '../../src/catalog/template-file';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { Identified, Named, TemplateBody } from '../helpers/bodies';
 import { makeGitRepo } from '../helpers/git';
 
 /**
@@ -40,25 +41,25 @@ images:
 let t: TestApp;
 let repo: string;
 let loadedBack: string | undefined;
-let original: any;
+let original: TemplateBody;
 let appId: number;
 
 // What a template equals another by: everything but identity, source and times.
-const comparable = (tpl: any) => ({
+const comparable = (tpl: TemplateBody) => ({
   ...tpl,
   id: undefined,
   source: undefined,
   created_at: undefined,
   updated_at: undefined,
-  images: tpl.images.map((i: any) => ({ ...i, id: undefined })),
+  images: tpl.images.map((i) => ({ ...i, id: undefined })),
 });
 
 beforeAll(async () => {
   t = await startTestApp({ DOCKER_HOST: 'unix:///nonexistent/docker.sock' });
   repo = makeGitRepo({ 'proxy-stack.pmx': PROXY_STACK });
   expect((await t.request('POST', '/template_repos', { body: { name: repo } })).body).toMatchObject({ template_count: 1 });
-  original = (await t.request('GET', '/templates')).body[0];
-  const app = await t.request('POST', `/apps?template_id=${original.id}`);
+  original = (await t.request<TemplateBody[]>('GET', '/templates')).body[0];
+  const app = await t.request<Identified>('POST', `/apps?template_id=${original.id}`);
   expect(app.status).toBe(200);
   appId = app.body.id;
 });
@@ -69,12 +70,12 @@ afterAll(async () => {
 });
 
 test('the services are containers named after the images, sanitised', async () => {
-  const services = (await t.request('GET', `/apps/${appId}/services`)).body as { name: string }[];
+  const services = (await t.request<Named[]>('GET', `/apps/${appId}/services`)).body;
   expect(services.map((s) => s.name).sort()).toEqual(['App_Server', 'Reverse_Proxy']);
 });
 
 test('POST /templates {app_id} with nothing else keeps everything the app was made from', async () => {
-  const created = await t.request('POST', '/templates', { body: { app_id: appId } });
+  const created = await t.request<TemplateBody>('POST', '/templates', { body: { app_id: appId } });
   expect(created.status).toBe(201);
   expect(comparable(created.body)).toEqual(comparable(original));
   expect(created.body).toMatchObject({
@@ -95,15 +96,15 @@ test('POST /templates {app_id} with nothing else keeps everything the app was ma
 });
 
 test("fields given in the request override the app's", async () => {
-  const created = await t.request('POST', '/templates', {
+  const created = await t.request<TemplateBody>('POST', '/templates', {
     body: { app_id: appId, name: 'Other', description: 'other', keywords: 'x', type: 'Java', documentation: 'Other docs.' },
   });
   expect(created.body).toMatchObject({ name: 'Other', description: 'other', keywords: 'x', type: 'Java', documentation: 'Other docs.' });
-  expect(created.body.images.map((i: any) => i.name)).toEqual(['Reverse Proxy', 'App Server']);
+  expect(created.body.images.map((i) => i.name)).toEqual(['Reverse Proxy', 'App Server']);
 });
 
 test('the preview loads back into an equal template, through parsing and through a repo', async () => {
-  const preview = await t.request('POST', `/apps/${appId}/template`, { body: {} });
+  const preview = await t.request<{ template: string }>('POST', `/apps/${appId}/template`, { body: {} });
   expect(preview.status).toBe(200);
   expect(parseTemplateFile(preview.body.template, 'preview.pmx')).toEqual(parseTemplateFile(PROXY_STACK, 'proxy-stack.pmx'));
   loadedBack = makeGitRepo({ 'again.pmx': preview.body.template });
@@ -111,15 +112,16 @@ test('the preview loads back into an equal template, through parsing and through
     template_count: 1,
     load_errors: [],
   });
-  const again = ((await t.request('GET', '/templates')).body as any[]).find((tpl) => tpl.source === loadedBack);
-  expect(comparable(again)).toEqual(comparable(original));
+  const again = (await t.request<TemplateBody[]>('GET', '/templates')).body.find((tpl) => tpl.source === loadedBack);
+  expect(again).toBeDefined();
+  expect(again && comparable(again)).toEqual(comparable(original));
 });
 
 test('a renamed service gives its new name, and links follow it', async () => {
-  const services = (await t.request('GET', `/apps/${appId}/services`)).body as { id: number; name: string }[];
+  const services = (await t.request<Named[]>('GET', `/apps/${appId}/services`)).body;
   const server = services.find((s) => s.name === 'App_Server')!;
   expect((await t.request('PUT', `/apps/${appId}/services/${server.id}`, { body: { name: 'backend', restart: false } })).status).toBe(204);
-  const created = await t.request('POST', '/templates', { body: { app_id: appId } });
-  expect(created.body.images.map((i: any) => i.name)).toEqual(['Reverse Proxy', 'backend']);
+  const created = await t.request<TemplateBody>('POST', '/templates', { body: { app_id: appId } });
+  expect(created.body.images.map((i) => i.name)).toEqual(['Reverse Proxy', 'backend']);
   expect(created.body.images[0].links).toEqual([{ service: 'backend', alias: 'app' }]);
 });

@@ -1,9 +1,11 @@
+import { expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseTemplateFile } from '../../src/catalog/template-file';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { AppBody, RepoBody, ServiceBody, TemplateBody } from '../helpers/bodies';
 import { describeDocker, TEST_IMAGE } from '../helpers/docker';
 import { cleanupEngine, instanceId, suffix, waitFor } from './fixtures';
 
@@ -39,7 +41,7 @@ describeDocker('templates from apps; compose and image apps', () => {
   });
 
   test('POST /apps with compose_yaml: ports, links, environment and command from the file', async () => {
-    const res = await t.request('POST', '/apps', {
+    const res = await t.request<AppBody>('POST', '/apps', {
       body: {
         compose_yaml: [
           `web-${sfx}:`,
@@ -68,7 +70,7 @@ describeDocker('templates from apps; compose and image apps', () => {
     });
     appId = res.body.id;
     const list = await waitFor(
-      async () => (await t.request('GET', `/apps/${appId}/services`)).body as any[],
+      async () => (await t.request<ServiceBody[]>('GET', `/apps/${appId}/services`)).body,
       (l) => l.every((s) => s.sub_state === 'running'),
     );
     expect(
@@ -111,7 +113,7 @@ describeDocker('templates from apps; compose and image apps', () => {
   });
 
   test('POST /apps with image: one service named after the image', async () => {
-    const res = await t.request('POST', '/apps', { body: { image: TEST_IMAGE, registry_id: 0 } });
+    const res = await t.request<AppBody>('POST', '/apps', { body: { image: TEST_IMAGE, registry_id: 0 } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: expect.any(Number),
@@ -122,7 +124,7 @@ describeDocker('templates from apps; compose and image apps', () => {
       categories: [],
     });
     const [service] = await waitFor(
-      async () => (await t.request('GET', `/apps/${res.body.id}/services`)).body as any[],
+      async () => (await t.request<ServiceBody[]>('GET', `/apps/${res.body.id}/services`)).body,
       (l) => l[0].sub_state === 'exited',
     );
     // The image's default command is a shell with no input: it exits at once, successfully.
@@ -145,11 +147,11 @@ describeDocker('templates from apps; compose and image apps', () => {
       documentation: 'How to run it: nothing to do, it runs by itself.',
       authors: ['me'],
     };
-    const res = await t.request('POST', `/apps/${appId}/template`, { body: meta });
+    const res = await t.request<{ template: string }>('POST', `/apps/${appId}/template`, { body: meta });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['template']);
     expect(res.body.template.startsWith('---\nname: App From Compose Yaml\n')).toBe(true);
-    const services = (await t.request('GET', `/apps/${appId}/services`)).body as any[];
+    const services = (await t.request<ServiceBody[]>('GET', `/apps/${appId}/services`)).body;
     expect(parseTemplateFile(res.body.template, 'preview.pmx')).toEqual({
       name: 'App From Compose Yaml',
       description: 'made from an app',
@@ -166,10 +168,10 @@ describeDocker('templates from apps; compose and image apps', () => {
         type: 'Default',
         command: 'sleep 3600',
         expose: s.expose,
-        ports: s.ports.map((p: any) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== null))),
-        links: s.links.map((l: any) => ({ service: l.service, alias: l.alias })),
-        environment: s.environment.map((e: any) => ({ variable: e.variable, value: e.value })),
-        volumes: s.volumes.map((v: any) => ({ container_path: v.container_path })),
+        ports: s.ports.map((p) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== null))),
+        links: s.links.map((l) => ({ service: l.service, alias: l.alias })),
+        environment: s.environment.map((e) => ({ variable: e.variable, value: e.value })),
+        volumes: s.volumes.map((v) => ({ container_path: v.container_path })),
         volumes_from: [],
         deployment: null,
       })),
@@ -178,7 +180,7 @@ describeDocker('templates from apps; compose and image apps', () => {
   });
 
   test("POST /templates from an app, save it to a git repo, and the repo's reload shows it", async () => {
-    const created = await t.request('POST', '/templates', {
+    const created = await t.request<TemplateBody>('POST', '/templates', {
       body: { app_id: appId, name: `saved-${sfx}`, description: 'saved from an app', keywords: 'saved', documentation: 'Docs.' },
     });
     expect(created.status).toBe(201);
@@ -206,7 +208,7 @@ describeDocker('templates from apps; compose and image apps', () => {
     const unknown = await t.request('POST', `/templates/${created.body.id}/save`, { body: { repo: remote } });
     expect(unknown.body).toEqual({ code: 422, message: expect.stringContaining('not a template repo'), fields: 'repo' });
 
-    const repo = await t.request('POST', '/template_repos', { body: { name: remote } });
+    const repo = await t.request<RepoBody>('POST', '/template_repos', { body: { name: remote } });
     expect(repo.body).toMatchObject({ name: remote, template_count: 0 });
     const saved = await t.request('POST', `/templates/${created.body.id}/save`, {
       body: { repo: remote, name: `my-app-${sfx}`, description: 'as saved' },
@@ -216,7 +218,7 @@ describeDocker('templates from apps; compose and image apps', () => {
 
     const reloaded = await t.request('POST', `/template_repos/${repo.body.id}`);
     expect(reloaded.body).toMatchObject({ template_count: 1 });
-    const templates = (await t.request('GET', '/templates')).body as any[];
+    const templates = (await t.request<TemplateBody[]>('GET', '/templates')).body;
     const loaded = templates.find((tpl) => tpl.source === remote);
     expect(loaded).toEqual({
       ...created.body,
@@ -226,7 +228,7 @@ describeDocker('templates from apps; compose and image apps', () => {
       source: remote,
       created_at: expect.any(String),
       updated_at: expect.any(String),
-      images: created.body.images.map((i: any) => ({ ...i, id: expect.any(Number) })),
+      images: created.body.images.map((i) => ({ ...i, id: expect.any(Number) })),
     });
 
     // A remote that refuses the push: 502 with its reason.

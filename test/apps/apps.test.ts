@@ -1,10 +1,12 @@
+import { expect } from '@jest/globals';
 import { request as undiciRequest } from 'undici';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { AppBody, ErrorBody, Identified, JournalEntry, ServiceBody } from '../helpers/bodies';
 import { describeDocker, freePort, TEST_IMAGE, testDockerClient } from '../helpers/docker';
 import type { DockerClient } from '../../src/engines/docker-client';
 import { cleanupEngine, image, instanceId, seedTemplate, suffix, waitFor } from './fixtures';
 
-const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+const ISO: unknown = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 const RUNNING = { load_state: 'loaded', active_state: 'active', sub_state: 'running' };
 const STARTING = { load_state: 'loaded', active_state: 'activating', sub_state: 'start-pre' };
 const states = (s: { load_state: string; active_state: string; sub_state: string }) => ({
@@ -64,11 +66,15 @@ describeDocker('apps on the Docker engine', () => {
     await docker?.close();
   });
 
-  const listServices = async () => (await t.request('GET', `/apps/${appId}/services`)).body as any[];
-  const byName = (list: any[], name: string) => list.find((s) => s.name === name);
+  const listServices = async () => (await t.request<ServiceBody[]>('GET', `/apps/${appId}/services`)).body;
+  const byName = (list: ServiceBody[], name: string): ServiceBody => {
+    const found = list.find((s) => s.name === name);
+    if (!found) throw new Error(`no service ${name} among ${list.map((s) => s.name).join(', ')}`);
+    return found;
+  };
 
   test('POST /apps?template_id= stores the app and starts its services: starting, then running', async () => {
-    const res = await t.request('POST', `/apps?template_id=${templateId}`);
+    const res = await t.request<AppBody>('POST', `/apps?template_id=${templateId}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: expect.any(Number),
@@ -137,7 +143,7 @@ describeDocker('apps on the Docker engine', () => {
   });
 
   test('GET /apps/:app_id/services/:id carries the inspect data (start time, network)', async () => {
-    const res = await t.request('GET', `/apps/${appId}/services/${services.db}`);
+    const res = await t.request<ServiceBody>('GET', `/apps/${appId}/services/${services.db}`);
     expect(res.status).toBe(200);
     expect(states(res.body)).toEqual(RUNNING);
     expect(res.body.container_status).toEqual(
@@ -155,7 +161,7 @@ describeDocker('apps on the Docker engine', () => {
 
   test('journal: the containers output, oldest first, with a cursor to poll from', async () => {
     const journal = await waitFor(
-      async () => (await t.request('GET', `/apps/${appId}/journal`)).body as any[],
+      async () => (await t.request<JournalEntry[]>('GET', `/apps/${appId}/journal`)).body,
       (entries) => entries.some((e) => e.message.startsWith('front up')),
     );
     expect(journal.filter((e) => e.service !== names.data)).toEqual([
@@ -172,20 +178,20 @@ describeDocker('apps on the Docker engine', () => {
   });
 
   test('a crashing service shows failed, and its journal says why', async () => {
-    const res = await t.request('POST', `/apps/${appId}/services`, {
+    const res = await t.request<ServiceBody>('POST', `/apps/${appId}/services`, {
       body: { name: `crash/${sfx}`, from: TEST_IMAGE, command: `sh -c 'echo about to crash; echo oops >&2; exit 3'` },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: `crash_${sfx}`, from: TEST_IMAGE, app: { id: appId, name: `Linked ${sfx}` }, errors: null });
     const crashed = await waitFor(
-      async () => (await t.request('GET', `/apps/${appId}/services/${res.body.id}`)).body,
+      async () => (await t.request<ServiceBody>('GET', `/apps/${appId}/services/${res.body.id}`)).body,
       (s) => s.active_state === 'failed',
     );
     expect(states(crashed)).toEqual({ load_state: 'loaded', active_state: 'failed', sub_state: 'failed' });
     expect(crashed.container_status).toEqual(expect.objectContaining({ state: 'exited', exit_code: 3, finished_at: ISO }));
-    const journal = await t.request('GET', `/apps/${appId}/services/${res.body.id}/journal`);
+    const journal = await t.request<JournalEntry[]>('GET', `/apps/${appId}/services/${res.body.id}/journal`);
     // The engine stamps each stream as it copies it: across streams the order is not the write order.
-    expect(journal.body.map((e: any) => [e.stream, e.message]).sort()).toEqual([
+    expect(journal.body.map((e) => [e.stream, e.message]).sort()).toEqual([
       ['stderr', 'oops'],
       ['stdout', 'about to crash'],
     ]);
@@ -201,14 +207,14 @@ describeDocker('apps on the Docker engine', () => {
   });
 
   test('PUT a service recreates its container with the new environment; restart: false only saves', async () => {
-    const before = (await t.request('GET', `/apps/${appId}/services/${services.web}`)).body;
+    const before = (await t.request<ServiceBody>('GET', `/apps/${appId}/services/${services.web}`)).body;
     const put = await t.request('PUT', `/apps/${appId}/services/${services.web}`, {
       // Clients PUT back what they read: read-only fields are ignored.
       body: { ...before, environment: [{ variable: 'GREETING', value: 'changed' }] },
     });
     expect(put.status).toBe(204);
     const after = await waitFor(
-      async () => (await t.request('GET', `/apps/${appId}/services/${services.web}`)).body,
+      async () => (await t.request<ServiceBody>('GET', `/apps/${appId}/services/${services.web}`)).body,
       (s) => s.sub_state === 'running',
     );
     expect(after.container_status.id).not.toBe(before.container_status.id);
@@ -221,7 +227,7 @@ describeDocker('apps on the Docker engine', () => {
       body: { description: 'the front', restart: 'false' },
     });
     expect(quiet.status).toBe(204);
-    const kept = (await t.request('GET', `/apps/${appId}/services/${services.web}`)).body;
+    const kept = (await t.request<ServiceBody>('GET', `/apps/${appId}/services/${services.web}`)).body;
     expect(kept).toMatchObject({ description: 'the front', environment: [{ variable: 'GREETING', value: 'changed', required: null }] });
     expect(kept.container_status.id).toBe(after.container_status.id);
   });
@@ -244,7 +250,7 @@ describeDocker('apps on the Docker engine', () => {
       ['PUT', `/apps/${appId}/services/${services.db}`, { ports: [{ container_port: 80, host_port: port }] }, 422, 'ports'],
     ];
     for (const [method, path, body, status, fields] of cases) {
-      const res = await t.request(method, path, { body });
+      const res = await t.request<ErrorBody | undefined>(method, path, { body });
       expect({ path, body, status: res.status, fields: res.body?.fields }).toEqual({ path, body, status, fields });
       expect(res.body).toEqual({ code: status, message: expect.any(String), fields });
     }
@@ -265,7 +271,7 @@ describeDocker('apps on the Docker engine', () => {
   });
 
   test('a service of another app is 404 under this one', async () => {
-    const other = await t.request('POST', '/apps', {
+    const other = await t.request<Identified>('POST', '/apps', {
       body: { compose_yaml: `lonely-${sfx}:\n  image: ${TEST_IMAGE}\n  command: sleep 3600\n` },
     });
     expect(other.status).toBe(200);

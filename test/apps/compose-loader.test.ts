@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadComposeApp } from '../../src/apps/compose';
@@ -241,7 +242,7 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
     for (const [body, message] of cases) {
       const text = body.startsWith('    build') ? 'services:\n  web:\n' + body : undefined;
       const error = thrown(() => (text ? loadComposeApp(text) : service(body)));
-      expect({ body, error: error.message }).toEqual({ body, error: expect.stringContaining(message) as string });
+      expect({ body, error: error.message }).toEqual({ body, error: expect.stringContaining(message) });
       expect(error).toBeInstanceOf(ValidationError);
     }
   });

@@ -1,8 +1,10 @@
+import { expect } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseTemplateFile } from '../../src/catalog/template-file';
 import type { DockerClient } from '../../src/engines/docker-client';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { AppBody, JournalEntry, ServiceBody } from '../helpers/bodies';
 import { describeDocker, freePort, TEST_IMAGE, testDockerClient } from '../helpers/docker';
 import { cleanupEngine, instanceId, seedTemplate, waitFor } from './fixtures';
 
@@ -43,13 +45,13 @@ describeDocker('compose and Panamax apps run as their authors meant', () => {
     await docker?.close();
   });
 
-  const journal = (id: number, done: (lines: any[]) => boolean) =>
+  const journal = (id: number, done: (lines: JournalEntry[]) => boolean) =>
     waitFor(
-      async () => (await t.request('GET', `/apps/${id}/journal`)).body as any[],
+      async () => (await t.request<JournalEntry[]>('GET', `/apps/${id}/journal`)).body,
       (l) => Array.isArray(l) && done(l),
       180_000,
     );
-  const services = async (id: number) => (await t.request('GET', `/apps/${id}/services`)).body as any[];
+  const services = async (id: number) => (await t.request<ServiceBody[]>('GET', `/apps/${id}/services`)).body;
 
   test('the official WordPress template: its DB_1 link sets the variables the 2014 image reads', async () => {
     // Both images print the link variables they got, then wait: stand-ins for centurylink's images.
@@ -63,13 +65,14 @@ describeDocker('compose and Panamax apps run as their authors meant', () => {
     // Host ports of the shared test machine may be taken: the engine picks free ones on loopback.
     for (const image of template.images) image.ports = image.ports.map((p) => ({ ...p, host_interface: '127.0.0.1', host_port: null }));
     const id = await seedTemplate(t, template);
-    const res = await t.request('POST', `/apps?template_id=${id}`, { body: {} });
+    const res = await t.request<AppBody>('POST', `/apps?template_id=${id}`, { body: {} });
     expect(res.status).toBe(200);
     expect(res.body.name).toBe('Wordpress with MySQL');
     const lines = (await journal(res.body.id, (l) => l.some((e) => e.service === 'WP' && e.message.startsWith('DB_1_PORT='))))
       .filter((e) => e.service === 'WP')
       .map((e) => e.message);
     const db = (await services(res.body.id)).find((s) => s.name === 'DB');
+    if (!db) throw new Error('no DB service');
     const ip = (await docker.inspectContainer(db.container_status.id))!.NetworkSettings.Networks[
       `platform-app-${res.body.id}-${instance.slice(0, 8)}`
     ].IPAddress;
@@ -127,7 +130,7 @@ networks:
 secrets:
   token: {environment: TOKEN}
 `;
-    const res = await t.request('POST', '/apps', {
+    const res = await t.request<AppBody>('POST', '/apps', {
       body: { compose_yaml: compose, environment: { WEB_PORT: port, TOKEN: 's3cret' }, name: 'my shop' },
     });
     expect(res.body).toMatchObject({ id: expect.any(Number) });

@@ -1,5 +1,7 @@
+import { expect } from '@jest/globals';
 import { request as undiciRequest } from 'undici';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { AppBody, ServiceBody } from '../helpers/bodies';
 import { describeDocker, freePort, TEST_IMAGE } from '../helpers/docker';
 import { cleanupEngine, EngineProxy, image, instanceId, seedTemplate, suffix, waitFor } from './fixtures';
 
@@ -41,7 +43,7 @@ describeDocker('an engine that goes away, and what reads cost', () => {
 
   test('engine down: the app is stored (200), errors say so, states are null; rebuild and journals are 502', async () => {
     await proxy.stop();
-    const created = await t.request('POST', `/apps?template_id=${templateId}`);
+    const created = await t.request<AppBody>('POST', `/apps?template_id=${templateId}`);
     expect(created.status).toBe(200);
     const unreachable = expect.stringMatching(new RegExp(`^container engine at unix://${proxy.path} is unreachable`));
     expect(created.body).toEqual({
@@ -54,9 +56,9 @@ describeDocker('an engine that goes away, and what reads cost', () => {
     });
     const appId = created.body.id;
 
-    const services = await t.request('GET', `/apps/${appId}/services`);
+    const services = await t.request<ServiceBody[]>('GET', `/apps/${appId}/services`);
     expect(services.status).toBe(200);
-    expect(services.body.map((s: any) => [s.name, s.load_state, s.active_state, s.sub_state, s.errors, s.container_status])).toEqual([
+    expect(services.body.map((s) => [s.name, s.load_state, s.active_state, s.sub_state, s.errors, s.container_status])).toEqual([
       [`front-${sfx}`, null, null, null, { code: 502, message: unreachable, fields: '' }, {}],
       [`back-${sfx}`, null, null, null, { code: 502, message: unreachable, fields: '' }, {}],
     ]);
@@ -96,7 +98,7 @@ describeDocker('an engine that goes away, and what reads cost', () => {
     await proxy.start();
     expect((await t.request('PUT', `/apps/${appId}`)).status).toBe(204);
     const running = await waitFor(
-      async () => (await t.request('GET', `/apps/${appId}/services`)).body as any[],
+      async () => (await t.request<ServiceBody[]>('GET', `/apps/${appId}/services`)).body,
       (list) => list.length === 3 && list.every((s) => s.sub_state === 'running'),
     );
     expect(running.map((s) => [s.name, s.errors])).toEqual([
@@ -105,7 +107,7 @@ describeDocker('an engine that goes away, and what reads cost', () => {
       [`extra-${sfx}`, null],
     ]);
     expect(running[1].container_status.info).toBeDefined();
-    expect((await t.request('GET', `/apps/${appId}`)).body.errors).toEqual([]);
+    expect((await t.request<AppBody>('GET', `/apps/${appId}`)).body.errors).toEqual([]);
     const answer = await waitFor(
       async () => {
         try {
@@ -120,10 +122,10 @@ describeDocker('an engine that goes away, and what reads cost', () => {
   });
 
   test('a list of services costs one engine call; one service a list and an inspect', async () => {
-    const [app] = (await t.request('GET', '/apps')).body;
-    const list = await t.request('GET', `/apps/${app.id}/services`);
+    const [app] = (await t.request<AppBody[]>('GET', '/apps')).body;
+    const list = await t.request<ServiceBody[]>('GET', `/apps/${app.id}/services`);
     proxy.requests.length = 0;
-    const again = await t.request('GET', `/apps/${app.id}/services`);
+    const again = await t.request<ServiceBody[]>('GET', `/apps/${app.id}/services`);
     expect(again.body).toHaveLength(3);
     expect(proxy.requests).toEqual([expect.stringMatching(/^GET \/containers\/json\?all=true&filters=/)]);
     proxy.requests.length = 0;
@@ -135,14 +137,14 @@ describeDocker('an engine that goes away, and what reads cost', () => {
   });
 
   test('a port already taken fails that service only; the others run', async () => {
-    const res = await t.request('POST', '/apps', {
+    const res = await t.request<AppBody>('POST', '/apps', {
       body: {
         compose_yaml: `version: "3"\nservices:\n  taker-${sfx}:\n    image: ${TEST_IMAGE}\n    command: sleep 3600\n    ports: ["127.0.0.1:${port}:80"]\n  calm-${sfx}:\n    image: ${TEST_IMAGE}\n    command: sleep 3600\n`,
       },
     });
     expect(res.status).toBe(200);
     const list = await waitFor(
-      async () => (await t.request('GET', `/apps/${res.body.id}/services`)).body as any[],
+      async () => (await t.request<ServiceBody[]>('GET', `/apps/${res.body.id}/services`)).body,
       (l) => l.every((s) => s.sub_state !== 'start-pre'),
     );
     const [taker, calm] = list;
@@ -153,16 +155,16 @@ describeDocker('an engine that goes away, and what reads cost', () => {
       sub_state: 'dead',
       errors: { code: 409, fields: 'ports', message: expect.stringContaining('already in use') },
     });
-    expect((await t.request('GET', `/apps/${res.body.id}`)).body.errors).toEqual([
+    expect((await t.request<AppBody>('GET', `/apps/${res.body.id}`)).body.errors).toEqual([
       { message: expect.stringMatching(new RegExp(`^taker-${sfx}: a host port`)) },
     ]);
   });
 
   test("an image that is not on the engine and cannot be pulled is that service's error", async () => {
-    const res = await t.request('POST', '/apps', { body: { image: `127.0.0.1:9/nothing/here-${sfx}:1` } });
+    const res = await t.request<AppBody>('POST', '/apps', { body: { image: `127.0.0.1:9/nothing/here-${sfx}:1` } });
     expect(res.status).toBe(200);
     const [service] = await waitFor(
-      async () => (await t.request('GET', `/apps/${res.body.id}/services`)).body as any[],
+      async () => (await t.request<ServiceBody[]>('GET', `/apps/${res.body.id}/services`)).body,
       (l) => l[0].errors !== null,
     );
     expect(service).toMatchObject({

@@ -1,6 +1,8 @@
+import { expect } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { AppBody, JournalEntry, ServiceBody } from '../helpers/bodies';
 import { describeDocker, testDockerClient } from '../helpers/docker';
 import type { DockerClient } from '../../src/engines/docker-client';
 import { cleanupEngine, instanceId, waitFor } from './fixtures';
@@ -27,7 +29,7 @@ describeDocker('apps are isolated: app-scoped names, services reached by their o
 
   const journal = (id: number) =>
     waitFor(
-      async () => (await t.request('GET', `/apps/${id}/journal`)).body as any[],
+      async () => (await t.request<JournalEntry[]>('GET', `/apps/${id}/journal`)).body,
       (lines) => Array.isArray(lines) && lines.some((l) => l.message.startsWith('DATABASE_PORT=')),
       180_000,
     );
@@ -35,12 +37,12 @@ describeDocker('apps are isolated: app-scoped names, services reached by their o
   // Generous waits: on a loaded shared machine the engine takes seconds over each network and container.
   test('two copies of one compose file run side by side; in each, db and its alias resolve with the link variables set', async () => {
     for (let i = 0; i < 2; i += 1) {
-      const res = await t.request('POST', '/apps', { body: { compose_yaml: SIDE_BY_SIDE } });
+      const res = await t.request<AppBody>('POST', '/apps', { body: { compose_yaml: SIDE_BY_SIDE } });
       expect(res.status).toBe(200);
       apps.push(res.body.id);
     }
     for (const id of apps) {
-      const services = (await t.request('GET', `/apps/${id}/services`)).body as any[];
+      const services = (await t.request<ServiceBody[]>('GET', `/apps/${id}/services`)).body;
       // The spec's names are the file's: not made unique across apps.
       expect(services.map((s) => s.name)).toEqual(['db', 'web']);
       const lines = (await journal(id)).filter((l) => l.service === 'web').map((l) => l.message);
@@ -73,7 +75,7 @@ describeDocker('apps are isolated: app-scoped names, services reached by their o
     expect((await t.request('DELETE', `/apps/${first}`)).status).toBe(204);
     expect(await volumes()).toEqual([name(second)]);
     // The other copy still runs, on its own network.
-    const services = (await t.request('GET', `/apps/${second}/services`)).body as any[];
+    const services = (await t.request<ServiceBody[]>('GET', `/apps/${second}/services`)).body;
     expect(services.map((s) => [s.name, s.sub_state])).toEqual([
       ['db', 'running'],
       ['web', 'running'],
@@ -83,15 +85,15 @@ describeDocker('apps are isolated: app-scoped names, services reached by their o
   test('a tenth copy still starts (names never clash)', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 8; i += 1) {
-      const res = await t.request('POST', '/apps', {
+      const res = await t.request<AppBody>('POST', '/apps', {
         body: { compose_yaml: 'services:\n  one:\n    image: platform-test/busybox:latest\n    command: sleep 3600\n' },
       });
       ids.push(res.body.id);
     }
-    const res = await t.request('POST', '/apps', { body: { compose_yaml: SIDE_BY_SIDE } });
+    const res = await t.request<AppBody>('POST', '/apps', { body: { compose_yaml: SIDE_BY_SIDE } });
     expect(res.status).toBe(200);
     const tenth = await waitFor(
-      async () => (await t.request('GET', `/apps/${res.body.id}/services`)).body as any[],
+      async () => (await t.request<ServiceBody[]>('GET', `/apps/${res.body.id}/services`)).body,
       (l) => Array.isArray(l) && l.every((s) => s.sub_state === 'running' || s.errors),
       180_000,
     );
@@ -103,7 +105,7 @@ describeDocker('apps are isolated: app-scoped names, services reached by their o
     expect(lines.slice(0, 2)).toEqual(['resolved db', 'resolved database']);
     for (const id of ids) {
       const [one] = await waitFor(
-        async () => (await t.request('GET', `/apps/${id}/services`)).body as any[],
+        async () => (await t.request<ServiceBody[]>('GET', `/apps/${id}/services`)).body,
         (l) => Array.isArray(l) && l[0]?.sub_state === 'running',
         180_000,
       );
@@ -112,8 +114,8 @@ describeDocker('apps are isolated: app-scoped names, services reached by their o
   }, 600_000);
 
   test('a relative bind is refused with a 422 naming volumes, and nothing is stored', async () => {
-    const before = (await t.request('GET', '/apps')).body.length;
-    const res = await t.request('POST', '/apps', {
+    const before = (await t.request<AppBody[]>('GET', '/apps')).body.length;
+    const res = await t.request<AppBody>('POST', '/apps', {
       body: { compose_yaml: 'services:\n  a:\n    image: platform-test/busybox:latest\n    volumes: ["./conf:/etc/conf"]\n' },
     });
     expect(res.status).toBe(422);
@@ -122,7 +124,7 @@ describeDocker('apps are isolated: app-scoped names, services reached by their o
       message: expect.stringContaining('services.a.volumes[0]: "./conf" is a relative host path'),
       fields: 'compose_yaml',
     });
-    expect((await t.request('GET', '/apps')).body).toHaveLength(before);
+    expect((await t.request<AppBody[]>('GET', '/apps')).body).toHaveLength(before);
     const service = await t.request('POST', `/apps/${apps[1]}/services`, {
       body: { name: 'x', from: 'platform-test/busybox:latest', volumes: [{ host_path: '../up', container_path: '/x' }] },
     });

@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { AppBody, ServiceBody } from '../helpers/bodies';
 import { describeDocker, TEST_IMAGE, testDockerClient } from '../helpers/docker';
 import type { DockerClient } from '../../src/engines/docker-client';
 import { NetworkPool, parseCidr } from '../../src/apps/network-pool';
@@ -35,11 +36,11 @@ describeDocker("app networks from the service's own address pool", () => {
     });
     const ids: number[] = [];
     for (const name of ['first', 'second']) {
-      const res = await t.request('POST', '/apps', { body: compose(name) });
+      const res = await t.request<AppBody>('POST', '/apps', { body: compose(name) });
       expect(res.body.name).toBe(name);
       ids.push(res.body.id);
       await waitFor(
-        async () => (await t.request('GET', `/apps/${res.body.id}/services`)).body as any[],
+        async () => (await t.request<ServiceBody[]>('GET', `/apps/${res.body.id}/services`)).body,
         (l) => Array.isArray(l) && l.every((s) => s.sub_state === 'running'),
         180_000,
       );
@@ -52,11 +53,11 @@ describeDocker("app networks from the service's own address pool", () => {
     );
     expect(subnets.sort()).toEqual(['10.251.7.0/27', '10.251.7.32/27']);
 
-    const third = await t.request('POST', '/apps', { body: compose('third') });
+    const third = await t.request<AppBody>('POST', '/apps', { body: compose('third') });
     expect(third.status).toBe(200);
     const message = `no free /27 subnet left in the app network pool 10.251.7.0/26 (APP_NETWORK_POOL) for network platform-app-${third.body.id}-${instance.slice(0, 8)}`;
     const services = await waitFor(
-      async () => (await t.request('GET', `/apps/${third.body.id}/services`)).body as any[],
+      async () => (await t.request<ServiceBody[]>('GET', `/apps/${third.body.id}/services`)).body,
       (l) => Array.isArray(l) && l.every((s) => s.errors),
       180_000,
     );
@@ -64,6 +65,6 @@ describeDocker("app networks from the service's own address pool", () => {
       ['one', { code: 409, message, fields: 'network' }],
       ['two', { code: 409, message, fields: 'network' }],
     ]);
-    expect((await t.request('GET', `/apps/${third.body.id}`)).body.errors).toEqual([{ message }]);
+    expect((await t.request<AppBody>('GET', `/apps/${third.body.id}`)).body.errors).toEqual([{ message }]);
   }, 600_000);
 });

@@ -1,6 +1,9 @@
+import { expect } from '@jest/globals';
 import os from 'node:os';
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
+import { VERSION } from '../../src/version';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { ErrorBody, Identified, Named, RepoBody } from '../helpers/bodies';
 import { commitFiles, makeGitRepo, pmx } from '../helpers/git';
 
 const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -19,7 +22,7 @@ describe('registries', () => {
   });
 
   test('create (201), read, patch (204), delete (204)', async () => {
-    const created = await t.request('POST', '/registries', { body: { name: 'Local', endpoint_url: 'http://127.0.0.1:5000' } });
+    const created = await t.request<Identified>('POST', '/registries', { body: { name: 'Local', endpoint_url: 'http://127.0.0.1:5000' } });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ id: expect.any(Number), name: 'Local', endpoint_url: 'http://127.0.0.1:5000', enabled: true });
     const id = created.body.id;
@@ -54,7 +57,7 @@ describe('registries', () => {
   });
 
   test('credentials are accepted, stored encrypted and never returned', async () => {
-    const created = await t.request('POST', '/registries', {
+    const created = await t.request<Identified>('POST', '/registries', {
       body: { name: 'Private', endpoint_url: 'https://private.example', username: 'bob', password: 'hunter2-secret' },
     });
     expect(created.status).toBe(201);
@@ -64,7 +67,7 @@ describe('registries', () => {
       .execute('select sealed_secret from registries where id = ?', [created.body.id]);
     expect(rows[0].sealed_secret).toMatch(/^v1\./);
     expect(rows[0].sealed_secret).not.toContain('hunter2');
-    const gql = await t.graphql(`{ registry(id: ${created.body.id}) { hasCredentials } }`);
+    const gql = await t.graphql<unknown>(`{ registry(id: ${created.body.id}) { hasCredentials } }`);
     expect(gql.body.data).toEqual({ registry: { hasCredentials: true } });
     expect((await t.request('GET', '/registries')).text).not.toContain('hunter2');
   });
@@ -96,7 +99,7 @@ describe('template repos and templates', () => {
   afterAll(() => rmSync(repoDir, { recursive: true, force: true }));
 
   test('POST /template_repos clones the repo and loads every valid .pmx', async () => {
-    const res = await t.request('POST', '/template_repos', { body: { name: repoDir } });
+    const res = await t.request<RepoBody>('POST', '/template_repos', { body: { name: repoDir } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: expect.any(Number), name: repoDir, template_count: 2, updated_at: ISO, load_errors: LOAD_ERRORS });
     repoId = res.body.id;
@@ -104,11 +107,13 @@ describe('template repos and templates', () => {
   });
 
   test('files that fail are reported in the load errors', async () => {
-    const res = await t.graphql(`{ templateRepo(id: ${repoId}) { loadErrors { file line message } templates { name source } } }`);
+    const res = await t.graphql<{
+      templateRepo: { loadErrors: { file: string; message: string }[]; templates: unknown[] };
+    }>(`{ templateRepo(id: ${repoId}) { loadErrors { file line message } templates { name source } } }`);
     const repo = res.body.data.templateRepo;
     expect(repo.loadErrors).toEqual(LOAD_ERRORS);
-    expect(repo.loadErrors.map((e: { file: string }) => e.file).sort()).toEqual(['broken.pmx', 'invalid.pmx']);
-    expect(repo.loadErrors.find((e: { file: string }) => e.file === 'invalid.pmx').message).toMatch(/name/);
+    expect(repo.loadErrors.map((e) => e.file).sort()).toEqual(['broken.pmx', 'invalid.pmx']);
+    expect(repo.loadErrors.find((e) => e.file === 'invalid.pmx')?.message).toMatch(/name/);
     expect(repo.templates).toEqual(
       expect.arrayContaining([
         { name: 'WordPress', source: repoDir },
@@ -119,9 +124,9 @@ describe('template repos and templates', () => {
   });
 
   test('GET /templates and /templates/:id give the full Template shape', async () => {
-    const list = await t.request('GET', '/templates');
+    const list = await t.request<Named[]>('GET', '/templates');
     expect(list.status).toBe(200);
-    const wordpress = list.body.find((tpl: { name: string }) => tpl.name === 'WordPress');
+    const wordpress = list.body.find((tpl) => tpl.name === 'WordPress');
     expect(wordpress).toEqual({
       id: expect.any(Number),
       name: 'WordPress',
@@ -166,7 +171,7 @@ describe('template repos and templates', () => {
         },
       ],
     });
-    const one = await t.request('GET', `/templates/${wordpress.id}`);
+    const one = await t.request('GET', `/templates/${wordpress?.id}`);
     expect(one.body).toEqual(wordpress);
   });
 
@@ -185,13 +190,13 @@ describe('template repos and templates', () => {
   });
 
   test('a duplicate repo name is 409', async () => {
-    const res = await t.request('POST', '/template_repos', { body: { name: repoDir } });
+    const res = await t.request<RepoBody>('POST', '/template_repos', { body: { name: repoDir } });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ code: 409, message: `template repo ${repoDir} already exists`, fields: 'name' });
   });
 
   test('a blank or unusable repo name is 422 and creates nothing', async () => {
-    const blank = await t.request('POST', '/template_repos', { body: { name: '' } });
+    const blank = await t.request<ErrorBody>('POST', '/template_repos', { body: { name: '' } });
     expect(blank.status).toBe(422);
     expect(blank.body.fields).toBe('name');
     const missing = await t.request('POST', '/template_repos', { body: { name: '/no/such/dir/anywhere' } });
@@ -206,35 +211,35 @@ describe('template repos and templates', () => {
   });
 
   test('reload replaces the templates and keeps count and updated_at true', async () => {
-    const before = (await t.request('GET', '/template_repos')).body[0];
+    const before = (await t.request<RepoBody[]>('GET', '/template_repos')).body[0];
     commitFiles(repoDir, { 'redis.pmx': pmx('Redis', { keywords: 'cache' }) });
-    const res = await t.request('POST', `/template_repos/${repoId}`);
+    const res = await t.request<RepoBody>('POST', `/template_repos/${repoId}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: repoId, name: repoDir, template_count: 3, updated_at: ISO, load_errors: LOAD_ERRORS });
     expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
-    const names = (await t.request('GET', '/templates')).body.map((tpl: { name: string }) => tpl.name).sort();
+    const names = (await t.request<Named[]>('GET', '/templates')).body.map((tpl) => tpl.name).sort();
     expect(names).toEqual(['Ghost', 'Redis', 'WordPress']);
   });
 
   test('a failed reload keeps the previous templates and answers 502', async () => {
     const moved = `${repoDir}-moved`;
-    require('node:fs').renameSync(repoDir, moved);
+    renameSync(repoDir, moved);
     try {
       const res = await t.request('POST', `/template_repos/${repoId}`);
       expect(res.status).toBe(502);
       expect(res.body).toEqual({ code: 502, message: expect.any(String), fields: '' });
       expect((await t.request('GET', '/templates')).body).toHaveLength(3);
-      expect((await t.request('GET', '/template_repos')).body[0].template_count).toBe(3);
+      expect((await t.request<RepoBody[]>('GET', '/template_repos')).body[0].template_count).toBe(3);
     } finally {
-      require('node:fs').renameSync(moved, repoDir);
+      renameSync(moved, repoDir);
     }
   });
 
   test('DELETE /templates/:id removes one template (204) and the repo count follows', async () => {
-    const redis = (await t.request('GET', '/templates')).body.find((tpl: { name: string }) => tpl.name === 'Redis');
+    const redis = (await t.request<Named[]>('GET', '/templates')).body.find((tpl) => tpl.name === 'Redis')!;
     expect((await t.request('DELETE', `/templates/${redis.id}`)).status).toBe(204);
     expect((await t.request('GET', `/templates/${redis.id}`)).status).toBe(404);
-    expect((await t.request('GET', '/template_repos')).body[0].template_count).toBe(2);
+    expect((await t.request<RepoBody[]>('GET', '/template_repos')).body[0].template_count).toBe(2);
   });
 
   test('deleting a repo deletes its templates', async () => {
@@ -247,12 +252,12 @@ describe('template repos and templates', () => {
 
 describe('types, platform, user', () => {
   test('GET /types lists the template types with exactly one default', async () => {
-    const res = await t.request('GET', '/types');
+    const res = await t.request<{ name: string; default: boolean }[]>('GET', '/types');
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(27);
     expect(res.body[0]).toEqual({ name: 'Default', default: true });
     expect(res.body[1]).toEqual({ name: 'Wordpress', default: false });
-    expect(res.body.filter((e: { default: boolean }) => e.default)).toHaveLength(1);
+    expect(res.body.filter((e) => e.default)).toHaveLength(1);
   });
 
   test('GET /platform reports the api, ui and agent versions', async () => {
@@ -261,7 +266,7 @@ describe('types, platform, user', () => {
     expect(res.body).toEqual({
       'platform-agent': { versions: expect.any(Object) },
       'platform-ui': { versions: {} },
-      'platform-api': { versions: { [require('../../package.json').version]: expect.stringMatching(/^node v/) } },
+      'platform-api': { versions: { [VERSION]: expect.stringMatching(/^node v/) } },
     });
   });
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseTemplateFile } from '../../src/catalog/template-file';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { Named } from '../helpers/bodies';
 import { makeGitRepo } from '../helpers/git';
 
 /**
@@ -119,9 +120,9 @@ test('the judged set: at least 20 queries, every expected file exists', () => {
 });
 
 test.each(JUDGED)('"$q" ($kind)', async ({ q, kind, expect: expected }) => {
-  const res = await t.request('GET', `/search?q=${encodeURIComponent(q)}`);
+  const res = await t.request<Named[]>('GET', `/search?q=${encodeURIComponent(q)}`);
   expect(res.status).toBe(200);
-  const names: string[] = res.body.map((hit: { name: string }) => hit.name);
+  const names: string[] = res.body.map((hit) => hit.name);
   const wanted = new Set(expected.map((f) => nameOf.get(f)!));
   const precisionAt5 = names.slice(0, 5).filter((n) => wanted.has(n)).length / Math.min(5, wanted.size);
   const recall = names.filter((n) => wanted.has(n)).length / wanted.size;

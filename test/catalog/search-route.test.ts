@@ -1,5 +1,7 @@
+import { expect } from '@jest/globals';
 import { rmSync } from 'node:fs';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { Named } from '../helpers/bodies';
 import { makeGitRepo, pmx } from '../helpers/git';
 import { freePort, registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
 
@@ -54,9 +56,9 @@ describeRegistry('GET /search over templates and registries (real docker-registr
   });
 
   test('templates by name or keyword first, then the registry image; a registry down does not fail it', async () => {
-    const res = await t.request('GET', '/search?q=wordpress');
+    const res = await t.request<Named[]>('GET', '/search?q=wordpress');
     expect(res.status).toBe(200);
-    expect(res.body.map((hit: { name: string }) => hit.name)).toEqual(['WordPress Stack', 'team/wordpress-fpm']);
+    expect(res.body.map((hit) => hit.name)).toEqual(['WordPress Stack', 'team/wordpress-fpm']);
     const [template, image] = res.body;
     expect(template).toMatchObject({ id: expect.any(Number), source: repoDir, image_count: 2 });
     expect(image).toEqual({
@@ -94,19 +96,22 @@ describeRegistry('GET /search over templates and registries (real docker-registr
   });
 
   test('every word counts, case-insensitively, commas or spaces; templates matching all words come first', async () => {
-    const res = await t.request('GET', '/search?q=BLOG,%20sql');
-    expect(res.body.map((hit: { name: string }) => hit.name).sort()).toEqual(['Ghost', 'Postgres', 'WordPress Stack']);
+    const res = await t.request<Named[]>('GET', '/search?q=BLOG,%20sql');
+    expect(res.body.map((hit) => hit.name).sort()).toEqual(['Ghost', 'Postgres', 'WordPress Stack']);
     // Ghost is the only one with both words (keywords blog and node); WordPress Stack has one.
-    const both = await t.request('GET', '/search?q=node%20blog');
-    expect(both.body.map((hit: { name: string }) => hit.name)).toEqual(['Ghost', 'WordPress Stack']);
+    const both = await t.request<Named[]>('GET', '/search?q=node%20blog');
+    expect(both.body.map((hit) => hit.name)).toEqual(['Ghost', 'WordPress Stack']);
     // A stop word counts for nothing, and no word is a substring match: "on" finds nothing here.
     expect((await t.request('GET', '/search?q=on')).body).toEqual([]);
   });
 
   test('the GraphQL result reports the registry that failed', async () => {
-    const res = await t.graphql('query($q: String!) { search(q: $q) { query items { name } errors { registryName message } } }', {
-      q: 'redis',
-    });
+    const res = await t.graphql<{ search: unknown }>(
+      'query($q: String!) { search(q: $q) { query items { name } errors { registryName message } } }',
+      {
+        q: 'redis',
+      },
+    );
     expect(res.body.data.search).toEqual({
       query: 'redis',
       items: [{ name: 'team/redis' }],
@@ -127,7 +132,7 @@ describeRegistry('GET /search over templates and registries (real docker-registr
     const conn = t.app.orm.em.getConnection();
     await conn.execute('set enable_seqscan = off');
     const plan = async (sql: string) =>
-      ((await conn.execute(`explain ${sql}`)) as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
+      (await conn.execute<{ 'QUERY PLAN': string }[]>(`explain ${sql}`)).map((r) => r['QUERY PLAN']).join('\n');
     try {
       expect(
         await plan(

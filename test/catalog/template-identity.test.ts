@@ -1,5 +1,7 @@
+import { expect } from '@jest/globals';
 import { rmSync } from 'node:fs';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { Identified, RepoBody } from '../helpers/bodies';
 import { commitFiles, git, makeGitRepo, pmx } from '../helpers/git';
 
 /**
@@ -21,7 +23,7 @@ const byName = async () => {
 beforeAll(async () => {
   t = await startTestApp({ DOCKER_HOST: 'unix:///nonexistent/docker.sock' });
   dir = makeGitRepo({ 'alpha.pmx': pmx('Alpha'), 'nested/beta.pmx': pmx('Beta'), 'gamma.pmx': pmx('Gamma') });
-  const res = await t.request('POST', '/template_repos', { body: { name: dir } });
+  const res = await t.request<RepoBody>('POST', '/template_repos', { body: { name: dir } });
   expect(res.body).toMatchObject({ template_count: 3, load_errors: [] });
   repoId = res.body.id;
 });
@@ -98,12 +100,12 @@ test('a file that stops loading removes its template; fixed, it comes back with 
 });
 
 test('ids of templates made by POST /templates are never reused', async () => {
-  const app = await t.request('POST', `/apps?template_id=${(await byName()).Delta.id}`);
+  const app = await t.request<Identified>('POST', `/apps?template_id=${(await byName()).Delta.id}`);
   expect(app.status).toBe(200);
-  const first = await t.request('POST', '/templates', { body: { app_id: app.body.id, name: 'from app' } });
+  const first = await t.request<Identified>('POST', '/templates', { body: { app_id: app.body.id, name: 'from app' } });
   expect(first.status).toBe(201);
   expect((await t.request('DELETE', `/templates/${first.body.id}`)).status).toBe(204);
-  const second = await t.request('POST', '/templates', { body: { app_id: app.body.id, name: 'from app' } });
+  const second = await t.request<Identified>('POST', '/templates', { body: { app_id: app.body.id, name: 'from app' } });
   expect(second.body.id).toBeGreaterThan(first.body.id);
   // A reload neither touches it nor reuses the deleted id.
   await t.request('POST', `/template_repos/${repoId}`);

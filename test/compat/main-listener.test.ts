@@ -1,6 +1,8 @@
+import { expect } from '@jest/globals';
 import { rmSync } from 'node:fs';
 import { parse } from 'yaml';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { ErrorBody, Identified, Named, ServiceBody } from '../helpers/bodies';
 import { describeDocker, TEST_IMAGE } from '../helpers/docker';
 import { makeGitRepo, pmx } from '../helpers/git';
 import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
@@ -33,13 +35,13 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
   });
 
   /** A create answers its record and `Location: <path of it>`, and that path serves the same record. */
-  async function created(path: string, body: unknown, expectedStatus: number): Promise<any> {
-    const res = await t.request('POST', path, { body });
+  async function created<T extends Identified = Identified>(path: string, body: unknown, expectedStatus: number): Promise<T> {
+    const res = await t.request<T>('POST', path, { body });
     expect(res.status).toBe(expectedStatus);
     expect(res.body.id).toEqual(expect.any(Number));
     const location = res.headers.location as string;
     expect(location).toBe(`${path.replace(/\.json$/, '')}/${res.body.id}`);
-    const read = await t.request('GET', `${location}.json`);
+    const read = await t.request<T>('GET', `${location}.json`);
     expect(read.status).toBe(200);
     expect(read.body.id).toBe(res.body.id);
     return res.body;
@@ -56,14 +58,14 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
     appId = app.id;
     const service = await created(`/apps/${appId}/services.json`, { name: `extra-${sfx}`, from: TEST_IMAGE }, 200);
     serviceId = service.id;
-    const template = await created('/templates.json', { app_id: appId, name: `From app ${sfx}` }, 201);
+    const template = await created<Named>('/templates.json', { app_id: appId, name: `From app ${sfx}` }, 201);
     expect(template.name).toBe(`From app ${sfx}`);
-    const category = await created(`/apps/${appId}/categories.json`, { name: 'Web Tier' }, 201);
+    const category = await created<Named>(`/apps/${appId}/categories.json`, { name: 'Web Tier' }, 201);
     expect(category).toEqual({ id: expect.any(Number), name: 'Web Tier', position: expect.any(Number) });
   });
 
   test('every spec GET answers the same with .json as without', async () => {
-    const templateId = (await t.request('GET', '/templates')).body[0].id;
+    const templateId = (await t.request<Identified[]>('GET', '/templates')).body[0].id;
     const paths = [
       '/templates',
       `/templates/${templateId}`,
@@ -86,8 +88,8 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
       const [a, b] = await Promise.all([t.request('GET', bare), t.request('GET', json)]);
       expect({ path: json, status: b.status }).toEqual({ path: json, status: 200 });
       // Live container states may move between the two reads: compare everything else.
-      const stable = (body: unknown) =>
-        JSON.parse(JSON.stringify(body, (key, value) => (/_state$|^container_status$/.test(key) ? undefined : value)));
+      const stable = (body: unknown): unknown =>
+        JSON.parse(JSON.stringify(body, (key, value: unknown) => (/_state$|^container_status$/.test(key) ? undefined : value)));
       expect(stable(b.body)).toEqual(stable(a.body));
     }
     // The spec's semantics stay: PUT /apps/{id} rebuilds (204), with or without .json.
@@ -100,7 +102,7 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
   });
 
   test('categories: list, read, rename and move, delete (the services stay, outside it)', async () => {
-    const db = await t.request('POST', `/apps/${appId}/categories`, { body: { name: 'DB Tier', position: 5 } });
+    const db = await t.request<Identified>('POST', `/apps/${appId}/categories`, { body: { name: 'DB Tier', position: 5 } });
     expect(db.status).toBe(201);
     // Put the service in it, then take the category away.
     expect(
@@ -112,12 +114,12 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
     expect((await t.request('GET', `/apps/${appId}/categories/${db.body.id}`)).body).toEqual({ id: db.body.id, name: 'Data', position: 2 });
     const list = await t.request('GET', `/apps/${appId}/categories.json`);
     expect(list.body).toEqual(expect.arrayContaining([{ id: db.body.id, name: 'Data', position: 2 }]));
-    expect((await t.request('GET', `/apps/${appId}/services/${serviceId}`)).body.categories).toEqual([
+    expect((await t.request<ServiceBody>('GET', `/apps/${appId}/services/${serviceId}`)).body.categories).toEqual([
       { id: db.body.id, name: 'Data', position: 1 },
     ]);
     expect((await t.request('DELETE', `/apps/${appId}/categories/${db.body.id}.json`)).status).toBe(204);
     expect((await t.request('GET', `/apps/${appId}/categories/${db.body.id}`)).status).toBe(404);
-    expect((await t.request('GET', `/apps/${appId}/services/${serviceId}`)).body.categories).toEqual([]);
+    expect((await t.request<ServiceBody>('GET', `/apps/${appId}/services/${serviceId}`)).body.categories).toEqual([]);
     // Bad input: 422 naming the field; an unknown app 404.
     expect((await t.request('POST', `/apps/${appId}/categories`, { body: { name: ' ' } })).body).toEqual({
       code: 422,
@@ -128,18 +130,18 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
   });
 
   test('GET /apps/{id}/compose_yml: the app as a Compose file that POST /apps reads back', async () => {
-    const res = await t.request('GET', `/apps/${appId}/compose_yml.json`);
+    const res = await t.request<{ compose_yaml: string }>('GET', `/apps/${appId}/compose_yml.json`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['compose_yaml']);
-    const file = parse(res.body.compose_yaml);
+    const file = parse(res.body.compose_yaml) as { services: Record<string, unknown> };
     expect(file.services[`extra-${sfx}`]).toEqual({ image: TEST_IMAGE });
-    const services = (await t.request('GET', `/apps/${appId}/services`)).body;
-    expect(Object.keys(file.services).sort()).toEqual(services.map((s: { name: string }) => s.name).sort());
+    const services = (await t.request<ServiceBody[]>('GET', `/apps/${appId}/services`)).body;
+    expect(Object.keys(file.services).sort()).toEqual(services.map((s) => s.name).sort());
     // Read back: a new app with the same images (names made unique by the service).
-    const again = await t.request('POST', '/apps', { body: { compose_yaml: res.body.compose_yaml } });
+    const again = await t.request<Identified>('POST', '/apps', { body: { compose_yaml: res.body.compose_yaml } });
     expect(again.status).toBe(200);
-    const copies = (await t.request('GET', `/apps/${again.body.id}/services`)).body;
-    expect(copies.map((s: { from: string }) => s.from).sort()).toEqual(services.map((s: { from: string }) => s.from).sort());
+    const copies = (await t.request<ServiceBody[]>('GET', `/apps/${again.body.id}/services`)).body;
+    expect(copies.map((s) => s.from).sort()).toEqual(services.map((s) => s.from).sort());
     expect((await t.request('DELETE', `/apps/${again.body.id}`)).status).toBe(204);
   });
 
@@ -171,7 +173,7 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
     registry = await startRegistry({ auth: 'basic' });
     await registry.push('team/web', 'v1');
     await registry.push('team/web', 'v2');
-    const reg = await t.request('POST', '/registries', {
+    const reg = await t.request<Identified>('POST', '/registries', {
       body: {
         name: `Private ${sfx}`,
         endpoint_url: registry.url,
@@ -188,8 +190,8 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
     const res = await t.request('PUT', '/user.json', { body: { email: 'me@example.com' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ username: 'admin', email: 'me@example.com', repos: [repoDir], template_repo_providers: expect.any(Array) });
-    expect((await t.request('GET', '/user')).body.email).toBe('me@example.com');
-    const refused = await t.request('PUT', '/user', { body: { github_access_token: 'ghp_x' } });
+    expect((await t.request<{ email: string }>('GET', '/user')).body.email).toBe('me@example.com');
+    const refused = await t.request<ErrorBody>('PUT', '/user', { body: { github_access_token: 'ghp_x' } });
     expect(refused.status).toBe(422);
     expect(refused.body.fields).toBe('github_access_token');
     expect((await t.request('PUT', '/user', { body: { email: 'not an address' } })).body).toEqual({
@@ -197,6 +199,6 @@ describeDocker('the main listener: .json paths, Location headers, extra routes',
       message: 'email is not an e-mail address',
       fields: 'email',
     });
-    expect((await t.request('GET', '/user')).body.email).toBe('me@example.com');
+    expect((await t.request<{ email: string }>('GET', '/user')).body.email).toBe('me@example.com');
   });
 });

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,7 +99,7 @@ describeDocker('the container image', () => {
     makeContext(dir);
     // --network none: the build must not need the network for what the context already holds.
     docker(['build', '--network', 'none', '--build-arg', `BASE=${BASE}`, '-t', TAG, dir]);
-    run = JSON.parse(docker(['run', '--rm', '--network', 'none', TAG]).trim());
+    run = JSON.parse(docker(['run', '--rm', '--network', 'none', TAG]).trim()) as typeof run;
     // The build stage sees the build context as .dockerignore lets it through (its layers are cached).
     docker(['build', '--network', 'none', '--build-arg', `BASE=${BASE}`, '--target', 'build', '-t', `${TAG}-build`, dir]);
     buildStage = docker([

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -5,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { swarmApi } from '../../src/agent/adapters/swarm-api';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { DeploymentBody, Named, TargetBody } from '../helpers/bodies';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { describeDocker, freePort, removeByLabel, testDockerClient, testDockerHost, TEST_IMAGE } from '../helpers/docker';
 import { makeGitRepo } from '../helpers/git';
@@ -144,9 +146,9 @@ describeDocker('the agent process behind the main service', () => {
         const until = Date.now() + 90_000;
         let last: unknown;
         while (Date.now() < until) {
-          const res = await t.request('GET', `/deployment_targets/${targetId}/deployments/${id}`);
+          const res = await t.request<Partial<DeploymentBody> | undefined>('GET', `/deployment_targets/${targetId}/deployments/${id}`);
           last = res.body;
-          const services = res.body?.status?.services as { id: string; actualState: string }[] | undefined;
+          const services = res.body?.status?.services;
           if (res.status === 200 && services?.length && services.every((s) => s.actualState === 'running')) return services;
           await sleep(500);
         }
@@ -160,7 +162,9 @@ describeDocker('the agent process behind the main service', () => {
       }
 
       test('add the target, deploy with an override, answer on the published port, redeploy, delete', async () => {
-        const created = await t.request('POST', '/deployment_targets', { body: { name: `e2e ${adapter}`, auth_blob: agent!.token } });
+        const created = await t.request<TargetBody>('POST', '/deployment_targets', {
+          body: { name: `e2e ${adapter}`, auth_blob: agent!.token },
+        });
         expect(created.status).toBe(200);
         expect(created.body).toEqual({
           id: expect.any(Number),
@@ -175,13 +179,14 @@ describeDocker('the agent process behind the main service', () => {
             created_at: expect.any(String),
           },
         });
-        const targetId = created.body.id as number;
+        const targetId = created.body.id;
 
         expect((await t.request('POST', '/template_repos', { body: { name: repoDir } })).status).toBe(200);
-        const template = (await t.request('GET', '/templates')).body.find((tpl: { name: string }) => tpl.name === `e2e-${adapter}`);
+        const template = (await t.request<Named[]>('GET', '/templates')).body.find((tpl) => tpl.name === `e2e-${adapter}`);
         expect(template).toBeDefined();
+        if (!template) return;
 
-        const deployed = await t.request('POST', `/deployment_targets/${targetId}/deployments`, {
+        const deployed = await t.request<DeploymentBody>('POST', `/deployment_targets/${targetId}/deployments`, {
           body: {
             template_id: template.id,
             override: {
@@ -193,7 +198,7 @@ describeDocker('the agent process behind the main service', () => {
           },
         });
         expect(deployed.status).toBe(200);
-        const id = deployed.body.id as number;
+        const id = deployed.body.id;
         expect(deployed.body).toEqual({
           id: expect.any(Number),
           name: `e2e-${adapter}`,
@@ -211,7 +216,7 @@ describeDocker('the agent process behind the main service', () => {
         const list = await t.request('GET', `/deployment_targets/${targetId}/deployments`);
         expect(list.body).toEqual([{ id, name: `e2e-${adapter}`, template: template.id, service_ids: firstIds.map((name) => ({ name })) }]);
 
-        const redeployed = await t.request('POST', `/deployment_targets/${targetId}/deployments/${id}/redeploy`);
+        const redeployed = await t.request<DeploymentBody>('POST', `/deployment_targets/${targetId}/deployments/${id}/redeploy`);
         expect(redeployed.status).toBe(200);
         expect(redeployed.body.id).toBe(id);
         const again = await waitRunning(targetId, id);
@@ -272,8 +277,8 @@ async function spawnAgent(env: Record<string, string>): Promise<AgentProcess> {
     env: { ...cleanEnv(), AGENT_PORT: String(port), AGENT_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
   });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { request } from 'undici';
 import type { DockerClient } from '../../src/engines/docker-client';
 import { containerSpec, type ServiceDefinition } from '../../src/engines/container-spec';

@@ -1,27 +1,34 @@
 import { createClient, type Client } from 'graphql-ws';
 import { request } from 'undici';
 import WebSocket from 'ws';
-import { ADMIN_TOKEN } from '../helpers/app';
+import { ADMIN_TOKEN, type GraphQLBody } from '../helpers/app';
 
 const TIMEOUT_MS = 20_000;
 
-/** Something that yields GraphQL results one by one, with a deadline on each. */
+/**
+ * Something that yields GraphQL results one by one, with a deadline on each; `T` is the data as
+ * the test's subscription selects it.
+ */
 export interface ResultStream {
-  next(timeoutMs?: number): Promise<any>;
+  next<T = unknown>(timeoutMs?: number): Promise<GraphQLBody<T>>;
   close(): Promise<void>;
 }
 
 /** A queue fed by a push source; `next()` waits for the next item (or fails after a deadline). */
 class Inbox {
-  private readonly items: any[] = [];
-  private waiter: ((item: any) => void) | undefined;
+  private readonly items: unknown[] = [];
+  private waiter: ((item: unknown) => void) | undefined;
   private failure: Error | undefined;
 
-  push(item: any): void {
+  push(item: unknown): void {
     const waiter = this.waiter;
     this.waiter = undefined;
     if (waiter) waiter(item);
     else this.items.push(item);
+  }
+
+  private failed(): Error | undefined {
+    return this.failure;
   }
 
   fail(error: Error): void {
@@ -29,19 +36,22 @@ class Inbox {
     this.push(undefined);
   }
 
-  async next(timeoutMs = TIMEOUT_MS): Promise<any> {
-    if (this.items.length > 0) return this.items.shift();
+  /** The next result as the caller's subscription selects it (what the server sent, not checked here). */
+  async next<T>(timeoutMs = TIMEOUT_MS): Promise<GraphQLBody<T>> {
+    if (this.items.length > 0) return this.items.shift() as GraphQLBody<T>;
     if (this.failure) throw this.failure;
     let timer: NodeJS.Timeout | undefined;
     try {
       const item = await Promise.race([
-        new Promise<any>((resolve) => (this.waiter = resolve)),
+        new Promise<unknown>((resolve) => (this.waiter = resolve)),
         new Promise<never>((_resolve, reject) => {
           timer = setTimeout(() => reject(new Error(`no event within ${timeoutMs} ms`)), timeoutMs);
         }),
       ]);
-      if (item === undefined && this.failure) throw this.failure;
-      return item;
+      // Read again: it may have been set while this call waited (a read TypeScript cannot narrow).
+      const failure = this.failed();
+      if (item === undefined && failure) throw failure;
+      return item as GraphQLBody<T>;
     } finally {
       clearTimeout(timer);
       this.waiter = undefined;
@@ -68,7 +78,12 @@ export async function sseSubscribe(
     signal: abort.signal,
   });
   if (!String(response.headers['content-type']).startsWith('text/event-stream')) {
-    return { status: response.statusCode, body: await response.body.json(), next: async () => undefined, close: async () => undefined };
+    return {
+      status: response.statusCode,
+      body: await response.body.json(),
+      next: () => Promise.reject(new Error(`no stream: HTTP ${response.statusCode}`)),
+      close: () => Promise.resolve(),
+    };
   }
   const inbox = new Inbox();
   void (async () => {
@@ -101,8 +116,9 @@ export async function sseSubscribe(
   return {
     status: response.statusCode,
     next: (timeoutMs) => inbox.next(timeoutMs),
-    async close() {
+    close() {
       abort.abort();
+      return Promise.resolve();
     },
   };
 }
@@ -129,7 +145,10 @@ export function wsSubscribe(client: Client, query: string, variables: Record<str
       complete: () => inbox.fail(new Error('the subscription completed')),
     },
   );
-  return { next: (timeoutMs) => inbox.next(timeoutMs), close: async () => unsubscribe() };
+  return {
+    next: (timeoutMs) => inbox.next(timeoutMs),
+    close: () => Promise.resolve(unsubscribe()),
+  };
 }
 
 /** Opens a raw graphql-transport-ws socket, sends connection_init, and reports how it closed. */
@@ -143,7 +162,7 @@ export function wsConnectionOutcome(
     let acked = false;
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', ...(payload ? { payload } : {}) })));
     socket.on('message', (data) => {
-      if (JSON.parse(String(data)).type === 'connection_ack') {
+      if ((JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : '{}') as { type?: string }).type === 'connection_ack') {
         acked = true;
         socket.close(1000, 'done');
       }

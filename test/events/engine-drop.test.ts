@@ -79,7 +79,7 @@ describeDocker('service states when the engine goes away', () => {
     const appId = ((await created.json()) as { id: number }).id;
     const states: string[] = [];
     while (states.at(-1) !== 'exited') {
-      const event = (await opened.next(30_000)).data.serviceStateChanged;
+      const event = (await opened.next<{ serviceStateChanged: { appId: number; subState: string } }>(30_000)).data.serviceStateChanged;
       if (event.appId === appId) states.push(event.subState);
     }
     expect(states).toContain('running');

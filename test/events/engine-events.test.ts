@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import type { Client } from 'graphql-ws';
 import { ADMIN_TOKEN } from '../helpers/app';
 import { describeDocker, removeByLabel, TEST_IMAGE } from '../helpers/docker';
@@ -53,9 +54,17 @@ describeDocker('service states from the engine', () => {
     const appId = ((await created.json()) as { id: number }).id;
 
     for (const stream of [onB, onA]) {
-      const seen: { appId: number; serviceId: number; service: unknown; loadState: string; activeState: string; subState: string }[] = [];
+      type ServiceStateEvent = {
+        appId: number;
+        serviceId: number;
+        service: unknown;
+        loadState: string;
+        activeState: string;
+        subState: string;
+      };
+      const seen: ServiceStateEvent[] = [];
       while (seen.at(-1)?.subState !== 'exited') {
-        const event = (await stream.next(30_000)).data.serviceStateChanged;
+        const event = (await stream.next<{ serviceStateChanged: ServiceStateEvent }>(30_000)).data.serviceStateChanged;
         if (event.appId === appId) seen.push(event);
       }
       const running = seen.findIndex((e) => e.subState === 'running');

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Client } from 'graphql-ws';
@@ -35,7 +36,7 @@ describe('subscriptions across replicas', () => {
 
   afterEach(async () => {
     await Promise.all(streams.splice(0).map((s) => s.close()));
-    await Promise.all(clients.splice(0).map((c) => c.dispose()));
+    await Promise.all(clients.splice(0).map((c) => Promise.resolve(c.dispose())));
   });
 
   afterAll(async () => {
@@ -144,18 +145,19 @@ describe('subscriptions across replicas', () => {
       });
       agent = await startAgent({ env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url } });
       repoDir = makeGitRepo({ 'wp.pmx': pmx('WordPress') });
-      const request = async (method: string, path: string, body?: unknown) => {
+      const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
         const response = await fetch(`${a.url}${path}`, {
           method,
           headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
-        return response.json() as Promise<any>;
+        return (await response.json()) as T;
       };
-      await request('POST', '/template_repos', { name: repoDir });
-      const [template] = await request('GET', '/templates');
-      targetId = (await request('POST', '/deployment_targets', { name: 'k8s', auth_blob: agent.token })).id;
-      deploymentId = (await request('POST', `/deployment_targets/${targetId}/deployments`, { template_id: template.id })).id;
+      await request<unknown>('POST', '/template_repos', { name: repoDir });
+      const [template] = await request<{ id: number }[]>('GET', '/templates');
+      targetId = (await request<{ id: number }>('POST', '/deployment_targets', { name: 'k8s', auth_blob: agent.token })).id;
+      deploymentId = (await request<{ id: number }>('POST', `/deployment_targets/${targetId}/deployments`, { template_id: template.id }))
+        .id;
     });
 
     afterAll(async () => {

@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { routes } from '../../rest/routes';
 import { agentRequest, startAgent, type RunningAgent } from '../agent/agent-harness';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
+import type { Identified } from '../helpers/bodies';
 import { makeGitRepo, pmx } from '../helpers/git';
 
 /**
@@ -101,16 +102,16 @@ beforeAll(async () => {
   t = await startTestApp({ DOCKER_HOST: 'unix:///nonexistent/docker.sock', REGISTRY_TIMEOUT_MS: '500', AGENT_TIMEOUT_MS: '1000' });
   agent = await startAgent();
   const repo = makeGitRepo({ 'a.pmx': pmx('Fuzz A', { keywords: 'fuzz' }), 'b.pmx': pmx('Fuzz B') });
-  ids.push((await t.request('POST', '/template_repos', { body: { name: repo } })).body.id);
+  ids.push((await t.request<Identified>('POST', '/template_repos', { body: { name: repo } })).body.id);
   ids.push(
     (
-      await t.request('POST', '/registries', {
+      await t.request<Identified>('POST', '/registries', {
         body: { name: 'fuzz', endpoint_url: 'https://fuzz.invalid', username: 'u', password: SECRET },
       })
     ).body.id,
   );
-  ids.push((await t.request('POST', '/deployment_targets', { body: { name: 'fuzz target', auth_blob: agent.token } })).body.id);
-  for (const template of (await t.request('GET', '/templates')).body) ids.push(template.id);
+  ids.push((await t.request<Identified>('POST', '/deployment_targets', { body: { name: 'fuzz target', auth_blob: agent.token } })).body.id);
+  for (const template of (await t.request<Identified[]>('GET', '/templates')).body) ids.push(template.id);
   ids = [...new Set([...ids, 0, 1, 2])];
 }, 120_000);
 
@@ -186,9 +187,9 @@ test(
     for (const [i, r] of samples.entries()) {
       let status: number;
       let text: string;
-      let contentType = '';
+      let contentType: string;
       let what: string;
-      let upstreamOk = true;
+      const upstreamOk = true;
       if (r.kind === 'agent') {
         const [method, path] = AGENT_PATHS[r.agentRoute];
         const target = path.replace(':id', r.id);
@@ -198,8 +199,10 @@ test(
         }).catch((e: Error) => ({ status: 0, body: e.message, headers: {} }));
         status = res.status;
         text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body ?? '');
-        contentType = String(res.headers['content-type'] ?? (status >= 400 ? '' : 'json'));
-        if (status >= 400 && typeof res.body !== 'object') text = String(res.body);
+        const header = res.headers['content-type'];
+        contentType = typeof header === 'string' ? header : status >= 400 ? '' : 'json';
+        if (status >= 400 && typeof res.body !== 'object')
+          text = typeof res.body === 'string' ? res.body : (JSON.stringify(res.body) ?? 'undefined');
         if (status === 0) failures.push(`${i} ${what}: ${text}`);
       } else {
         let method: string;
@@ -220,6 +223,7 @@ test(
               .join('&')}`
           : '';
         what = `${method} ${path}${query}`.slice(0, 200);
+        const noHeaders: Record<string, string> = {};
         const res = await request(`${t.url}${path}${query}`, {
           method: method as 'GET',
           headers: {
@@ -227,7 +231,7 @@ test(
             ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
           },
           body: method === 'GET' || method === 'HEAD' ? undefined : body,
-        }).catch((e: Error) => ({ statusCode: 0, headers: {} as Record<string, string>, body: { text: async () => e.message } }));
+        }).catch((e: Error) => ({ statusCode: 0, headers: noHeaders, body: { text: () => Promise.resolve(e.message) } }));
         status = res.statusCode;
         text = await res.body.text();
         contentType = String(res.headers['content-type'] ?? '');

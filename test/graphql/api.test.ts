@@ -1,4 +1,14 @@
+import { expect } from '@jest/globals';
 import { startTestApp, type TestApp } from '../helpers/app';
+
+interface RegistryPage {
+  registriesConnection: {
+    totalCount: number;
+    edges: { cursor: string; node: { id: string; name: string } }[];
+    nodes: { name: string }[];
+    pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string };
+  };
+}
 
 /** The GraphQL API beyond interface A: Relay connections and typed mutation errors. */
 describe('GraphQL connections and typed errors', () => {
@@ -8,7 +18,9 @@ describe('GraphQL connections and typed errors', () => {
   beforeAll(async () => {
     t = await startTestApp();
     for (let i = 1; i <= 7; i++) {
-      const res = await t.request('POST', '/registries', { body: { name: `r${i}`, endpoint_url: `https://r${i}.example` } });
+      const res = await t.request<{ id: number }>('POST', '/registries', {
+        body: { name: `r${i}`, endpoint_url: `https://r${i}.example` },
+      });
       ids.push(res.body.id);
     }
   });
@@ -28,13 +40,13 @@ describe('GraphQL connections and typed errors', () => {
     let after: string | undefined;
     let pages = 0;
     for (;;) {
-      const res = await t.graphql(page, { first: 3, after });
+      const res = await t.graphql<RegistryPage>(page, { first: 3, after });
       expect(res.body.errors).toBeUndefined();
       const c = res.body.data.registriesConnection;
       expect(c.totalCount).toBe(8);
-      expect(c.nodes.map((n: { name: string }) => n.name)).toEqual(c.edges.map((e: { node: { name: string } }) => e.node.name));
+      expect(c.nodes.map((n) => n.name)).toEqual(c.edges.map((e) => e.node.name));
       expect(c.pageInfo.hasPreviousPage).toBe(after !== undefined);
-      seen.push(...c.nodes.map((n: { name: string }) => n.name));
+      seen.push(...c.nodes.map((n) => n.name));
       pages++;
       if (!c.pageInfo.hasNextPage) break;
       after = c.pageInfo.endCursor;
@@ -45,28 +57,28 @@ describe('GraphQL connections and typed errors', () => {
   });
 
   test('last/before pages backwards; an item added meanwhile does not shift the pages (keyset)', async () => {
-    const last = (await t.graphql(page, { last: 2 })).body.data.registriesConnection;
+    const last = (await t.graphql<RegistryPage>(page, { last: 2 })).body.data.registriesConnection;
     expect(last.nodes).toEqual([{ name: 'r6' }, { name: 'r7' }]);
     expect(last.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: false });
-    const first = (await t.graphql(page, { first: 2 })).body.data.registriesConnection;
+    const first = (await t.graphql<RegistryPage>(page, { first: 2 })).body.data.registriesConnection;
     await t.request('POST', '/registries', { body: { name: 'r0-late', endpoint_url: 'https://late.example' } });
-    const next = (await t.graphql(page, { first: 2, after: first.pageInfo.endCursor })).body.data.registriesConnection;
+    const next = (await t.graphql<RegistryPage>(page, { first: 2, after: first.pageInfo.endCursor })).body.data.registriesConnection;
     expect(next.nodes).toEqual([{ name: 'r2' }, { name: 'r3' }]);
     expect(next.totalCount).toBe(9);
-    const before = (await t.graphql(page, { last: 2, before: next.edges[0].cursor })).body.data.registriesConnection;
+    const before = (await t.graphql<RegistryPage>(page, { last: 2, before: next.edges[0].cursor })).body.data.registriesConnection;
     expect(before.nodes).toEqual([{ name: 'Docker Hub' }, { name: 'r1' }]);
-    await t.request('DELETE', `/registries/${(await t.request('GET', '/registries')).body.at(-1).id}`);
+    await t.request('DELETE', `/registries/${(await t.request<{ id: number }[]>('GET', '/registries')).body.at(-1)?.id}`);
   });
 
   test('a page is at most 100; a cursor not given out and a negative first are 400s', async () => {
-    expect((await t.graphql(page, { first: 1000 })).body.data.registriesConnection.nodes).toHaveLength(8);
-    const bad = await t.graphql(page, { first: 2, after: 'bm9wZQ' });
-    expect(bad.body.errors[0]).toMatchObject({
+    expect((await t.graphql<RegistryPage>(page, { first: 1000 })).body.data.registriesConnection.nodes).toHaveLength(8);
+    const bad = await t.graphql<RegistryPage>(page, { first: 2, after: 'bm9wZQ' });
+    expect(bad.body.errors?.[0]).toMatchObject({
       message: 'after is not a cursor this list gave out',
       extensions: { code: 'BAD_REQUEST', fields: ['after'] },
     });
-    const negative = await t.graphql(page, { first: -1 });
-    expect(negative.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    const negative = await t.graphql<RegistryPage>(page, { first: -1 });
+    expect(negative.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
   });
 
   test('every top-level list has a connection', async () => {
@@ -99,7 +111,7 @@ describe('GraphQL connections and typed errors', () => {
   }`;
 
   test('a mutation answers what the caller can fix as a typed result, and REST as before', async () => {
-    const invalid = await t.graphql(create, { input: { name: 'bad', endpointUrl: 'not a url' } });
+    const invalid = await t.graphql<{ createRegistry: { message: string } }>(create, { input: { name: 'bad', endpointUrl: 'not a url' } });
     expect(invalid.status).toBe(200);
     expect(invalid.body).toEqual({
       data: {
@@ -116,15 +128,19 @@ describe('GraphQL connections and typed errors', () => {
     });
     expect((await t.request('DELETE', '/registries/999')).body).toEqual({ code: 404, message: 'registry 999 not found', fields: 'id' });
 
-    const ok = await t.graphql(create, { input: { name: 'good', endpointUrl: 'https://good.example' } });
+    const ok = await t.graphql<{ createRegistry: { databaseId: number } }>(create, {
+      input: { name: 'good', endpointUrl: 'https://good.example' },
+    });
     expect(ok.body.data.createRegistry).toEqual({ __typename: 'Registry', databaseId: expect.any(Number), name: 'good' });
     await t.request('DELETE', `/registries/${ok.body.data.createRegistry.databaseId}`);
   });
 
   test('a missing scope stays a thrown error (403), not a typed result', async () => {
-    const issued = await t.graphql('mutation { createApiToken(input: {name: "ro", scopes: [read]}) { ... on IssuedApiToken { token } } }');
+    const issued = await t.graphql<{ createApiToken: { token: string } }>(
+      'mutation { createApiToken(input: {name: "ro", scopes: [read]}) { ... on IssuedApiToken { token } } }',
+    );
     const res = await t.graphql(create, { input: { name: 'x', endpointUrl: 'https://x.example' } }, issued.body.data.createApiToken.token);
-    expect(res.body.errors[0].extensions).toEqual({ code: 'FORBIDDEN', status: 403, fields: [] });
+    expect(res.body.errors?.[0]?.extensions).toEqual({ code: 'FORBIDDEN', status: 403, fields: [] });
     expect(res.body.data).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,30 @@ import { App, AppCategory, Service, ServiceLink, SharedVolume } from '../../src/
 import { startCountingAgent, startFakeAdapter } from '../agent/agent-harness';
 import { makeGitRepo, pmx } from '../helpers/git';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { Identified, Named } from '../helpers/bodies';
+
+interface ServiceNode {
+  databaseId: number;
+}
+interface AppNode {
+  databaseId: number;
+  services: ServiceNode[];
+}
+interface Apps {
+  apps: AppNode[];
+}
+interface AppsPage {
+  appsConnection: { totalCount: number; nodes: AppNode[] };
+}
+interface Repos {
+  templateRepos: { loadErrors: { file: string }[]; templates: { images: unknown[] }[] }[];
+}
+interface TemplatesPage {
+  templatesConnection: { totalCount: number };
+}
+interface TargetsPage {
+  deploymentTargetsConnection: { nodes: { deployments: { status: { services: unknown[] } }[] }[] };
+}
 
 /**
  * N+1 guards: a nested query over N and 2N items must cost the same number of SQL queries, one
@@ -20,6 +45,8 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
   let engine: { socket: string; requests: string[]; close(): Promise<void> };
   const sql: string[] = [];
   let counting = false;
+  // Kept to be restored and called with its own `this` (apply below), never detached.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const originalQuery = Client.prototype.query;
 
   beforeAll(async () => {
@@ -43,11 +70,11 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
   });
 
   /** Runs one GraphQL query and counts what it cost. */
-  async function measure(query: string) {
+  async function measure<T>(query: string) {
     sql.length = 0;
     engine.requests.length = 0;
     counting = true;
-    const res = await t.graphql(query);
+    const res = await t.graphql<T>(query);
     counting = false;
     expect(res.body.errors).toBeUndefined();
     return { data: res.body.data, sql: sql.length, engine: engine.requests.length, statements: [...sql] };
@@ -63,8 +90,8 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
     await seedApps(t, 0, 20, 10);
     // Once per process, not per query: the installation's id (the engine label of its containers).
     await measure('{ apps { services { id } } }');
-    const list20 = await measure(`{ apps { ${APP_FIELDS} } }`);
-    const page20 = await measure(`{ appsConnection(first: 20) { totalCount nodes { ${APP_FIELDS} } } }`);
+    const list20 = await measure<Apps>(`{ apps { ${APP_FIELDS} } }`);
+    const page20 = await measure<AppsPage>(`{ appsConnection(first: 20) { totalCount nodes { ${APP_FIELDS} } } }`);
     expect(list20.data.apps).toHaveLength(20);
     expect(list20.data.apps[3].services).toHaveLength(10);
     // What the seed made is what comes back: links, shared volumes, categories, the app.
@@ -91,8 +118,8 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
     expect(page20.data.appsConnection.nodes).toEqual(list20.data.apps);
 
     await seedApps(t, 20, 20, 10);
-    const list40 = await measure(`{ apps { ${APP_FIELDS} } }`);
-    const page40 = await measure(`{ appsConnection(first: 40) { totalCount nodes { ${APP_FIELDS} } } }`);
+    const list40 = await measure<Apps>(`{ apps { ${APP_FIELDS} } }`);
+    const page40 = await measure<AppsPage>(`{ appsConnection(first: 40) { totalCount nodes { ${APP_FIELDS} } } }`);
     expect(list40.data.apps).toHaveLength(40);
     expect(page40.data.appsConnection).toMatchObject({ totalCount: 40 });
     expect(page40.data.appsConnection.nodes).toHaveLength(40);
@@ -117,13 +144,13 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
     try {
       const fields = 'name loadErrors { file } templates { id name images { name source } }';
       for (const dir of dirs.slice(0, 5)) expect((await t.request('POST', '/template_repos', { body: { name: dir } })).status).toBe(200);
-      const five = await measure(`{ templateRepos { ${fields} } }`);
-      const fivePage = await measure(`{ templatesConnection(first: 10) { totalCount nodes { name images { name } } } }`);
+      const five = await measure<Repos>(`{ templateRepos { ${fields} } }`);
+      const fivePage = await measure<TemplatesPage>(`{ templatesConnection(first: 10) { totalCount nodes { name images { name } } } }`);
       for (const dir of dirs.slice(5)) await t.request('POST', '/template_repos', { body: { name: dir } });
-      const ten = await measure(`{ templateRepos { ${fields} } }`);
-      const tenPage = await measure(`{ templatesConnection(first: 20) { totalCount nodes { name images { name } } } }`);
+      const ten = await measure<Repos>(`{ templateRepos { ${fields} } }`);
+      const tenPage = await measure<TemplatesPage>(`{ templatesConnection(first: 20) { totalCount nodes { name images { name } } } }`);
       expect(ten.data.templateRepos).toHaveLength(10);
-      expect(ten.data.templateRepos.map((r: { templates: unknown[] }) => r.templates.length)).toEqual(Array(10).fill(2));
+      expect(ten.data.templateRepos.map((r) => r.templates.length)).toEqual(Array(10).fill(2));
       expect(ten.data.templateRepos[0].templates[0].images).toHaveLength(2);
       expect(ten.data.templateRepos[0].loadErrors).toEqual([{ file: 'broken.pmx' }]);
       expect(tenPage.data.templatesConnection).toMatchObject({ totalCount: 20 });
@@ -141,9 +168,11 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
     try {
       const repo = makeGitRepo({ 'wp.pmx': pmx('WordPress') });
       await t.request('POST', '/template_repos', { body: { name: repo } });
-      const templateId = (await t.request('GET', '/templates')).body.find((x: { name: string }) => x.name === 'WordPress').id;
+      const templateId = (await t.request<Named[]>('GET', '/templates')).body.find((x) => x.name === 'WordPress')?.id;
       for (const [i, agent] of agents.entries()) {
-        const target = await t.request('POST', '/deployment_targets', { body: { name: `target-${i}`, auth_blob: agent.token } });
+        const target = await t.request<Identified>('POST', '/deployment_targets', {
+          body: { name: `target-${i}`, auth_blob: agent.token },
+        });
         expect(target.status).toBe(200);
         for (let d = 0; d < 5; d++) {
           expect(
@@ -154,8 +183,8 @@ describe('batching: SQL queries, engine calls and agent requests do not grow wit
       const query = (n: number) => `{ deploymentTargetsConnection(first: ${n}) { totalCount nodes {
         id databaseId name authBlob metadata { adapterType } deployments { id databaseId name template serviceIds { name } status { services { orchestratorId actualState } } }
       } } }`;
-      const atFive = await measureAgents(agents, () => measure(query(5)));
-      const atTen = await measureAgents(agents, () => measure(query(10)));
+      const atFive = await measureAgents(agents, () => measure<TargetsPage>(query(5)));
+      const atTen = await measureAgents(agents, () => measure<TargetsPage>(query(10)));
       expect(atTen.result.data.deploymentTargetsConnection.nodes).toHaveLength(10);
       for (const target of atTen.result.data.deploymentTargetsConnection.nodes) {
         expect(target.deployments).toHaveLength(5);

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { ApolloClient, gql, HttpLink, InMemoryCache, type TypePolicies } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { cacheExchange, type KeyingConfig } from '@urql/exchange-graphcache';
@@ -12,16 +13,22 @@ import {
   Network,
   RecordSource,
   Store,
+  type GraphQLResponse,
   type RequestParameters,
   type Variables,
 } from 'relay-runtime';
+import type { IntrospectionQuery } from 'graphql';
+import type { deploymentsNodeQuery$data } from './relay/__generated__/deploymentsNodeQuery.graphql';
+import type { deploymentsTargetsQuery$data } from './relay/__generated__/deploymentsTargetsQuery.graphql';
 import nodeQuery from './relay/__generated__/deploymentsNodeQuery.graphql';
 import targetsQuery from './relay/__generated__/deploymentsTargetsQuery.graphql';
 import { startClientFixture, type ClientFixture } from './client-fixtures';
 
 const SCHEMA_DIR = path.join(__dirname, '../../schema');
-const { possibleTypes } = JSON.parse(readFileSync(path.join(SCHEMA_DIR, 'possible-types.json'), 'utf8'));
-const introspection = JSON.parse(readFileSync(path.join(SCHEMA_DIR, 'introspection.json'), 'utf8'));
+const { possibleTypes } = JSON.parse(readFileSync(path.join(SCHEMA_DIR, 'possible-types.json'), 'utf8')) as {
+  possibleTypes: Record<string, string[]>;
+};
+const introspection = JSON.parse(readFileSync(path.join(SCHEMA_DIR, 'introspection.json'), 'utf8')) as IntrospectionQuery;
 
 const TARGETS = `query Targets {
   deploymentTargets {
@@ -41,6 +48,47 @@ const SITE = `query Site($id: Int!) {
     }
   }
 }`;
+
+interface TargetsData {
+  deploymentTargets: {
+    id: string;
+    name: string;
+    deployments: {
+      id: string;
+      databaseId: number;
+      name: string;
+      target: { id: string; name: string };
+      status: { services: { orchestratorId: string; actualState: string }[] };
+    }[];
+  }[];
+}
+
+interface Placed {
+  position: number;
+  category: { id: string; name: string };
+}
+
+interface SiteService {
+  id: string;
+  name: string;
+  categories: Placed[];
+  links: unknown[];
+}
+
+interface SiteData {
+  app: { categories: Placed[]; services: SiteService[] };
+}
+
+interface RegistriesPage {
+  registriesConnection: { edges: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
+}
+
+/** The service whose name starts with `prefix` (the test fails here when there is none). */
+function startingWith(services: SiteService[], prefix: string): SiteService {
+  const found = services.find((s) => s.name.startsWith(prefix));
+  if (!found) throw new Error(`no service named ${prefix}* among ${services.map((s) => s.name).join(', ')}`);
+  return found;
+}
 
 /** Clients add `__typename` to every selection; the comparison is about the data. */
 function withoutTypename(value: unknown): unknown {
@@ -70,31 +118,31 @@ const OLD_IDENTITIES: TypePolicies = {
 
 describe('normalized client caches return what the server sent', () => {
   let f: ClientFixture;
-  let server: { targets: any; site: any };
+  let server: { targets: TargetsData; site: SiteData };
 
   beforeAll(async () => {
     f = await startClientFixture();
     server = {
-      targets: (await f.query(TARGETS)).data,
-      site: (await f.query(SITE, { id: f.appId })).data,
+      targets: (await f.query<TargetsData>(TARGETS)).data,
+      site: (await f.query<SiteData>(SITE, { id: f.appId })).data,
     };
   });
   afterAll(() => f?.close());
 
   test('the data is the corrupting kind: deployment 1 on both targets, shared categories at other positions, two links to one service', () => {
     const [east, west] = server.targets.deploymentTargets;
-    expect(east.deployments.map((d: { databaseId: number }) => d.databaseId)).toEqual([1]);
-    expect(west.deployments.map((d: { databaseId: number }) => d.databaseId)).toEqual([1]);
+    expect(east.deployments.map((d) => d.databaseId)).toEqual([1]);
+    expect(west.deployments.map((d) => d.databaseId)).toEqual([1]);
     expect(east.deployments[0].id).not.toBe(west.deployments[0].id);
     expect([east.deployments[0].name, west.deployments[0].name]).toEqual(['Blog', 'Shop']);
     expect(east.deployments[0].target).toEqual({ id: east.id, name: 'east' });
     expect(east.deployments[0].status.services[0].orchestratorId).toBe(west.deployments[0].status.services[0].orchestratorId);
 
     const app = server.site.app;
-    const web = app.services.find((s: { name: string }) => s.name.startsWith('web'));
-    const worker = app.services.find((s: { name: string }) => s.name.startsWith('worker'));
-    const db = app.services.find((s: { name: string }) => s.name.startsWith('db'));
-    expect(app.categories.map((c: any) => [c.category.name, c.position])).toEqual([
+    const web = startingWith(app.services, 'web');
+    const worker = startingWith(app.services, 'worker');
+    const db = startingWith(app.services, 'db');
+    expect(app.categories.map((c) => [c.category.name, c.position])).toEqual([
       ['Web', 0],
       ['DB', 1],
     ]);
@@ -125,7 +173,7 @@ describe('normalized client caches return what the server sent', () => {
     });
 
     test('keyed by the old integer ids, the same cache mixes them up', async () => {
-      const old = (await readBack(apollo(OLD_IDENTITIES))) as any;
+      const old = (await readBack(apollo(OLD_IDENTITIES))) as { targets: TargetsData; site: SiteData };
       // One cache entry for both targets' deployment 1: each target shows the same one.
       expect(old.targets.deploymentTargets[0].deployments).toEqual(old.targets.deploymentTargets[1].deployments);
       expect(old.targets).not.toEqual(server.targets);
@@ -161,17 +209,18 @@ describe('normalized client caches return what the server sent', () => {
       const subscription = observable.subscribe(() => undefined);
       let result: { data: unknown } = await firstValueFrom(observable.pipe(filter((r) => r.dataState === 'complete')));
       let fetches = 1;
-      while ((result.data as any).registriesConnection.pageInfo.hasNextPage && fetches < 10) {
-        await observable.fetchMore({ variables: { after: (result.data as any).registriesConnection.pageInfo.endCursor } });
+      const connection = () => (result.data as RegistriesPage).registriesConnection;
+      while (connection().pageInfo.hasNextPage && fetches < 10) {
+        await observable.fetchMore({ variables: { after: connection().pageInfo.endCursor } });
         // The merged pages, as the cache now answers the watched query.
         result = { data: client.readQuery({ query: PAGE, variables: { first: 2 } }) };
         fetches++;
       }
       subscription.unsubscribe();
       expect(fetches).toBe(3);
-      const all = (await f.query('{ registriesConnection(first: 100) { edges { cursor node { id databaseId name } } } }')).data
-        .registriesConnection;
-      expect(withoutTypename((result.data as any).registriesConnection.edges)).toEqual(all.edges);
+      const all = (await f.query<RegistriesPage>('{ registriesConnection(first: 100) { edges { cursor node { id databaseId name } } } }'))
+        .data.registriesConnection;
+      expect(withoutTypename(connection().edges)).toEqual(all.edges);
       expect(all.edges).toHaveLength(5);
     });
 
@@ -180,7 +229,7 @@ describe('normalized client caches return what the server sent', () => {
         createRegistry(input: $input) { __typename ... on Registry { id name } ... on Error { code message fields } }
       }`;
       const input = { name: 'bad', endpointUrl: 'ftp://bad' };
-      const sent = (await f.query(CREATE, { input })).data;
+      const sent = (await f.query<{ createRegistry: unknown }>(CREATE, { input })).data;
       expect(sent.createRegistry).toEqual({
         __typename: 'ValidationError',
         code: 'VALIDATION_FAILED',
@@ -200,8 +249,8 @@ describe('normalized client caches return what the server sent', () => {
     // Types that are not Node are values of their parent: graphcache embeds them, as it is told.
     const embedded: KeyingConfig = Object.fromEntries(
       introspection.__schema.types
-        .filter((t: any) => t.kind === 'OBJECT' && !t.name.startsWith('__') && !t.interfaces.some((i: any) => i.name === 'Node'))
-        .map((t: any) => [t.name, () => null]),
+        .filter((t) => t.kind === 'OBJECT' && !t.name.startsWith('__') && !t.interfaces.some((i) => i.name === 'Node'))
+        .map((t) => [t.name, () => null]),
     );
     const urql = (keys: KeyingConfig) =>
       new UrqlClient({
@@ -229,12 +278,12 @@ describe('normalized client caches return what the server sent', () => {
       const old = (await readBack(
         urql({
           ...embedded,
-          Deployment: (d) => String(d.databaseId),
-          DeploymentServiceState: (s) => String(s.orchestratorId),
+          Deployment: (d) => `${d.databaseId as number}`,
+          DeploymentServiceState: (s) => s.orchestratorId as string,
           CategoryPosition: (c) => String((c.category as { id: string }).id),
           ServiceLink: (l) => String((l.service as { id: string }).id),
         }),
-      )) as any;
+      )) as { targets: TargetsData; site: SiteData };
       expect(old.targets).not.toEqual(server.targets);
       expect(old.site).not.toEqual(server.site);
     });
@@ -248,27 +297,33 @@ describe('normalized client caches return what the server sent', () => {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ query: params.text, variables }),
         });
-        return response.json();
+        return (await response.json()) as GraphQLResponse;
       };
       const environment = new Environment({ network: Network.create(fetchFn), store: new Store(new RecordSource()) });
       const targetsOperation = createOperationDescriptor(targetsQuery, {});
       await fetchQuery(environment, targetsQuery, {}).toPromise();
-      const sentTargets = (await f.query(targetsQuery.params.text!)).data;
+      const sentTargets = (await f.query<deploymentsTargetsQuery$data>(targetsQuery.params.text!)).data;
       expect(withoutTypename(environment.lookup(targetsOperation.fragment).data)).toEqual(withoutTypename(sentTargets));
 
       // West's services stop; refetch west's deployment 1 by its global id.
       const west = f.targets[1];
       west.actualState.value = 'stopped';
-      const westDeployment = sentTargets.deploymentTargets[1].deployments[0];
+      const westDeployment = sentTargets.deploymentTargets[1].deployments?.[0];
+      if (!westDeployment) throw new Error('west has no deployment');
       const refetched = await fetchQuery(environment, nodeQuery, { id: westDeployment.id }).toPromise();
-      expect((refetched as any).node).toMatchObject({ id: westDeployment.id, databaseId: 1, name: 'Shop', target: { name: 'west' } });
+      expect((refetched as deploymentsNodeQuery$data).node).toMatchObject({
+        id: westDeployment.id,
+        databaseId: 1,
+        name: 'Shop',
+        target: { name: 'west' },
+      });
 
-      const after = environment.lookup(targetsOperation.fragment).data as any;
-      expect(after.deploymentTargets[0].deployments[0].status.services.map((s: any) => s.actualState)).toEqual([
+      const after = environment.lookup(targetsOperation.fragment).data as deploymentsTargetsQuery$data;
+      expect(after.deploymentTargets[0].deployments?.[0]?.status?.services.map((s) => s.actualState)).toEqual([
         'running 2/2',
         'running 2/2',
       ]);
-      expect(after.deploymentTargets[1].deployments[0].status.services.map((s: any) => s.actualState)).toEqual(['stopped', 'stopped']);
+      expect(after.deploymentTargets[1].deployments?.[0]?.status?.services.map((s) => s.actualState)).toEqual(['stopped', 'stopped']);
       expect(withoutTypename(after)).toEqual(withoutTypename((await f.query(targetsQuery.params.text!)).data));
       west.actualState.value = 'running 2/2';
     });

@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { startAgent, startFakeAdapter, type RecordedCall, type RunningAgent } from '../agent/agent-harness';
 import { image, seedTemplate } from '../apps/fixtures';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
+import { ADMIN_TOKEN, startTestApp, type GraphQLBody, type TestApp } from '../helpers/app';
+import type { Identified, Named } from '../helpers/bodies';
 
 /**
  * The data that corrupted normalized client caches while ids were integers:
@@ -24,7 +25,7 @@ export interface ClientFixture {
   }[];
   appId: number;
   /** POSTs a query as any client would and answers the response body. */
-  query(query: string, variables?: Record<string, unknown>): Promise<{ data?: any; errors?: any[] }>;
+  query<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>): Promise<GraphQLBody<T>>;
   /** fetch with the admin token, for the clients' links. */
   fetch: typeof fetch;
   close(): Promise<void>;
@@ -43,7 +44,7 @@ export async function startClientFixture(): Promise<ClientFixture> {
         return true;
       });
       const agent = await startAgent({ env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url } });
-      const created = await t.request('POST', '/deployment_targets', { body: { name, auth_blob: agent.token } });
+      const created = await t.request<Identified>('POST', '/deployment_targets', { body: { name, auth_blob: agent.token } });
       if (created.status !== 200) throw new Error(`target ${name}: ${created.text}`);
       targets.push({ id: created.body.id, name, agent, adapter, actualState });
     }
@@ -53,7 +54,9 @@ export async function startClientFixture(): Promise<ClientFixture> {
         name: i === 0 ? 'Blog' : 'Shop',
         images: [image({ name: 'web' }), image({ name: 'db' })],
       });
-      const deployed = await t.request('POST', `/deployment_targets/${target.id}/deployments`, { body: { template_id: templateId } });
+      const deployed = await t.request<Identified>('POST', `/deployment_targets/${target.id}/deployments`, {
+        body: { template_id: templateId },
+      });
       if (deployed.status !== 200 || deployed.body.id !== 1) throw new Error(`deployment on ${target.name}: ${deployed.text}`);
     }
 
@@ -65,11 +68,12 @@ export async function startClientFixture(): Promise<ClientFixture> {
         image({ name: 'db', category: 'DB' }),
       ],
     });
-    const app = await t.request('POST', `/apps?template_id=${appTemplate}`);
+    const app = await t.request<Identified & { categories: Named[] }>('POST', `/apps?template_id=${appTemplate}`);
     if (app.status !== 200) throw new Error(`app: ${app.text}`);
     // The app has Web at 0 and DB at 1; the web service puts Web at 5, db puts DB at 0.
-    const web = (await t.request('GET', `/apps/${app.body.id}/services`)).body.find((s: { name: string }) => s.name.startsWith('web'));
-    const webCategory = app.body.categories.find((c: { name: string }) => c.name === 'Web');
+    const web = (await t.request<Named[]>('GET', `/apps/${app.body.id}/services`)).body.find((s) => s.name.startsWith('web'));
+    const webCategory = app.body.categories.find((c) => c.name === 'Web');
+    if (!web || !webCategory) throw new Error('app: no web service or Web category');
     const updated = await t.request('PUT', `/apps/${app.body.id}/services/${web.id}`, {
       body: { categories: [{ id: webCategory.id, position: 5 }], restart: false },
     });
@@ -85,8 +89,8 @@ export async function startClientFixture(): Promise<ClientFixture> {
       targets,
       appId: app.body.id,
       fetch: authorizedFetch,
-      async query(query, variables = {}) {
-        return (await t.graphql(query, variables)).body;
+      async query<T>(query: string, variables: Record<string, unknown> = {}) {
+        return (await t.graphql<T>(query, variables)).body;
       },
       async close() {
         await t.close();

@@ -1,4 +1,5 @@
-import { startTestApp, type TestApp } from '../helpers/app';
+import { expect } from '@jest/globals';
+import { startTestApp, type GraphQLBody, type TestApp } from '../helpers/app';
 
 /** GraphQL-over-HTTP runs queries compiled (src/graphql/compiled.ts); the answers are graphql-js's. */
 let t: TestApp;
@@ -10,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => Promise.all([t?.close(), plain?.close()]));
 
 const post = (query: string, operationName?: string, variables?: Record<string, unknown>) =>
-  t.request('POST', '/graphql', { body: { query, operationName, variables } });
+  t.request<GraphQLBody<unknown>>('POST', '/graphql', { body: { query, operationName, variables } });
 
 test('one document with two operations runs the one asked for, each time', async () => {
   // A cache keyed by the document alone (@envelop/graphql-jit's) answers B with A's result.

@@ -58,7 +58,7 @@ describeBrowser('a frontend on another origin, in Chromium', () => {
           ),
           rest: await attempt(async () => {
             const res = await fetch(`${api}/registries/0`, { headers: { authorization: `Bearer ${token}` } });
-            return { status: res.status, name: (await res.json()).name };
+            return { status: res.status, name: ((await res.json()) as { name: string }).name };
           }),
         };
       },
@@ -99,13 +99,13 @@ describeBrowser('a frontend on another origin, in Chromium', () => {
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify({ query: 'mutation { createSubscriptionTicket { ... on SubscriptionTicket { ticket } } }' }),
         });
-        const { ticket } = (await res.json()).data.createSubscriptionTicket;
+        const { ticket } = ((await res.json()) as { data: { createSubscriptionTicket: { ticket: string } } }).data.createSubscriptionTicket;
         const url = `${api}/graphql?${new URLSearchParams({ query: '{ me { username } }', ticket })}`;
         return new Promise<{ next?: unknown; error?: string }>((resolve) => {
           const source = new EventSource(url);
           source.addEventListener('next', (event) => {
             source.close();
-            resolve({ next: JSON.parse((event as MessageEvent).data) });
+            resolve({ next: JSON.parse(String(event.data)) });
           });
           source.onerror = () => {
             source.close();

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { request } from 'undici';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 import { wsClient } from '../events/clients';
@@ -60,7 +61,7 @@ const overHttp: Send = async (query) => {
   });
   const raw = await res.body.text();
   expect(res.statusCode).toBe(400);
-  return { errors: JSON.parse(raw).errors, raw };
+  return { errors: (JSON.parse(raw) as { errors: Errors }).errors, raw };
 };
 
 /** Server-sent events, read as an EventSource would: the `next` frame's data. */
@@ -78,7 +79,7 @@ const overSse: Send = async (query) => {
     .filter((l) => l.startsWith('data:'))
     .map((l) => l.slice(5).trim())
     .join('\n');
-  return { errors: JSON.parse(data ?? '{}').errors, raw };
+  return { errors: (JSON.parse(data ?? '{}') as { errors: Errors }).errors, raw };
 };
 
 /** graphql-ws: refused in validation it is an `error` message, before execution a `next` with errors. */
@@ -88,7 +89,7 @@ const overWs: Send = async (query) => {
     const outcome = await new Promise<unknown>((resolve) => {
       client.subscribe({ query }, { next: resolve, error: resolve, complete: () => resolve(undefined) });
     });
-    const errors = Array.isArray(outcome) ? outcome : (outcome as { errors: Errors }).errors;
+    const errors = Array.isArray(outcome) ? (outcome as Errors) : (outcome as { errors: Errors }).errors;
     return { errors, raw: JSON.stringify(outcome) };
   } finally {
     await client.dispose();

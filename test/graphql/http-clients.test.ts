@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
@@ -14,16 +15,23 @@ import WebSocket from 'ws';
 import { restOperationDocuments } from '../../src/graphql/persisted';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 
+/** One operation as a client POSTed it (the clients send JSON text; a batch is an array of these). */
+interface SentOperation {
+  query?: string;
+  extensions?: { persistedQuery?: { sha256Hash: string } };
+}
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Counts the HTTP requests a client makes, and what they carried. */
 function countingFetch(token: string = ADMIN_TOKEN) {
-  const bodies: any[] = [];
+  const bodies: unknown[] = [];
   const fetchFn: typeof fetch = async (input, init) => {
+    const body = init?.body;
     try {
-      bodies.push(init?.body ? JSON.parse(String(init.body)) : null);
+      bodies.push(typeof body === 'string' && body ? JSON.parse(body) : (body ?? null));
     } catch {
-      bodies.push(init?.body);
+      bodies.push(body);
     }
     const headers = new Headers(init?.headers);
     headers.set('authorization', `Bearer ${token}`);
@@ -84,7 +92,7 @@ describe('GraphQL over HTTP with real clients', () => {
     const first = await apollo().query({ query, fetchPolicy: 'network-only' });
     expect(first.data).toEqual({ registries: [{ __typename: 'Registry', id: 0, name: 'Docker Hub' }] });
     // The hash alone, PersistedQueryNotFound, then hash and text (which registers it).
-    expect(bodies.map((b) => [b.extensions.persistedQuery.sha256Hash.length, typeof b.query])).toEqual([
+    expect((bodies as SentOperation[]).map((b) => [b.extensions?.persistedQuery?.sha256Hash.length, typeof b.query])).toEqual([
       [64, 'undefined'],
       [64, 'string'],
     ]);
@@ -148,7 +156,9 @@ describe('GraphQL over HTTP with real clients', () => {
     const four = Array.from({ length: 4 }, () => ({ query: '{ __typename }' }));
     const over = await t.request('POST', '/graphql', { body: four });
     expect(over.status).toBe(413);
-    expect(over.body.errors).toEqual([expect.objectContaining({ message: 'Batching is limited to 3 operations per request.' })]);
+    expect((over.body as { errors: unknown }).errors).toEqual([
+      expect.objectContaining({ message: 'Batching is limited to 3 operations per request.' }),
+    ]);
   });
 });
 
@@ -215,7 +225,7 @@ describe('trusted documents', () => {
       ).data,
     ).toEqual({ me: { __typename: 'User', username: 'admin' } });
     expect(bodies).toHaveLength(1);
-    expect(bodies[0].query).toBeUndefined();
+    expect((bodies[0] as SentOperation).query).toBeUndefined();
 
     // Not listed: by hash (not found, so Apollo sends the text), or as text: refused either way.
     await expect(

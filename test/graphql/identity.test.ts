@@ -1,10 +1,24 @@
+import { expect } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { NODE_TYPES } from '../../schema/global-id';
 import { sseSubscribe } from '../events/clients';
 import { startClientFixture, type ClientFixture } from './client-fixtures';
 
-const { possibleTypes } = JSON.parse(readFileSync(path.join(__dirname, '../../schema/possible-types.json'), 'utf8'));
+const { possibleTypes } = JSON.parse(readFileSync(path.join(__dirname, '../../schema/possible-types.json'), 'utf8')) as {
+  possibleTypes: Record<string, string[]>;
+};
+
+interface Identity {
+  id: string;
+  databaseId: number;
+}
+interface Everything {
+  apps: (Identity & { categories: { category: Identity }[]; services: Identity[] })[];
+  templates: Identity[];
+  registries: Identity[];
+  deploymentTargets: (Identity & { deployments: Identity[] })[];
+}
 
 /** Object identification (Node, global ids, databaseId) and partial results. */
 describe('GraphQL identity and partial results', () => {
@@ -16,13 +30,13 @@ describe('GraphQL identity and partial results', () => {
   afterAll(() => f?.close());
 
   test('the global id decoder knows exactly the types that implement Node', () => {
-    expect([...NODE_TYPES].sort()).toEqual([...possibleTypes.Node].sort());
+    expect([...NODE_TYPES].sort()).toEqual([...(possibleTypes.Node ?? [])].sort());
   });
 
   test('node(id:) and nodes(ids:) load every kind of node by its global id; an unknown one is null, a made-up id a 400', async () => {
     await f.t.request('POST', '/registries', { body: { name: 'r1', endpoint_url: 'https://r1.example' } });
     const all = (
-      await f.query(`{
+      await f.query<Everything>(`{
       apps { id databaseId categories { category { id databaseId } } services { id databaseId } }
       templates { id databaseId }
       registries { id databaseId }
@@ -47,7 +61,7 @@ describe('GraphQL identity and partial results', () => {
       expect(res).toEqual({ data: { node: expect.objectContaining({ __typename: type, id, databaseId }) } });
     }
     // Deployment 1 of each target: two ids, two objects.
-    const [east, west] = all.deploymentTargets.map((t: any) => t.deployments[0].id);
+    const [east, west] = all.deploymentTargets.map((t) => t.deployments[0].id);
     const both = await f.query('query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Deployment { databaseId target { name } } } }', {
       ids: [east, west, Buffer.from('App:424242').toString('base64')],
     });
@@ -105,15 +119,18 @@ describe('GraphQL identity and partial results', () => {
       }),
     ]);
     const types = (
-      await f.query(
+      await f.query<{
+        error: { fields: { name: string; type: { ofType: unknown } }[] };
+        codes: { enumValues: { name: string }[] };
+      }>(
         '{ error: __type(name: "Error") { fields { name type { ofType { name kind } } } } codes: __type(name: "ErrorCode") { enumValues { name } } }',
       )
     ).data;
-    expect(types.error.fields.find((field: { name: string }) => field.name === 'code').type.ofType).toEqual({
+    expect(types.error.fields.find((field) => field.name === 'code')?.type.ofType).toEqual({
       name: 'ErrorCode',
       kind: 'ENUM',
     });
-    expect(types.codes.enumValues.map((v: { name: string }) => v.name)).toEqual(
+    expect(types.codes.enumValues.map((v) => v.name)).toEqual(
       expect.arrayContaining([
         'BAD_REQUEST',
         'NOT_FOUND',
@@ -149,8 +166,9 @@ describe('GraphQL identity and partial results', () => {
 
   test('a subscription event carries the deployment it is about, with its global id and target', async () => {
     const [east] = f.targets;
-    const node = (await f.query('{ deploymentTargets { deployments { id name target { id } } } }')).data.deploymentTargets[0]
-      .deployments[0];
+    const node = (
+      await f.query<{ deploymentTargets: { deployments: object[] }[] }>('{ deploymentTargets { deployments { id name target { id } } } }')
+    ).data.deploymentTargets[0].deployments[0];
     const stream = await sseSubscribe(
       f.t.url,
       `subscription($t: Int!) { deploymentStatusChanged(targetId: $t, id: 1) {
@@ -159,7 +177,7 @@ describe('GraphQL identity and partial results', () => {
       { t: east.id },
     );
     try {
-      const event = (await stream.next()).data.deploymentStatusChanged;
+      const event = (await stream.next<{ deploymentStatusChanged: unknown }>()).data.deploymentStatusChanged;
       expect(event).toEqual({
         targetId: east.id,
         deploymentId: 1,
@@ -191,7 +209,7 @@ describe('GraphQL identity and partial results', () => {
     ]);
     const rest = await f.t.request('GET', `/deployment_targets/${west.id}/deployments`);
     expect(rest.status).toBe(502);
-    expect(rest.body).toEqual({ code: 502, message: res.body.errors[0].message, fields: '' });
+    expect(rest.body).toEqual({ code: 502, message: res.body.errors?.[0]?.message, fields: '' });
     expect((await f.t.request('GET', `/deployment_targets/${f.targets[0].id}/deployments`)).status).toBe(200);
   });
 });

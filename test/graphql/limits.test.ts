@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { expect } from '@jest/globals';
 import { getIntrospectionQuery } from 'graphql';
 import { TemplateService } from '../../src/catalog/template.service';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -19,7 +19,7 @@ afterAll(() => t.close());
 
 /** `count` templates of two images each, through the domain service, as a repo load makes them. */
 async function seedTemplates(app: TestApp, count: number): Promise<void> {
-  const em = app.app.orm.em.fork() as EntityManager;
+  const em = app.app.orm.em.fork();
   const templates = new TemplateService(em);
   for (let n = 0; n < count; n++) {
     templates.build(
@@ -73,7 +73,7 @@ describe('query limits', () => {
     const res = await t.graphql(
       'fragment P on Port { containerPort } fragment I on Image { ports { ...P } } { templateRepos { templates { images { ...I } } } }',
     );
-    expect(res.body.errors[0].message).toBe('query depth 5 exceeds the limit of 4');
+    expect(res.body.errors?.[0]?.message).toBe('query depth 5 exceeds the limit of 4');
   });
 
   test('too many aliases, counted through fragments (a fragment spread twice counts twice)', async () => {
@@ -87,7 +87,7 @@ describe('query limits', () => {
 
   test('too many tokens', async () => {
     const res = await t.graphql(`{ ${Array.from({ length: 120 }, () => 'templateTypes { name }').join(' ')} }`);
-    expect(res.body.errors[0].message).toMatch(/more that 200 tokens/ /* graphql-js spells it so */);
+    expect(res.body.errors?.[0]?.message).toMatch(/more that 200 tokens/ /* graphql-js spells it so */);
   });
 
   test('too many fragment spreads once expanded', async () => {
@@ -150,7 +150,9 @@ describe('cost', () => {
     expect(res.body).toEqual({
       errors: [expect.objectContaining({ message: 'query cost 2621 exceeds the limit of 2000', extensions: TOO_COMPLEX })],
     });
-    const paged = await c.graphql('{ templatesConnection(first: 5) { nodes { images { name source ports { containerPort } } } } }');
+    const paged = await c.graphql<{ templatesConnection: { nodes: unknown[] } }>(
+      '{ templatesConnection(first: 5) { nodes { images { name source ports { containerPort } } } } }',
+    );
     expect(paged.body.data.templatesConnection.nodes).toHaveLength(5);
   });
 });
@@ -159,7 +161,7 @@ describe('introspection', () => {
   test('on by default; the standard introspection query passes the default limits, exempt from depth', async () => {
     const defaults = await startTestApp();
     try {
-      const res = await defaults.graphql(getIntrospectionQuery());
+      const res = await defaults.graphql<{ __schema: { queryType: unknown; types: unknown[] } }>(getIntrospectionQuery());
       expect(res.status).toBe(200);
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.__schema.queryType).toEqual({ name: 'Query', kind: 'OBJECT' });
@@ -179,23 +181,23 @@ describe('introspection', () => {
     const off = await startTestApp({ GRAPHQL_INTROSPECTION: 'false' });
     try {
       const res = await off.graphql('{ __schema { queryType { name } } }');
-      expect(res.body.errors[0].message).toMatch(/introspection/i);
+      expect(res.body.errors?.[0]?.message).toMatch(/introspection/i);
       expect((await off.graphql('{ templateTypes { name } }')).status).toBe(200);
 
       const typo = await off.graphql('{ templatez { nam } }');
       expect(typo.body.errors).toEqual([expect.objectContaining({ message: 'Cannot query field "templatez" on type "Query".' })]);
       const badArgument = await off.graphql('{ app(idd: 1) { name } }');
-      expect(badArgument.body.errors.map((e: { message: string }) => e.message)).toContain('Unknown argument "idd" on field "Query.app".');
+      expect(badArgument.body.errors?.map((e) => e.message)).toContain('Unknown argument "idd" on field "Query.app".');
       const badVariable = await off.graphql('mutation($i: CreateRegistryInput!) { createRegistry(input: $i) { __typename } }', {
         i: { nam: 'x', endpointUrl: 'https://x' },
       });
       expect(JSON.stringify(badVariable.body)).not.toMatch(/Did you mean/);
-      expect(badVariable.body.errors[0].message).toMatch(/^Variable "\$i" got invalid value/);
+      expect(badVariable.body.errors?.[0]?.message).toMatch(/^Variable "\$i" got invalid value/);
     } finally {
       await off.close();
     }
     // With introspection on, the suggestions help.
-    expect((await t.graphql('{ templatez { name } }')).body.errors[0].message).toMatch(
+    expect((await t.graphql('{ templatez { name } }')).body.errors?.[0]?.message).toMatch(
       /^Cannot query field "templatez" on type "Query". Did you mean .*"templates"/,
     );
   });

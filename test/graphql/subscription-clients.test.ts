@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { EventSource } from 'eventsource';
@@ -8,6 +9,7 @@ import { startAgent, startFakeAdapter, type RecordedCall, type RunningAgent } fr
 import { until, wsConnectionOutcome } from '../events/clients';
 import { makeGitRepo, pmx } from '../helpers/git';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
+import type { Identified } from '../helpers/bodies';
 
 const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
@@ -62,14 +64,15 @@ describe('subscriptions from browser-style clients', () => {
     agent = await startAgent({ env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url } });
     repoDir = makeGitRepo({ 'wp.pmx': pmx('WordPress') });
     await t.request('POST', '/template_repos', { body: { name: repoDir } });
-    templateId = (await t.request('GET', '/templates')).body[0].id;
-    targetId = (await t.request('POST', '/deployment_targets', { body: { name: 'k8s', auth_blob: agent.token } })).body.id;
+    templateId = (await t.request<Identified[]>('GET', '/templates')).body[0].id;
+    targetId = (await t.request<Identified>('POST', '/deployment_targets', { body: { name: 'k8s', auth_blob: agent.token } })).body.id;
   }, 120_000);
 
   // Each streaming test watches a deployment of its own, from its first status on.
   beforeEach(async () => {
     actualState = 'pending';
-    const id = (await t.request('POST', `/deployment_targets/${targetId}/deployments`, { body: { template_id: templateId } })).body.id;
+    const id = (await t.request<Identified>('POST', `/deployment_targets/${targetId}/deployments`, { body: { template_id: templateId } }))
+      .body.id;
     vars = { targetId, id };
   });
 
@@ -81,7 +84,7 @@ describe('subscriptions from browser-style clients', () => {
   });
 
   async function ticket(token: string = ADMIN_TOKEN): Promise<string> {
-    const res = await t.graphql(TICKET, {}, token);
+    const res = await t.graphql<{ createSubscriptionTicket: { ticket: string } }>(TICKET, {}, token);
     expect(res.body.data.createSubscriptionTicket).toEqual({
       __typename: 'SubscriptionTicket',
       ticket: expect.stringMatching(/^pst_/),
@@ -171,7 +174,7 @@ describe('subscriptions from browser-style clients', () => {
     const url = `${t.url}/graphql?${new URLSearchParams({ query: DEPLOYMENT_STATUS, variables: JSON.stringify(vars), ticket: first })}`;
     const source = new EventSource(url);
     const events: unknown[] = [];
-    source.addEventListener('next', (message) => events.push(JSON.parse(message.data)));
+    source.addEventListener('next', (message) => events.push(JSON.parse(String(message.data))));
     try {
       await until(() => events.length >= 1, 'the first event');
       expect(events[0]).toEqual(event('pending'));
@@ -203,7 +206,7 @@ describe('subscriptions from browser-style clients', () => {
     expect((await sse(expired)).status).toBe(401);
 
     // Revoked: a ticket from a read token dies with the token.
-    const issued = await t.graphql(
+    const issued = await t.graphql<{ createApiToken: { id: number; token: string } }>(
       'mutation { createApiToken(input: {name: "page", scopes: [read]}) { ... on IssuedApiToken { id: databaseId token } } }',
     );
     const { id, token } = issued.body.data.createApiToken;

@@ -2,6 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import { EngineHttp } from '../../src/engines/docker-http';
 import { startMisbehavingAgent } from '../agent/agent-harness';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { Identified } from '../helpers/bodies';
 
 const METADATA = JSON.stringify({ agent: { version: '9.9.9' }, adapter: { version: '1.0', type: 'fake' } });
 const TIMEOUT_MS = 1000;
@@ -59,7 +60,7 @@ describe('answers of agents are bounded in size and in time', () => {
   });
 
   async function addTarget(name: string, token: string): Promise<number> {
-    const created = await t.request('POST', '/deployment_targets', { body: { name, auth_blob: token } });
+    const created = await t.request<Identified>('POST', '/deployment_targets', { body: { name, auth_blob: token } });
     expect(created.status).toBe(200);
     return created.body.id;
   }

@@ -1,10 +1,12 @@
+import { expect } from '@jest/globals';
 import { connect } from 'node:net';
 import { agentRequest, startAgent, type RunningAgent } from '../agent/agent-harness';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { RepoBody } from '../helpers/bodies';
 import { makeGitRepo, pmx } from '../helpers/git';
 
 /** Sends raw bytes and answers the raw response (status line, headers and body). */
-function raw(url: string, bytes: string): Promise<{ status: number; headers: string; body: any }> {
+function raw(url: string, bytes: string): Promise<{ status: number; headers: string; body: unknown }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => socket.write(bytes));
@@ -63,11 +65,13 @@ describe('NUL characters', () => {
 
   test('a .pmx file with a NUL is listed in the load errors; the repo loads', async () => {
     const dir = makeGitRepo({ 'nul.pmx': pmx('Nul').replace('name: Nul', 'name: "Nu\\0l"'), 'ok.pmx': pmx('Fine') });
-    const res = await t.request('POST', '/template_repos', { body: { name: dir } });
+    const res = await t.request<RepoBody>('POST', '/template_repos', { body: { name: dir } });
     expect(res.status).toBe(200);
     expect(res.body.template_count).toBe(1);
-    const repos = await t.graphql('{ templateRepos { name loadErrors { file message } } }');
-    expect(repos.body.data.templateRepos.find((r: { name: string }) => r.name === dir).loadErrors).toEqual([
+    const repos = await t.graphql<{ templateRepos: { name: string; loadErrors: unknown[] }[] }>(
+      '{ templateRepos { name loadErrors { file message } } }',
+    );
+    expect(repos.body.data.templateRepos.find((r) => r.name === dir)?.loadErrors).toEqual([
       { file: 'nul.pmx', message: 'not valid YAML: a NUL character is not allowed' },
     ]);
   });
@@ -80,10 +84,10 @@ describe('NUL characters', () => {
 
 describe('maximum lengths', () => {
   test('a name over 255 characters is a 422 naming it, and nothing is stored', async () => {
-    const before = (await t.request('GET', '/registries')).body.length;
+    const before = (await t.request<unknown[]>('GET', '/registries')).body.length;
     const res = await t.request('POST', '/registries', { body: { name: 'n'.repeat(256), endpoint_url: 'https://r.example' } });
     expect(res.body).toEqual({ code: 422, message: 'name is longer than 255 characters', fields: 'name' });
-    expect((await t.request('GET', '/registries')).body.length).toBe(before);
+    expect((await t.request<unknown[]>('GET', '/registries')).body.length).toBe(before);
     const ok = await t.request('POST', '/registries', { body: { name: 'n'.repeat(255), endpoint_url: 'https://r.example' } });
     expect(ok.status).toBe(201);
   });

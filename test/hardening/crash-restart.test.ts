@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,8 +24,8 @@ function env(extra: Record<string, string>): NodeJS.ProcessEnv {
 function spawnProgram(entry: string, extra: Record<string, string>): { child: ChildProcess; output: () => string } {
   let output = '';
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', entry], { cwd: ROOT, env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   return { child, output: () => output };
 }
 
@@ -140,7 +141,12 @@ describe('kill -9, then the same start command on the same data', () => {
       const first = spawnProgram('src/agent/main.ts', extra);
       children.push(first.child);
       const tokenFile = path.join(dataDir, 'token');
-      await waitFor(async () => existsSync(tokenFile) && first.output().includes('END AGENT TOKEN'), 60_000, 'agent start', first.output);
+      await waitFor(
+        () => Promise.resolve(existsSync(tokenFile) && first.output().includes('END AGENT TOKEN')),
+        60_000,
+        'agent start',
+        first.output,
+      );
       const blob = decodeAuthBlob(readFileSync(tokenFile, 'utf8').trim());
       const dispatcher = new Agent({ connect: { ca: blob.certificatePem } });
       const headers = {

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createServer, type Server } from 'node:http';
@@ -9,7 +10,7 @@ import { createApp, type App } from '../../src/app';
 import { parseConfig } from '../../src/config';
 import { freePort } from '../../src/db/embedded';
 import { createLogger } from '../../src/logger';
-import { ADMIN_TOKEN } from '../helpers/app';
+import { ADMIN_TOKEN, type GraphQLBody } from '../helpers/app';
 
 /**
  * A TCP relay in front of the test PostgreSQL: "down" closes every relayed connection and stops
@@ -36,7 +37,8 @@ async function startRelay(target: URL) {
   const down = () =>
     new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
-      listener ? listener.close(() => resolve()) : resolve();
+      if (listener) listener.close(() => resolve());
+      else resolve();
       listener = undefined;
     });
   await up();
@@ -74,7 +76,7 @@ describe('the database goes down and comes back', () => {
     const created = await call('POST', '/graphql', ADMIN_TOKEN, {
       query: 'mutation { createApiToken(input: {name: "reader", scopes: [read]}) { ... on IssuedApiToken { token } } }',
     });
-    issued = (created.body as any).data.createApiToken.token;
+    issued = (created.body as GraphQLBody<{ createApiToken: { token: string } }>).data.createApiToken.token;
   });
 
   afterAll(async () => {

@@ -1,6 +1,8 @@
+import { expect } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { Identified } from '../helpers/bodies';
 
 /**
  * Issue 9: a read token's search made the service request any registry endpoint (metadata and
@@ -44,11 +46,13 @@ describe('the outbound policy for registries', () => {
   });
 
   async function searchErrors(t: TestApp, name: string, endpoint: string, credentials: Record<string, string> = {}) {
-    const created = await t.request('POST', '/registries', { body: { name, endpoint_url: endpoint, ...credentials } });
+    const created = await t.request<Identified>('POST', '/registries', { body: { name, endpoint_url: endpoint, ...credentials } });
     expect(created.status).toBe(201);
-    const res = await t.graphql('{ search(q: "anything") { errors { registryName message } } }');
+    const res = await t.graphql<{ search: { errors: { registryName: string; message: string }[] } }>(
+      '{ search(q: "anything") { errors { registryName message } } }',
+    );
     await t.request('DELETE', `/registries/${created.body.id}`);
-    return res.body.data.search.errors.filter((e: { registryName: string }) => e.registryName === name);
+    return res.body.data.search.errors.filter((e) => e.registryName === name);
   }
 
   test('metadata, link-local and (by default) loopback endpoints are never requested, with one uniform message', async () => {

@@ -1,8 +1,10 @@
+import { expect } from '@jest/globals';
 import { chmodSync, existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runGit } from '../../src/catalog/repo-git';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { Named } from '../helpers/bodies';
 import { git, makeGitRepo, pmx } from '../helpers/git';
 
 const REFUSED = (none: boolean) => ({
@@ -65,7 +67,7 @@ describe('template repos on the server filesystem', () => {
       chmodSync(path.join(repo, '.git', 'hooks', hook), 0o755);
     }
     expect((await open.request('POST', '/template_repos', { body: { name: repo } })).status).toBe(200);
-    const template = (await open.request('GET', '/templates')).body.find((t: { name: string }) => t.name === 'Base');
+    const template = (await open.request<Named[]>('GET', '/templates')).body.find((t) => t.name === 'Base')!;
     const saved = await open.request('POST', `/templates/${template.id}/save`, { body: { repo, file_name: 'copy' } });
     expect(saved.status).toBeLessThan(300);
     expect(existsSync(path.join(repo, 'copy.pmx'))).toBe(true);

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { makeGitRepo, pmx } from '../helpers/git';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { parseYamlBounded, YamlInputError } from '../../src/yaml/parse';
@@ -54,9 +55,11 @@ describe('bounded YAML', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual(expect.objectContaining({ name: dir, template_count: 1 }));
     expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
-    const repos = await t.graphql('{ templateRepos { name loadErrors { file message } } }');
-    const repo = repos.body.data.templateRepos.find((r: { name: string }) => r.name === dir);
-    expect(repo.loadErrors).toEqual([
+    const repos = await t.graphql<{ templateRepos: { name: string; loadErrors: unknown[] }[] }>(
+      '{ templateRepos { name loadErrors { file message } } }',
+    );
+    const repo = repos.body.data.templateRepos.find((r) => r.name === dir);
+    expect(repo?.loadErrors).toEqual([
       { file: 'bomb.pmx', message: 'not valid YAML: the YAML document expands to more than 4194304 characters (through its aliases)' },
     ]);
   });

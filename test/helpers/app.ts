@@ -11,11 +11,28 @@ import { createTestDatabase, type TestDatabase } from './db';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
-export interface TestResponse {
+/**
+ * A response as the tests read it. `body` is the parsed JSON (or the text when it is not JSON),
+ * typed as the caller declares: `unknown` unless the test names the shape it reads (the interfaces
+ * in ./bodies), and `expect(...).toEqual` checks the shape itself.
+ */
+export interface TestResponse<T = unknown> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: any;
+  body: T;
   text: string;
+}
+
+/** A GraphQL-over-HTTP result: `data` as the test's query selects it, and the errors. */
+export interface GraphQLBody<T> {
+  data: T;
+  errors?: GraphQLErrorBody[];
+}
+
+export interface GraphQLErrorBody {
+  message: string;
+  path?: (string | number)[];
+  extensions?: { code?: string; http?: { status?: number }; [key: string]: unknown };
 }
 
 export interface RequestOptions {
@@ -34,8 +51,8 @@ export interface TestApp {
   legacyUrl?: string;
   config: Config;
   dataDir: string;
-  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
-  graphql(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<TestResponse>;
+  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  graphql<T = unknown>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<TestResponse<GraphQLBody<T>>>;
   close(): Promise<void>;
 }
 
@@ -61,7 +78,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   if (legacyServer) await new Promise<void>((resolve) => legacyServer.listen(0, '127.0.0.1', resolve));
   const legacyUrl = legacyServer ? `http://127.0.0.1:${(legacyServer.address() as AddressInfo).port}` : undefined;
 
-  const request = async (method: string, target: string, options: RequestOptions = {}): Promise<TestResponse> => {
+  const request = async <T = unknown>(method: string, target: string, options: RequestOptions = {}): Promise<TestResponse<T>> => {
     const token = options.token === undefined ? ADMIN_TOKEN : options.token;
     const headers: Record<string, string> = { ...options.headers };
     if (token) headers.authorization = `Bearer ${token}`;
@@ -70,13 +87,14 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const response = await undiciRequest(`${url}${target}`, { method, headers, body });
     const text = await response.body.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       parsed = text;
     }
-    return { status: response.statusCode, headers: response.headers, body: parsed, text };
+    // The body is what the server sent; the caller declares the shape it reads and asserts it.
+    return { status: response.statusCode, headers: response.headers, body: parsed as T, text };
   };
 
   return {
@@ -86,7 +104,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     config,
     dataDir,
     request,
-    graphql: (query, variables = {}, token) => request('POST', '/graphql', { body: { query, variables }, token }),
+    graphql: <T = unknown>(query: string, variables: Record<string, unknown> = {}, token?: string | null) =>
+      request<GraphQLBody<T>>('POST', '/graphql', { body: { query, variables }, token }),
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       const legacyClosed = legacyServer ? new Promise<void>((resolve) => legacyServer.close(() => resolve())) : undefined;

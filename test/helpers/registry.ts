@@ -129,8 +129,8 @@ async function launch(dir: string, authConfig: string): Promise<{ child: ChildPr
     child.once('exit', () => running.delete(child));
     let output = '';
     const keep = (chunk: Buffer): void => void (output = (output + chunk.toString()).slice(-8000));
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     if (await answers(`http://127.0.0.1:${port}/v2/`, child)) return { child, port };
     await stopChild(child);
     if (attempt >= 3 || !/address already in use/.test(output)) {

@@ -83,7 +83,7 @@ async function locked<T>(fn: () => Promise<T>): Promise<T> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       // A holder that died (a killed worker) never removes the lock; an empty file is one being written.
-      let holder = 0;
+      let holder: number;
       try {
         holder = Number(readFileSync(LOCK, 'utf8').trim() || 0);
       } catch {
@@ -93,7 +93,7 @@ async function locked<T>(fn: () => Promise<T>): Promise<T> {
         rmSync(LOCK, { force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`the swarm test lock ${LOCK} is held by process ${holder}`);
+      if (Date.now() > deadline) throw new Error(`the swarm test lock ${LOCK} is held by process ${holder}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

@@ -1,5 +1,6 @@
+import { expect } from '@jest/globals';
 import { parseConfig } from '../../src/config';
-import { startTestApp, type TestApp } from '../helpers/app';
+import { startTestApp, type GraphQLBody, type TestApp } from '../helpers/app';
 
 const ALLOWED = 'https://console.example';
 const OTHER = 'https://evil.example';
@@ -91,10 +92,12 @@ describe('CORS and CSRF', () => {
       '--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{"query":"mutation { createRegistry(input: {name: \\"csrf\\", endpointUrl: \\"https://x.example\\"}) { __typename } }"}\r\n--x--\r\n',
     ],
   ])('a POST a form could send (%s) runs nothing, even with a token', async (contentType, raw) => {
-    const res = await t.request('POST', '/graphql', { raw, headers: { 'content-type': contentType } });
+    const res = await t.request<GraphQLBody<unknown>>('POST', '/graphql', { raw, headers: { 'content-type': contentType } });
     expect(res.status).toBe(403);
     expect(res.body.errors).toEqual([expect.objectContaining({ message: 'Required CSRF header(s) not present' })]);
-    expect((await t.graphql('{ registries { name } }')).body.data.registries.map((r: { name: string }) => r.name)).not.toContain('csrf');
+    expect(
+      (await t.graphql<{ registries: { name: string }[] }>('{ registries { name } }')).body.data.registries.map((r) => r.name),
+    ).not.toContain('csrf');
   });
 
   test('CORS_ORIGINS must list origins', () => {

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -35,12 +36,12 @@ describe('health and auth', () => {
   });
 
   test('a read token cannot write: 403 on REST and in GraphQL', async () => {
-    const issued = await t.graphql(
+    const issued = await t.graphql<{ createApiToken: { id: number; token: string } }>(
       'mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { ... on IssuedApiToken { id: databaseId token scopes } } }',
       { input: { name: 'reader', scopes: ['read'] } },
     );
     expect(issued.body.data.createApiToken).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^plt_/), scopes: ['read'] });
-    const token = issued.body.data.createApiToken.token as string;
+    const token = issued.body.data.createApiToken.token;
 
     expect((await t.request('GET', '/registries', { token })).status).toBe(200);
     const denied = await t.request('POST', '/registries', { token, body: { name: 'r', endpoint_url: 'http://r.example' } });
@@ -52,32 +53,34 @@ describe('health and auth', () => {
       {},
       token,
     );
-    expect(gql.body.errors[0].extensions).toEqual({ code: 'FORBIDDEN', status: 403, fields: [] });
+    expect(gql.body.errors?.[0]?.extensions).toEqual({ code: 'FORBIDDEN', status: 403, fields: [] });
   });
 
   test('a revoked token stops working', async () => {
-    const issued = await t.graphql(
+    const issued = await t.graphql<{ createApiToken: { id: number; token: string } }>(
       'mutation { createApiToken(input: {name: "temp", scopes: [write]}) { ... on IssuedApiToken { id: databaseId token } } }',
     );
     const { id, token } = issued.body.data.createApiToken;
     expect((await t.request('GET', '/templates', { token })).status).toBe(200);
-    const revoked = await t.graphql(`mutation { revokeApiToken(input: {id: ${id}}) { ... on ApiToken { id: databaseId revokedAt } } }`);
+    const revoked = await t.graphql<{ revokeApiToken: unknown }>(
+      `mutation { revokeApiToken(input: {id: ${id}}) { ... on ApiToken { id: databaseId revokedAt } } }`,
+    );
     expect(revoked.body.data.revokeApiToken).toEqual({ id, revokedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
     expect((await t.request('GET', '/templates', { token })).status).toBe(401);
   });
 
   test('tokens are stored hashed, never in the clear', async () => {
-    const issued = await t.graphql(
+    const issued = await t.graphql<{ createApiToken: { id: number; token: string } }>(
       'mutation { createApiToken(input: {name: "hashed", scopes: [read]}) { ... on IssuedApiToken { token } } }',
     );
-    const token = issued.body.data.createApiToken.token as string;
+    const token = issued.body.data.createApiToken.token;
     const rows: { digest: string }[] = await t.app.orm.em.getConnection().execute('select digest from api_tokens');
     expect(rows.some((r: { digest: string }) => r.digest.includes(token))).toBe(false);
     expect(rows.every((r: { digest: string }) => /^[0-9a-f]{64}$/.test(r.digest))).toBe(true);
   });
 
   test('only admins list tokens', async () => {
-    const res = await t.graphql('{ apiTokens { name scopes } }');
+    const res = await t.graphql<{ apiTokens: unknown }>('{ apiTokens { name scopes } }');
     expect(res.status).toBe(200);
     expect(res.body.data.apiTokens).toEqual(expect.arrayContaining([{ name: 'reader', scopes: ['read'] }]));
     expect(ADMIN_TOKEN).not.toEqual('');

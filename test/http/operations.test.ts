@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -53,7 +54,7 @@ describe('request logs', () => {
           ...String(chunk)
             .trim()
             .split('\n')
-            .map((l) => JSON.parse(l)),
+            .map((l) => JSON.parse(l) as Record<string, unknown>),
         );
         done();
       },
@@ -84,7 +85,8 @@ describe('request logs', () => {
         headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query: 'mutation { createSubscriptionTicket { ... on SubscriptionTicket { ticket } } }' }),
       });
-      const { ticket } = ((await issued.body.json()) as any).data.createSubscriptionTicket;
+      const { ticket } = ((await issued.body.json()) as { data: { createSubscriptionTicket: { ticket: string } } }).data
+        .createSubscriptionTicket;
       const stream = `${base}/graphql?${new URLSearchParams({ query: '{ me { username } }', ticket })}`;
       for (const expected of [200, 401]) {
         const used = await request(stream, { headers: { accept: 'text/event-stream' } });

@@ -1,5 +1,5 @@
+import { expect } from '@jest/globals';
 import { encodeToken } from '../../src/agent/credentials';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AgentClient, type AgentTarget } from '../../src/targets/agent-client';
 import { createAgentLoaders } from '../../src/targets/agent-loaders';
 import { startAgent, startFakeAdapter, startMisbehavingAgent, type RunningAgent } from '../agent/agent-harness';

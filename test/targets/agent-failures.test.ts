@@ -1,8 +1,10 @@
+import { expect } from '@jest/globals';
 import { encodeToken } from '../../src/agent/credentials';
 import { rmSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { agentRequest, startAgent, startFakeAdapter, startMisbehavingAgent, type RunningAgent } from '../agent/agent-harness';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { ErrorBody, Identified, TargetBody } from '../helpers/bodies';
 import { makeGitRepo, pmx } from '../helpers/git';
 
 // undici checks headers and body deadlines on a timer that ticks about every 500 ms, so a deadline
@@ -39,7 +41,7 @@ describe('agent failures through interface A', () => {
     other = await startAgent({ env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url } });
     repoDir = makeGitRepo({ 'blog.pmx': pmx('Blog') });
     await t.request('POST', '/template_repos', { body: { name: repoDir } });
-    templateId = (await t.request('GET', '/templates')).body[0].id;
+    templateId = (await t.request<Identified[]>('GET', '/templates')).body[0].id;
   });
 
   afterAll(async () => {
@@ -63,9 +65,11 @@ describe('agent failures through interface A', () => {
 
   /** Adds a target (its metadata may fail) and answers its id and the failure kept with it. */
   async function addTarget(name: string, token: string): Promise<{ id: number; metadataError: string | null }> {
-    const created = await t.request('POST', '/deployment_targets', { body: { name, auth_blob: token } });
+    const created = await t.request<TargetBody>('POST', '/deployment_targets', { body: { name, auth_blob: token } });
     expect(created.status).toBe(200);
-    const gql = await t.graphql(`{ deploymentTarget(id: ${created.body.id}) { metadataError } }`);
+    const gql = await t.graphql<{ deploymentTarget: { metadataError: string | null } }>(
+      `{ deploymentTarget(id: ${created.body.id}) { metadataError } }`,
+    );
     return { id: created.body.id, metadataError: gql.body.data.deploymentTarget.metadataError };
   }
 
@@ -177,7 +181,9 @@ describe('agent failures through interface A', () => {
         fields: '',
       });
       const before = await snapshot();
-      const create = await t.request('POST', `/deployment_targets/${shaped.id}/deployments`, { body: { template_id: templateId } });
+      const create = await t.request<ErrorBody>('POST', `/deployment_targets/${shaped.id}/deployments`, {
+        body: { template_id: templateId },
+      });
       expect(create.status).toBe(502);
       expect(create.body.message).toMatch(
         /^The agent of deployment target "wrong shape" answered POST \/deployments with an unexpected body \(id: /,
@@ -241,7 +247,7 @@ describe('agent failures through interface A', () => {
       const redeployed = await t.request('POST', `/deployment_targets/${target.id}/deployments/1/redeploy`);
       expect(redeployed.body).toEqual(ok.body);
 
-      const read = await t.request('GET', `/deployment_targets/${target.id}/deployments/99`);
+      const read = await t.request<ErrorBody>('GET', `/deployment_targets/${target.id}/deployments/99`);
       expect(read.status).toBe(504);
       expect(read.body.message).toBe(
         `The agent of deployment target "pulling" at ${slowDeploys.url} did not answer within ${READ_TIMEOUT_MS} ms.`,
@@ -249,7 +255,9 @@ describe('agent failures through interface A', () => {
 
       createDelay = DEPLOY_TIMEOUT_MS + 2000;
       const before = await snapshot();
-      const late = await t.request('POST', `/deployment_targets/${target.id}/deployments`, { body: { template_id: templateId } });
+      const late = await t.request<ErrorBody>('POST', `/deployment_targets/${target.id}/deployments`, {
+        body: { template_id: templateId },
+      });
       expect(late.status).toBe(504);
       expect(late.body.message).toBe(
         `The agent of deployment target "pulling" at ${slowDeploys.url} did not answer within ${DEPLOY_TIMEOUT_MS} ms.`,

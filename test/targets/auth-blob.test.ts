@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { createSelfSigned } from '../../src/agent/self-signed';
 import { decodeAuthBlob } from '../../src/targets/auth-blob';
 

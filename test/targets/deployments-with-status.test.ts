@@ -1,8 +1,10 @@
+import { expect } from '@jest/globals';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'undici';
 import { AgentClient } from '../../src/targets/agent-client';
 import { startCountingAgent, startFakeAdapter, startMisbehavingAgent } from '../agent/agent-harness';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { Named, TargetBody } from '../helpers/bodies';
 import { makeGitRepo, pmx } from '../helpers/git';
 
 /**
@@ -21,19 +23,21 @@ describe('deployments with their status in one request per target', () => {
     t = await startTestApp();
     const repo = makeGitRepo({ 'wp.pmx': pmx('WordPress') });
     await t.request('POST', '/template_repos', { body: { name: repo } });
-    templateId = (await t.request('GET', '/templates')).body.find((x: { name: string }) => x.name === 'WordPress').id;
+    templateId = (await t.request<Named[]>('GET', '/templates')).body.find((x) => x.name === 'WordPress')!.id;
   });
   afterAll(async () => {
     await t.close();
     await adapter.close();
   });
 
-  const query = (targetId: number, fields: string) => t.graphql(`{ deploymentTarget(id: ${targetId}) { deployments { ${fields} } } }`);
+  const query = (targetId: number, fields: string) =>
+    t.graphql<{ deploymentTarget: { deployments: unknown[] } }>(`{ deploymentTarget(id: ${targetId}) { deployments { ${fields} } } }`);
 
   test('this agent: one request when the query selects status, the spec list when it does not; old clients get the spec shape', async () => {
     const agent = await startCountingAgent(adapter.url);
     try {
-      const target = (await t.request('POST', '/deployment_targets', { body: { name: 'new agent', auth_blob: agent.token } })).body;
+      const target = (await t.request<TargetBody>('POST', '/deployment_targets', { body: { name: 'new agent', auth_blob: agent.token } }))
+        .body;
       for (let i = 0; i < 2; i++) {
         expect(
           (await t.request('POST', `/deployment_targets/${target.id}/deployments`, { body: { template_id: templateId } })).status,
@@ -94,7 +98,8 @@ describe('deployments with their status in one request per target', () => {
       return json({ id, name: `d${id}`, status: { services: [{ id: `s${id}`, actualState: 'running' }] } });
     });
     try {
-      const target = (await t.request('POST', '/deployment_targets', { body: { name: 'older agent', auth_blob: older.token } })).body;
+      const target = (await t.request<TargetBody>('POST', '/deployment_targets', { body: { name: 'older agent', auth_blob: older.token } }))
+        .body;
       requests.splice(0);
       const res = await query(target.id, 'id: databaseId status { services { id: orchestratorId actualState } }');
       expect(res.body).toEqual({

@@ -1,7 +1,9 @@
+import { expect } from '@jest/globals';
 import { encodeToken } from '../../src/agent/credentials';
 import { createSelfSigned } from '../../src/agent/self-signed';
 import { freePort } from '../../src/db/embedded';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { TargetBody } from '../helpers/bodies';
 import { startAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-harness';
 
 /**
@@ -62,7 +64,7 @@ describe('adding a deployment target', () => {
   test('an agent that cannot be reached is stored, pending, with no metadata', async () => {
     const port = await freePort();
     const token = encodeToken(`https://127.0.0.1:${port}`, parts.username, parts.password, parts.cert);
-    const res = await t.request('POST', '/deployment_targets', { body: { name: 'asleep', auth_blob: token } });
+    const res = await t.request<TargetBody>('POST', '/deployment_targets', { body: { name: 'asleep', auth_blob: token } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: expect.any(Number),
@@ -72,7 +74,9 @@ describe('adding a deployment target', () => {
       metadata: null,
     });
     expect(res.headers.location).toBe(`/deployment_targets/${res.body.id}`);
-    const read = await t.graphql(`{ deploymentTarget(id: ${res.body.id}) { metadataError } }`);
+    const read = await t.graphql<{ deploymentTarget: { metadataError: string } }>(
+      `{ deploymentTarget(id: ${res.body.id}) { metadataError } }`,
+    );
     expect(read.body.data.deploymentTarget.metadataError).toMatch(/refused the connection/);
     // Refreshing asks again and answers the failure (the UI shows a warning on a 5xx).
     const refresh = await t.request('POST', `/deployment_targets/${res.body.id}/metadata/refresh.json`, { body: {} });
@@ -81,7 +85,7 @@ describe('adding a deployment target', () => {
   });
 
   test("the right token is accepted, and the metadata refresh answers the agent's versions", async () => {
-    const res = await t.request('POST', '/deployment_targets.json', { body: { name: 'good', auth_blob: agent.token } });
+    const res = await t.request<TargetBody>('POST', '/deployment_targets.json', { body: { name: 'good', auth_blob: agent.token } });
     expect(res.status).toBe(200);
     expect(res.headers.location).toBe(`/deployment_targets/${res.body.id}`);
     const refresh = await t.request('POST', `/deployment_targets/${res.body.id}/metadata/refresh.json`, { body: {} });

@@ -1,5 +1,7 @@
+import { expect } from '@jest/globals';
 import { rmSync } from 'node:fs';
 import { startTestApp, type TestApp } from '../helpers/app';
+import type { DeploymentBody, DeploymentListItem, ErrorBody, Identified, TargetBody } from '../helpers/bodies';
 import { makeGitRepo, pmx } from '../helpers/git';
 import { startAgent, startCountingAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-harness';
 
@@ -24,7 +26,7 @@ describe('deployment targets and deployments through interface A', () => {
     agent = await startAgent({ env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url } });
     repoDir = makeGitRepo({ 'wp.pmx': pmx('WordPress', { keywords: 'blog' }) });
     await t.request('POST', '/template_repos', { body: { name: repoDir } });
-    templateId = (await t.request('GET', '/templates')).body[0].id;
+    templateId = (await t.request<Identified[]>('GET', '/templates')).body[0].id;
   });
 
   afterAll(async () => {
@@ -35,7 +37,7 @@ describe('deployment targets and deployments through interface A', () => {
   });
 
   test('POST /deployment_targets decodes the token, pins the agent certificate and reads its metadata', async () => {
-    const res = await t.request('POST', '/deployment_targets', { body: { name: 'k8s', auth_blob: agent.token } });
+    const res = await t.request<TargetBody>('POST', '/deployment_targets', { body: { name: 'k8s', auth_blob: agent.token } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: expect.any(Number),
@@ -73,7 +75,7 @@ describe('deployment targets and deployments through interface A', () => {
   });
 
   test('deploy a template with an override, list it, read its per-service state', async () => {
-    const res = await t.request('POST', `/deployment_targets/${targetId}/deployments`, {
+    const res = await t.request<DeploymentBody>('POST', `/deployment_targets/${targetId}/deployments`, {
       body: {
         template_id: String(templateId),
         override: { images: [{ name: 'web', environment: [{ variable: 'MODE', value: 'staging' }], deployment: { count: 2 } }] },
@@ -92,10 +94,9 @@ describe('deployment targets and deployments through interface A', () => {
       },
     });
     // The agent merged the override into the template before handing it to the adapter.
-    const posted = adapter.calls.find((c) => c.method === 'POST' && c.path === '/v1/services')!.body as any[];
+    const posted = adapter.calls.find((c) => c.method === 'POST' && c.path === '/v1/services')!.body as { name: string }[];
     const web = posted.find((image) => image.name === 'web');
-    expect(web.environment).toEqual([{ variable: 'MODE', value: 'staging' }]);
-    expect(web.deployment).toEqual({ count: 2 });
+    expect(web).toMatchObject({ environment: [{ variable: 'MODE', value: 'staging' }], deployment: { count: 2 } });
 
     const list = await t.request('GET', `/deployment_targets/${targetId}/deployments`);
     expect(list.body).toEqual([
@@ -103,7 +104,7 @@ describe('deployment targets and deployments through interface A', () => {
         id: res.body.id,
         name: 'WordPress',
         template: templateId,
-        service_ids: res.body.status.services.map((s: { id: string }) => ({ name: s.id })),
+        service_ids: res.body.status.services.map((s) => ({ name: s.id })),
       },
     ]);
     const one = await t.request('GET', `/deployment_targets/${targetId}/deployments/${res.body.id}`);
@@ -111,18 +112,16 @@ describe('deployment targets and deployments through interface A', () => {
   });
 
   test('redeploy and delete', async () => {
-    const [deployment] = (await t.request('GET', `/deployment_targets/${targetId}/deployments`)).body;
-    const redeployed = await t.request('POST', `/deployment_targets/${targetId}/deployments/${deployment.id}/redeploy`);
+    const [deployment] = (await t.request<DeploymentListItem[]>('GET', `/deployment_targets/${targetId}/deployments`)).body;
+    const redeployed = await t.request<DeploymentBody>('POST', `/deployment_targets/${targetId}/deployments/${deployment.id}/redeploy`);
     expect(redeployed.status).toBe(200);
-    expect(redeployed.body.status.services.map((s: { id: string }) => s.id)).not.toEqual(
-      deployment.service_ids.map((s: { name: string }) => s.name),
-    );
+    expect(redeployed.body.status.services.map((s) => s.id)).not.toEqual(deployment.service_ids.map((s) => s.name));
     expect((await t.request('DELETE', `/deployment_targets/${targetId}/deployments/${deployment.id}`)).status).toBe(204);
     expect((await t.request('GET', `/deployment_targets/${targetId}/deployments`)).body).toEqual([]);
   });
 
   test('unknown deployment and unknown target are 404', async () => {
-    const res = await t.request('GET', `/deployment_targets/${targetId}/deployments/9999`);
+    const res = await t.request<ErrorBody>('GET', `/deployment_targets/${targetId}/deployments/9999`);
     expect(res.status).toBe(404);
     expect(res.body.code).toBe(404);
     const target = await t.request('GET', '/deployment_targets/9999/deployments');
@@ -133,19 +132,21 @@ describe('deployment targets and deployments through interface A', () => {
     const other = await startAgent({ env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url } });
     const token = other.token;
     await other.close();
-    const res = await t.request('POST', '/deployment_targets', { body: { name: 'down', auth_blob: token } });
+    const res = await t.request<TargetBody>('POST', '/deployment_targets', { body: { name: 'down', auth_blob: token } });
     expect(res.status).toBe(200);
     expect(res.body.metadata).toBeNull();
-    const gql = await t.graphql(`{ deploymentTarget(id: ${res.body.id}) { metadataError } }`);
+    const gql = await t.graphql<{ deploymentTarget: { metadataError: string } }>(
+      `{ deploymentTarget(id: ${res.body.id}) { metadataError } }`,
+    );
     expect(gql.body.data.deploymentTarget.metadataError).toMatch(/deployment target "down"/);
-    const deployments = await t.request('GET', `/deployment_targets/${res.body.id}/deployments`);
+    const deployments = await t.request<ErrorBody>('GET', `/deployment_targets/${res.body.id}/deployments`);
     expect(deployments.status).toBe(502);
     expect(deployments.body.message).toMatch(/deployment target "down"/);
     expect((await t.request('DELETE', `/deployment_targets/${res.body.id}`)).status).toBe(204);
   });
 
   test('refreshing metadata asks the agent again', async () => {
-    const res = await t.graphql(
+    const res = await t.graphql<{ refreshDeploymentTargetMetadata: unknown }>(
       `mutation { refreshDeploymentTargetMetadata(input: {id: ${targetId}}) { ... on DeploymentTarget { metadata { adapterType createdAt } metadataError } } }`,
     );
     expect(res.body.data.refreshDeploymentTargetMetadata).toEqual({
@@ -160,12 +161,14 @@ describe('deployment targets and deployments through interface A', () => {
     const blob = Buffer.from(parts.join('|')).toString('base64');
     // Added while the token was right (a wrong one is refused at creation: target-creation.test.ts),
     // then the agent's password changed: the stored token is now the wrong one.
-    const created = await t.request('POST', '/deployment_targets', { body: { name: 'badpw', auth_blob: agent.token } });
+    const created = await t.request<TargetBody>('POST', '/deployment_targets', { body: { name: 'badpw', auth_blob: agent.token } });
     await t.app.orm.em
       .getConnection()
       .execute('update deployment_targets set sealed_auth_blob = ? where id = ?', [t.app.deps.secrets.seal(blob), created.body.id]);
     const before = adapter.calls.length;
-    const res = await t.request('POST', `/deployment_targets/${created.body.id}/deployments`, { body: { template_id: templateId } });
+    const res = await t.request<ErrorBody>('POST', `/deployment_targets/${created.body.id}/deployments`, {
+      body: { template_id: templateId },
+    });
     expect(res.status).toBe(502);
     expect(res.body.message).toMatch(/deployment target "badpw".*(401|credentials|password)/i);
     expect(adapter.calls.length).toBe(before);
@@ -176,18 +179,19 @@ describe('deployment targets and deployments through interface A', () => {
     const agents = await Promise.all([1, 2, 3].map(() => startCountingAgent(adapter.url)));
     try {
       for (const [i, a] of agents.entries()) {
-        const id = (await t.request('POST', '/deployment_targets', { body: { name: `multi-${i}`, auth_blob: a.token } })).body.id;
+        const id = (await t.request<TargetBody>('POST', '/deployment_targets', { body: { name: `multi-${i}`, auth_blob: a.token } })).body
+          .id;
         await t.request('POST', `/deployment_targets/${id}/deployments`, { body: { template_id: templateId } });
         await t.request('POST', `/deployment_targets/${id}/deployments`, { body: { template_id: templateId } });
       }
       agents.forEach((a) => a.requests.splice(0));
-      const res = await t.graphql('{ deploymentTargets { name deployments { id name serviceIds { name } } } }');
+      const res = await t.graphql<{ deploymentTargets: { name: string; deployments: unknown[] }[] }>(
+        '{ deploymentTargets { name deployments { id name serviceIds { name } } } }',
+      );
       expect(res.body.errors).toBeUndefined();
-      expect(
-        res.body.data.deploymentTargets
-          .filter((d: { name: string }) => d.name.startsWith('multi-'))
-          .map((d: { deployments: unknown[] }) => d.deployments.length),
-      ).toEqual([2, 2, 2]);
+      expect(res.body.data.deploymentTargets.filter((d) => d.name.startsWith('multi-')).map((d) => d.deployments.length)).toEqual([
+        2, 2, 2,
+      ]);
       expect(agents.map((a) => a.requests)).toEqual([['GET /deployments'], ['GET /deployments'], ['GET /deployments']]);
 
       // With status: still one request per target, not one per deployment or field.
