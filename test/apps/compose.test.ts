@@ -180,7 +180,7 @@ services:
     expect(error.fields).toEqual(['compose_yaml']);
     expect(error.message).toBe(
       [
-        'compose_yaml: services.app.build: an app\'s compose file given inline has no directory on the server: create the app from its template repo (compose_repo_id and compose_file); or give the image to run',
+        "compose_yaml: services.app.build: an app's compose file given inline has no directory on the server: create the app from its template repo (compose_repo_id and compose_file); or give the image to run",
         'services.web.ports[0]: "80:abc": "abc" is not a port number',
         'services.web.ports[1]: "8000-8010:8000-8010": port ranges (8000-8010) are not supported',
         'services.web.ports[2]: target: "" is not a port number',

@@ -12,6 +12,7 @@ import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/
 import { startAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-harness';
 import { cleanupEngine, instanceId, suffix, waitFor } from '../apps/fixtures';
 import { shapeDiff } from './shape';
+import type { ErrorBody } from '../helpers/bodies';
 
 // Byte-for-byte copies of ../shared/reference/original-ui-fixtures (panamax-ui spec/support/fixtures).
 const FIXTURES = path.join(__dirname, 'fixtures');
@@ -22,11 +23,32 @@ function expectShape(body: unknown, name: string, ignore: string[] = []): void {
   expect({ fixture: name, problems: shapeDiff(fixture(name), body, ignore) }).toEqual({ fixture: name, problems: [] });
 }
 
-interface UiResponse {
+interface UiResponse<T = unknown> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: any;
+  /** The parsed JSON, typed as the call's test reads it (the shape itself is checked by expectShape). */
+  body: T;
   text: string;
+}
+
+/** A record as fetched, to be sent back edited. */
+type Fields = Record<string, unknown>;
+/** The legacy 422: the error body plus the form's errors per attribute. */
+type FormErrorBody = ErrorBody & { errors: Record<string, string[]> };
+interface UiService {
+  id: number;
+  name: string;
+  sub_state: string;
+  default_exposed_ports: unknown[];
+  links: Fields[];
+  environment: (Fields & { variable: string })[];
+  docker_status: unknown;
+}
+
+/** The one element a test needs from a list: a clear failure when it is missing. */
+function must<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing`);
+  return value;
 }
 
 /**
@@ -50,11 +72,11 @@ describeDocker('the original UI against the legacy listener', () => {
   const ids: Record<string, number> = {};
 
   /** One call as ActiveResource makes it. */
-  async function ui(
+  async function ui<T = unknown>(
     method: string,
     pathname: string,
     options: { query?: Record<string, string>; body?: unknown } = {},
-  ): Promise<UiResponse> {
+  ): Promise<UiResponse<T>> {
     const query = options.query
       ? `?${Object.keys(options.query)
           .sort()
@@ -72,7 +94,7 @@ describeDocker('the original UI against the legacy listener', () => {
     } catch {
       parsed = text;
     }
-    return { status: res.statusCode, headers: res.headers, body: parsed, text };
+    return { status: res.statusCode, headers: res.headers, body: parsed as T, text };
   }
 
   /** ActiveResource's create: the id from the body, else from Location's last segment. */
@@ -86,7 +108,8 @@ describeDocker('the original UI against the legacy listener', () => {
         ?.replace(/\.\w+$/, ''),
     );
     expect(fromLocation).toEqual(expect.any(Number));
-    if (res.body?.id !== undefined) expect(res.body.id).toBe(fromLocation);
+    const body = res.body;
+    if (typeof body === 'object' && body !== null && 'id' in body) expect(body.id).toBe(fromLocation);
     return fromLocation;
   };
 
@@ -148,16 +171,19 @@ describeDocker('the original UI against the legacy listener', () => {
   test('sources (R1–R4), registries (G1–G5), keywords and types (S2, S3)', async () => {
     ok(await ui('POST', '/template_repos.json', { body: { name: repoDir } }));
     ok(await ui('POST', '/template_repos.json', { body: { name: remote } }));
-    const repos = await ui('GET', '/template_repos.json');
+    const repos = await ui<{ id: number; name: string }[]>('GET', '/template_repos.json');
     expectShape(repos.body, 'template_repos_representation.json');
-    ids.repo = repos.body.find((r: { name: string }) => r.name === repoDir).id;
+    ids.repo = must(
+      repos.body.find((r) => r.name === repoDir),
+      'the repo',
+    ).id;
     const reload = await ui('POST', `/template_repos/${ids.repo}/reload.json`, { body: { id: String(ids.repo) } });
     ok(reload);
 
     // Docker Hub cannot be reached from here: untick it, as the registries page does.
-    const hub = await ui('GET', '/registries/0.json');
+    const hub = await ui<Fields>('GET', '/registries/0.json');
     ok(await ui('PUT', '/registries/0.json', { body: { ...hub.body, id: '0', enabled: '0' } }));
-    expect((await ui('GET', '/registries/0.json')).body.enabled).toBe(false);
+    expect((await ui<{ enabled: boolean }>('GET', '/registries/0.json')).body.enabled).toBe(false);
     if (registryAvailable()) {
       registry = await startRegistry({ auth: 'none' });
       await registry.push('team/wordpress', 'latest');
@@ -166,7 +192,7 @@ describeDocker('the original UI against the legacy listener', () => {
     }
     expectShape((await ui('GET', '/registries.json')).body, 'registries_representation.json');
     // A 422 carries {errors: {field: [messages]}} for the form, beside code, message and fields.
-    const invalid = await ui('POST', '/registries.json', { body: { name: 'bad', endpoint_url: 'ftp://x' } });
+    const invalid = await ui<ErrorBody>('POST', '/registries.json', { body: { name: 'bad', endpoint_url: 'ftp://x' } });
     expect(invalid.status).toBe(422);
     expect(invalid.body).toEqual({
       code: 422,
@@ -180,13 +206,18 @@ describeDocker('the original UI against the legacy listener', () => {
   });
 
   test('search (S1) as an object of arrays per type, template details (T1), repository tags (S4)', async () => {
-    const templates = await ui('GET', '/search.json', { query: { limit: '40', q: 'wordpress', type: 'template' } });
+    const templates = await ui<{ templates: { id: number; name: string }[] }>('GET', '/search.json', {
+      query: { limit: '40', q: 'wordpress', type: 'template' },
+    });
     expect(Object.keys(templates.body).sort()).toEqual(['q', 'templates']);
     // The UI reads name, source, type and environment of a template's images, not their ports.
     expectShape(templates.body, 'search_results.json', ['$.remote_images', '$.local_images', '$.templates[].images[].ports']);
-    ids.template = templates.body.templates.find((tpl: { name: string }) => tpl.name === `WordPress ${sfx}`).id;
+    ids.template = must(
+      templates.body.templates.find((tpl) => tpl.name === `WordPress ${sfx}`),
+      'the template',
+    ).id;
 
-    const local = await ui('GET', '/search.json', { query: { limit: '40', q: 'busybox', type: 'local_image' } });
+    const local = await ui<{ local_images: unknown }>('GET', '/search.json', { query: { limit: '40', q: 'busybox', type: 'local_image' } });
     expect(Object.keys(local.body).sort()).toEqual(['local_images', 'q']);
     expect(local.body.local_images).toEqual(
       expect.arrayContaining([
@@ -194,7 +225,7 @@ describeDocker('the original UI against the legacy listener', () => {
       ]),
     );
 
-    const remote = await ui('GET', '/search.json', { query: { limit: '40', q: 'wordpress', type: 'remote_image' } });
+    const remote = await ui<{ errors: unknown }>('GET', '/search.json', { query: { limit: '40', q: 'wordpress', type: 'remote_image' } });
     expect(Object.keys(remote.body).sort()).toEqual(['errors', 'q', 'remote_images']);
     expect(remote.body.errors).toEqual([]);
     if (registry) {
@@ -215,7 +246,9 @@ describeDocker('the original UI against the legacy listener', () => {
         'updated_at',
       ];
       expectShape(remote.body, 'search_results.json', ['$.templates', '$.local_images', ...unread.map((k) => `$.remote_images[].${k}`)]);
-      const tags = await ui('GET', '/repositories/team/wordpress.json', { query: { local: 'false', registry_id: String(ids.registry) } });
+      const tags = await ui<{ tags: string[] }>('GET', '/repositories/team/wordpress.json', {
+        query: { local: 'false', registry_id: String(ids.registry) },
+      });
       expect({ ...tags.body, tags: [...tags.body.tags].sort() }).toEqual({ id: 'team/wordpress', tags: ['4.0', 'latest'] });
     }
     const localTags = await ui('GET', `/repositories/${TEST_IMAGE.split(':')[0]}.json`, { query: { local: 'true', registry_id: '' } });
@@ -234,34 +267,37 @@ describeDocker('the original UI against the legacy listener', () => {
     );
 
     // The template's app: its services have categories (the image and compose apps' have none).
-    const list = await ui('GET', '/apps.json');
-    expect(list.body.map((a: { id: number }) => a.id)).toEqual(expect.arrayContaining([ids.app, ids.imageApp, ids.composeApp]));
+    const list = await ui<{ id: number }[]>('GET', '/apps.json');
+    expect(list.body.map((a) => a.id)).toEqual(expect.arrayContaining([ids.app, ids.imageApp, ids.composeApp]));
     expectShape(
-      list.body.filter((a: { id: number }) => a.id === ids.app),
+      list.body.filter((a) => a.id === ids.app),
       'app_list_representation.json',
     );
-    const app = await ui('GET', `/apps/${ids.app}.json`);
+    const app = await ui<Fields>('GET', `/apps/${ids.app}.json`);
     expectShape(app.body, 'app_representation.json');
     ok(await ui('PUT', `/apps/${ids.app}.json`, { body: { ...app.body, name: `Blog ${sfx}`, documentation: 'Our blog' } }));
     expect((await ui('GET', `/apps/${ids.app}.json`)).body).toMatchObject({ name: `Blog ${sfx}`, documentation: 'Our blog' });
     ok(await ui('PUT', `/apps/${ids.composeApp}/rebuild.json`));
 
-    const yaml = await ui('GET', `/apps/${ids.app}/compose_yml.json`);
-    expect(Object.keys(parse(yaml.body.compose_yaml).services).sort()).toEqual([`db-${sfx}`, `wp-${sfx}`]);
+    const yaml = await ui<{ compose_yaml: string }>('GET', `/apps/${ids.app}/compose_yml.json`);
+    expect(Object.keys((parse(yaml.body.compose_yaml) as { services: Fields }).services).sort()).toEqual([`db-${sfx}`, `wp-${sfx}`]);
     const text = await ui('GET', `/apps/${ids.app}/compose_yml.yaml`);
     expect(text.headers['content-type']).toMatch(/yaml/);
     expect(text.text).toBe(yaml.body.compose_yaml);
-    const gist = await ui('POST', `/apps/${ids.app}/compose_gist.json`);
+    const gist = await ui<ErrorBody>('POST', `/apps/${ids.app}/compose_gist.json`);
     expect(gist.status).toBe(501);
     expect(gist.body.message).toMatch(/gist is not offered/);
   });
 
   test('services (A12–A17) with the keys the UI reads, and categories (C1–C4)', async () => {
-    const services = await ui('GET', `/apps/${ids.app}/services.json`);
+    const services = await ui<UiService[]>('GET', `/apps/${ids.app}/services.json`);
     expectShape(services.body, 'services_representation.json');
-    const wp = services.body.find((s: { name: string }) => s.name === `wp-${sfx}`);
+    const wp = must(
+      services.body.find((s) => s.name === `wp-${sfx}`),
+      'the wp service',
+    );
     const single = await waitFor(
-      () => ui('GET', `/apps/${ids.app}/services/${wp.id}.json`),
+      () => ui<UiService>('GET', `/apps/${ids.app}/services/${wp.id}.json`),
       (r) => r.body.sub_state === 'running',
     );
     // The test image exposes no port, so its default_exposed_ports is [] (its elements' type cannot be checked).
@@ -275,13 +311,13 @@ describeDocker('the original UI against the legacy listener', () => {
     const category = await ui('POST', `/apps/${ids.app}/categories.json`, { body: { name: 'Cache Tier' } });
     ids.category = createdId(category);
     expect(category.body).toEqual({ id: ids.category, name: 'Cache Tier', position: expect.any(Number) });
-    const c1 = await ui('GET', `/apps/${ids.app}/categories/${ids.category}.json`);
+    const c1 = await ui<Fields>('GET', `/apps/${ids.app}/categories/${ids.category}.json`);
     ok(
       await ui('PUT', `/apps/${ids.app}/categories/${ids.category}.json`, {
         body: { ...c1.body, id: String(ids.category), position: '7' },
       }),
     );
-    expect((await ui('GET', `/apps/${ids.app}/categories/${ids.category}.json`)).body.position).toBe(7);
+    expect((await ui<{ position: number }>('GET', `/apps/${ids.app}/categories/${ids.category}.json`)).body.position).toBe(7);
 
     // A14: added from the search dialog, with the category's row as fetched.
     const added = await ui('POST', `/apps/${ids.app}/services.json`, {
@@ -296,37 +332,37 @@ describeDocker('the original UI against the legacy listener', () => {
     expect(added.body).toMatchObject({ id: ids.service, name: `cache-${sfx}` });
 
     // A15: the whole fetched service sent back, edited in the form: strings, _deleted rows, read-only members.
-    const fetched = (await ui('GET', `/apps/${ids.app}/services/${wp.id}.json`)).body;
+    const fetched = (await ui<UiService>('GET', `/apps/${ids.app}/services/${wp.id}.json`)).body;
     const edited = {
       ...fetched,
       description: 'the front',
       expose: ['80', '8080'],
       environment: [
-        ...fetched.environment.map((e: object) => ({ ...e, _deleted: '0' })),
+        ...fetched.environment.map((e) => ({ ...e, _deleted: '0' })),
         { variable: 'WP_DEBUG', value: '1', _deleted: '0' },
         { variable: 'GONE', value: 'x', _deleted: '1' },
       ],
-      links: fetched.links.map((l: object) => ({ ...l, _deleted: '0' })),
+      links: fetched.links.map((l) => ({ ...l, _deleted: '0' })),
       categories: [{ id: String(ids.category), position: '2' }],
       restart: 'false',
     };
     ok(await ui('PUT', `/apps/${ids.app}/services/${wp.id}.json`, { body: edited }));
-    const after = (await ui('GET', `/apps/${ids.app}/services/${wp.id}.json`)).body;
+    const after = (await ui<UiService>('GET', `/apps/${ids.app}/services/${wp.id}.json`)).body;
     expect(after).toMatchObject({
       description: 'the front',
       expose: [80, 8080],
       categories: [{ id: ids.category, name: 'Cache Tier', position: 2 }],
     });
-    expect(after.environment.map((e: { variable: string }) => e.variable)).toEqual(['DB_PASSWORD', 'WP_DEBUG']);
+    expect(after.environment.map((e) => e.variable)).toEqual(['DB_PASSWORD', 'WP_DEBUG']);
     // A 422 on the service form: errors per attribute.
-    const bad = await ui('PUT', `/apps/${ids.app}/services/${wp.id}.json`, {
+    const bad = await ui<FormErrorBody>('PUT', `/apps/${ids.app}/services/${wp.id}.json`, {
       body: { ...after, categories: [{ id: '999999', position: '1' }] },
     });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual({ categories: [bad.body.message] });
 
     // A17, A8: journals with an empty cursor, as the first poll sends.
-    const journal = await ui('GET', `/apps/${ids.app}/services/${wp.id}/journal.json`, { query: { cursor: '' } });
+    const journal = await ui<unknown[]>('GET', `/apps/${ids.app}/services/${wp.id}/journal.json`, { query: { cursor: '' } });
     expect(journal.status).toBe(200);
     expect(Array.isArray(journal.body)).toBe(true);
     for (const entry of journal.body)
@@ -346,7 +382,7 @@ describeDocker('the original UI against the legacy listener', () => {
 
   test('save as template (A7, T2, T2a, T3) and the user (U1, U2)', async () => {
     const app = (await ui('GET', `/apps/${ids.app}.json`)).body;
-    const preview = await ui('POST', `/apps/${ids.app}/template.json`, {
+    const preview = await ui<{ template: string }>('POST', `/apps/${ids.app}/template.json`, {
       query: {
         app_id: String(ids.app),
         author: 'me@example.com',
@@ -389,7 +425,7 @@ describeDocker('the original UI against the legacy listener', () => {
     );
 
     // No e-mail yet (null): the save-template page then shows its form, which sends U2.
-    const user = await ui('GET', '/user.json');
+    const user = await ui<Fields>('GET', '/user.json');
     expect(user.body).toEqual({
       email: null,
       repos: expect.arrayContaining([repoDir, remote]),
@@ -398,19 +434,22 @@ describeDocker('the original UI against the legacy listener', () => {
     });
     ok(await ui('PUT', '/user.json', { body: { ...user.body, email: 'me@example.com', subscribe: 'false' } }));
     expectShape((await ui('GET', '/user.json')).body, 'user_representation.json');
-    expect((await ui('GET', '/user.json')).body.email).toBe('me@example.com');
-    const token = await ui('PUT', '/user.json', { body: { ...user.body, github_access_token: 'ghp_mine' } });
+    expect((await ui<{ email: string }>('GET', '/user.json')).body.email).toBe('me@example.com');
+    const token = await ui<FormErrorBody>('PUT', '/user.json', { body: { ...user.body, github_access_token: 'ghp_mine' } });
     expect(token.status).toBe(422);
     expect(token.body.errors).toEqual({ github_access_token: [token.body.message] });
   });
 
   test('local images (I1–I3)', async () => {
-    const images = await ui('GET', '/local_images.json');
+    const images = await ui<{ id: string; tags: string[] }[]>('GET', '/local_images.json');
     expectShape(images.body, 'images_representation.json');
-    const busybox = images.body.find((i: { tags: string[] }) => i.tags.includes(TEST_IMAGE));
+    const busybox = must(
+      images.body.find((i) => i.tags.includes(TEST_IMAGE)),
+      'the test image',
+    );
     expect((await ui('GET', `/local_images/${busybox.id}.json`)).body).toEqual(busybox);
     // Removing an image is not tried on the shared test image; an unknown one is 404 with a message.
-    const gone = await ui('DELETE', `/local_images/${'0'.repeat(64)}.json`);
+    const gone = await ui<ErrorBody>('DELETE', `/local_images/${'0'.repeat(64)}.json`);
     expect(gone.status).toBe(404);
     expect(gone.body.message).toEqual(expect.any(String));
   });
@@ -442,16 +481,19 @@ describeDocker('the original UI against the legacy listener', () => {
     const sent = adapter.calls.filter((c) => c.method === 'POST').pop()!.body as { name: string; deployment: { count: number } }[];
     expect(sent.find((s) => s.name === `wp-${sfx}`)?.deployment.count).toBe(2);
     expectShape((await ui('GET', `/deployment_targets/${ids.target}/deployments.json`)).body, 'deployments_representation.json');
-    const one = await ui('GET', `/deployment_targets/${ids.target}/deployments/${ids.deployment}.json`);
+    const one = await ui<Fields & { status: { services: unknown } }>(
+      'GET',
+      `/deployment_targets/${ids.target}/deployments/${ids.deployment}.json`,
+    );
     expect(one.body.status.services).toEqual(expect.arrayContaining([{ id: expect.any(String), actualState: expect.any(String) }]));
-    const redeploy = await ui('POST', `/deployment_targets/${ids.target}/deployments/${ids.deployment}/redeploy.json`, {
+    const redeploy = await ui<{ id: number }>('POST', `/deployment_targets/${ids.target}/deployments/${ids.deployment}/redeploy.json`, {
       body: { ...one.body, display_name: 'Unnamed Deployment' },
     });
     ok(redeploy);
     expect(redeploy.body).toEqual(expect.any(Object));
     ok(await ui('DELETE', `/deployment_targets/${ids.target}/deployments/${redeploy.body.id}.json`));
 
-    const app = await ui('POST', `/deployment_targets/${ids.target}/deployments.json`, {
+    const app = await ui<FormErrorBody>('POST', `/deployment_targets/${ids.target}/deployments.json`, {
       body: { resource_type: 'App', resource_id: String(ids.app), override: {} },
     });
     expect(app.status).toBe(422);

@@ -32,6 +32,7 @@ export interface GraphQLBody<T> {
 export interface GraphQLErrorBody {
   message: string;
   path?: (string | number)[];
+  locations?: { line: number; column: number }[];
   extensions?: { code?: string; http?: { status?: number }; [key: string]: unknown };
 }
 
