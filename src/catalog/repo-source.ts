@@ -248,9 +248,10 @@ async function commitInPlace(
   commit: { message: string; identity: string[] },
   run: { label: string; deadline: number; timeoutMs: number },
 ): Promise<string> {
+  let overrides: string[] = [];
   const git = async (args: string[], action: string, env?: Record<string, string>): Promise<string> => {
     try {
-      return (await runGit(args, { cwd: top, timeoutMs: run.deadline - Date.now(), env })).stdout.trim();
+      return (await runGit([...overrides, ...args], { cwd: top, timeoutMs: run.deadline - Date.now(), env })).stdout.trim();
     } catch (error) {
       throw gitFailure(error, run.label, action, run.timeoutMs);
     }
@@ -265,6 +266,16 @@ async function commitInPlace(
     if (!(error instanceof GitCommandError && error.exitCode === 1 && !error.timedOut))
       throw gitFailure(error, run.label, 'inspect', run.timeoutMs);
     head = null;
+  }
+  // Writing an index makes git re-read "racily clean" files (changed in the index's own second)
+  // through their clean filter: every filter driver the repository's config names is blanked.
+  try {
+    const drivers = await runGit(['config', '--get-regexp', '^filter\\.'], { cwd: top, timeoutMs: run.deadline - Date.now() });
+    overrides = filterOverrides(drivers.stdout);
+  } catch (error) {
+    // Exit 1, quietly: no filter configured.
+    if (!(error instanceof GitCommandError && error.exitCode === 1 && !error.timedOut))
+      throw gitFailure(error, run.label, 'inspect', run.timeoutMs);
   }
   const blob = await git(['hash-object', '-w', '--no-filters', '--', file], 'add');
   const entry = `100644,${blob},${file}`;
@@ -288,6 +299,20 @@ async function commitInPlace(
   }
   await git(['update-index', '--add', '--cacheinfo', entry], 'add');
   return result;
+}
+
+/**
+ * `-c` arguments that blank each filter driver named in `git config --get-regexp '^filter\.'`
+ * output (a driver is only ever defined there): no clean, smudge or long-running process.
+ */
+function filterOverrides(configOutput: string): string[] {
+  const names = new Set<string>();
+  for (const line of configOutput.split('\n')) {
+    const key = line.split(' ', 1)[0] ?? '';
+    const last = key.lastIndexOf('.');
+    if (key.startsWith('filter.') && last > 'filter.'.length) names.add(key.slice('filter.'.length, last));
+  }
+  return [...names].flatMap((name) => ['clean', 'smudge', 'process'].flatMap((key) => ['-c', `filter.${name}.${key}=`]));
 }
 
 // ---- checkouts ----------------------------------------------------------------------------

@@ -1,6 +1,18 @@
 import { expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -303,6 +315,9 @@ describe('saveTemplateFile', () => {
     // would leave a marker file if git ran it. `git add` runs the clean filter, which is how
     // saving used to stage the file.
     const work = workRepo('hostile', { 'a.pmx': pmx('A') });
+    // Something the operator staged, before the filters exist (git add would run them).
+    writeFiles(work, { 'staged.txt': 'mine' });
+    git(work, 'add', 'staged.txt');
     const marker = (what: string) => path.join(root, `ran-${what}`);
     const touch = (what: string) => `touch '${marker(what)}'; cat`;
     writeFiles(work, { '.gitattributes': '*.pmx filter=evil diff=evil\n' });
@@ -313,8 +328,10 @@ describe('saveTemplateFile', () => {
       writeFileSync(path.join(work, '.git', 'hooks', hook), `#!/bin/sh\ntouch '${marker(hook)}'\n`);
       chmodSync(path.join(work, '.git', 'hooks', hook), 0o755);
     }
-    writeFiles(work, { 'staged.txt': 'mine' });
-    execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'add', 'staged.txt'], { cwd: work, env: GIT_ENV });
+    // The index older than a.pmx's entry makes that entry "racily clean": whatever writes the index
+    // next re-reads a.pmx, through its clean filter unless that is blanked.
+    const earlier = new Date(statSync(path.join(work, 'a.pmx')).mtimeMs - 60_000);
+    utimesSync(path.join(work, '.git', 'index'), earlier, earlier);
     const before = git(work, 'rev-parse', 'HEAD').trim();
 
     const saved = await saveTemplateFile(work, 'b', pmx('B'), saveOptions());
