@@ -14,7 +14,6 @@ import { FIELD, loadCompose, type ComposeLoadOptions } from './compose-loader';
 import { randomBytes } from 'node:crypto';
 import { readEnvFile } from './compose-files';
 import { serviceOptions, type BuildSpec } from './compose-options';
-import { volumeSourceProblem } from './names';
 import type { ServiceOptions } from './service-options';
 
 /**
@@ -86,20 +85,12 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
     source: null,
     images,
   };
-  // Speak of services by their compose names, not of images by index.
-  const byName = (text: string) => text.replace(/\bimages\[(\d+)\]/g, (_, i: string) => `services.${names[Number(i)]}`);
-  for (const p of templateProblems(template)) {
-    const path = byName(p.path);
+  // The one validator, speaking of services by their compose names (not of images by index).
+  for (const p of templateProblems(template, { at: (i) => `services.${names[i]}`, appVolumes: true })) {
     // A missing image was already explained (build-only, or none given).
-    const service = path.slice(0, -'.source'.length);
-    if (path.endsWith('.source') && problems.some((q) => q.path === service || q.path.startsWith(`${service}.build`))) continue;
-    problems.push({ path, message: byName(p.message) });
-  }
-  for (const [i, image] of images.entries()) {
-    for (const [j, volume] of image.volumes.entries()) {
-      const problem = volumeSourceProblem(volume.host_path);
-      if (problem) problems.push({ path: `services.${names[i]}.volumes[${j}]`, message: problem });
-    }
+    const service = p.path.slice(0, -'.source'.length);
+    if (p.path.endsWith('.source') && problems.some((q) => q.path === service || q.path.startsWith(`${service}.build`))) continue;
+    problems.push({ path: p.path, message: p.message });
   }
   if (problems.length > 0) {
     throw new ValidationError(`compose_yaml: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, [FIELD]);
