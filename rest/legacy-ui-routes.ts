@@ -18,7 +18,7 @@ const ui = (row: Omit<DialectRoute, 'coerce'>): DialectRoute => ({ ...row, coerc
 const JOB_RUNNER = "jobs run on the original's job runner (Dray), which this product does not have; deploy templates to a target instead";
 
 /**
- * The original web UI's calls (../shared/reference/original-ui-contract.md §2, row ids in the
+ * The original web UI's calls (docs/original-system.md "Original web UI dialect", row ids in the
  * comments), served on the legacy listener (LEGACY_UI_PORT). Each is a GraphQL operation, most of
  * them interface A's own; where the UI's paths, placements or shapes differ, the row says how.
  */

@@ -60,7 +60,7 @@ export const routes = [
 ] as const satisfies readonly RestRoute[];
 
 /**
- * Calls the spec lacks but the original API served (../shared/reference/original-ui-contract.md):
+ * Calls the spec lacks but the original API served (docs/original-system.md "Original web UI dialect"):
  * on the main listener beside the spec's paths, which they do not change.
  */
 export const extraRoutes = [

@@ -2,7 +2,7 @@ import { ValidationError } from '../src/errors';
 import { RawBody, type RequestTransform, type ResponseTransform } from './dialect';
 
 /**
- * The original web UI's dialect (../shared/reference/original-ui-contract.md), as small
+ * The original web UI's dialect (docs/original-system.md "Original web UI dialect"), as small
  * transforms that the rows of rest/legacy-ui-routes.ts declare. Each says which call needs it.
  */
 

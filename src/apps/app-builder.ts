@@ -31,7 +31,7 @@ export interface CreateAppInput {
 }
 
 /**
- * The template an app is made from (reference/original-api.md §5.1): chosen by which of
+ * The template an app is made from (docs/original-system.md "App creation from a template, a compose file or an image"): chosen by which of
  * `template_id`, `compose_yaml`, `image` is given, in that order. Nothing given is a 400.
  */
 export async function appSource(

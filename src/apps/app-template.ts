@@ -32,7 +32,7 @@ export class AppTemplateService {
     private readonly repoCacheDir: string,
   ) {}
 
-  /** The app as a template (reference/original-api.md §6.4), with the given fields applied. */
+  /** The app as a template (docs/original-system.md "App as a template"), with the given fields applied. */
   async definition(appId: number, meta: TemplateMetadata): Promise<TemplateDefinition> {
     return withMetadata(appDefinition(await loadApp(this.em, appId)), meta);
   }

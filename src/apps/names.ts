@@ -1,5 +1,5 @@
 /**
- * Service and app names (reference/original-api.md §10.1): they become container names, so
+ * Service and app names (docs/original-system.md "Name rules"): they become container names, so
  * only `0-9 A-Z a-z . _ -` survive. The original's regex range also let `\` through; we don't.
  */
 export function sanitizeName(name: string): string {

@@ -11,7 +11,7 @@ import type { TemplateDefinition } from './template-definition';
 import { parseTemplateFile, TemplateFileError } from './template-file';
 
 /**
- * Template repos (ARCHITECTURE.md §5 "Templates"): a git URL, a local git repository or plain
+ * Template repos (docs/contract.md "Templates"): a git URL, a local git repository or plain
  * directory, or a GitHub `owner/repo`. Reading gathers every `*.pmx` file; saving commits one
  * file and pushes it to the default branch.
  */

@@ -1,6 +1,6 @@
 /**
  * A template as the domain sees it: what a `.pmx` file holds once parsed and normalised
- * (reference/original-api.md §6.1). Storage and GraphQL shapes are built from this.
+ * (docs/original-system.md "Template file format"). Storage and GraphQL shapes are built from this.
  */
 export interface TemplateDefinition {
   name: string;

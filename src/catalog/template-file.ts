@@ -18,7 +18,7 @@ import { normalizeType } from './template-types';
 
 /**
  * The `.pmx` template file: parse (YAML, so JSON too), validate, serialize
- * (reference/original-api.md §6.1, §6.2, §2).
+ * (docs/original-system.md "Template file format", "Serialized forms", "Service field rules").
  *
  * Leniency, beyond the original: `keywords` may be a list (joined with ", "), `authors` a single
  * string, scalars where a string is wanted are stringified (`name: 2048`), `links` entries may be
@@ -130,7 +130,7 @@ export interface TemplateCheckOptions {
 }
 
 /**
- * Every rule of §2 for templates and images: the template's own (name, unique image names,
+ * Every rule of docs/original-system.md "Service field rules" for templates and images: the template's own (name, unique image names,
  * sources, deployment count), then each image's parts by the one validator (parts-validator.ts).
  */
 export function templateProblems(t: TemplateDefinition, options: TemplateCheckOptions = {}): TemplateProblem[] {
@@ -171,7 +171,7 @@ export function templateProblems(t: TemplateDefinition, options: TemplateCheckOp
 }
 
 /**
- * The template-file form (§6.2): `---`, top-level keys in a fixed order with nulls kept, image
+ * The template-file form (docs/original-system.md "Serialized forms"): `---`, top-level keys in a fixed order with nulls kept, image
  * keys in a fixed order with nil and empty values dropped, multi-line text as literal blocks.
  * `source` and `authors` are not part of this form. Unlike the original, an image's
  * `description` is written (after `source`): a template saved from an app and loaded back is
@@ -368,7 +368,7 @@ function scanQuoted(rest: string, quote: string): 'open' | 'closed' {
   return 'open';
 }
 
-/** The original's service name for an image source: `foo/bar:1` -> `foo_bar_1` (§10.1). */
+/** The original's service name for an image source: `foo/bar:1` -> `foo_bar_1` (docs/original-system.md "Name rules"). */
 function sourceServiceNames(source: string): string[] {
   const full = source.trim().replace(/[^0-9A-Za-z._-]/g, '_');
   const untagged = source

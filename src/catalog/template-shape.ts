@@ -389,7 +389,7 @@ export function serviceImage(
 // ---- the file form -----------------------------------------------------------------------------
 
 /**
- * An image in the template-file form (§6.2): keys in a fixed order, nil and empty values dropped,
+ * An image in the template-file form (docs/original-system.md "Serialized forms"): keys in a fixed order, nil and empty values dropped,
  * the members of parts in their own fixed order.
  */
 export function imageFileForm(image: ImageDefinition): Record<string, unknown> {

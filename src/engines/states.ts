@@ -19,7 +19,7 @@ const state = (load: string | null, active: string | null, sub: string | null): 
 });
 
 /**
- * systemd's words for a container (ARCHITECTURE §5 "Service states"). Beyond that table: a
+ * systemd's words for a container (docs/contract.md "Service states"). Beyond that table: a
  * running container whose health check is still `starting` is activating/start-pre; a paused one
  * is active/running (its processes exist); one being removed is deactivating/stop.
  */

@@ -25,7 +25,7 @@ interface Channel {
 }
 
 /**
- * Events for every replica, through PostgreSQL LISTEN/NOTIFY (ARCHITECTURE §4): one dedicated
+ * Events for every replica, through PostgreSQL LISTEN/NOTIFY (docs/design.md "Events across replicas"): one dedicated
  * connection per process listens on the channels its subscribers need; a publish is a NOTIFY that
  * PostgreSQL hands to every listening session on the database, this process's own included, so
  * local and remote subscribers see the same events in the same order and none twice.

@@ -49,7 +49,7 @@ function invalid(message: string): ValidationError {
   return new ValidationError(message, ['auth_blob']);
 }
 
-/** Some tokens were stored with spaces in place of the PEM's line breaks (reference §2.1). */
+/** Some tokens were stored with spaces in place of the PEM's line breaks (docs/original-system.md "Agent token"). */
 function normalisePem(text: string): string {
   const match = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/.exec(text);
   if (!match) return text;

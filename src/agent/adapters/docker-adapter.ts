@@ -172,7 +172,7 @@ export function createDockerAdapter(options: {
 
 const network = (key: string): string => `platform-${key}`;
 
-/** ARCHITECTURE §5: pending, running, stopped, failed, not found, error. */
+/** docs/contract.md "Deployment actualState": pending, running, stopped, failed, not found, error. */
 async function containerStatus(docker: DockerClient, id: string): Promise<ServiceStatus> {
   try {
     const container = await docker.inspectContainer(id);

@@ -6,7 +6,7 @@ import type { Adapter, ServiceStatus } from './adapter';
 import { scalarText } from '../../scalar-text';
 
 /**
- * The original adapter protocol v1 (reference/original-agent.md §5): an external adapter
+ * The original adapter protocol v1 (docs/original-system.md "Adapter protocol v1"): an external adapter
  * (Kubernetes, Marathon, Fleet) at ADAPTER_URL. Its `actualState` strings pass through verbatim;
  * the agent adds "not found" (adapter 404) and "error" (any other failure status), as the
  * original agents did.
@@ -90,7 +90,7 @@ export function createHttpAdapter(options: { url: string; timeoutMs: number }): 
   };
 }
 
-/** The adapter's camelCase service form (reference §4.4, §5). */
+/** The adapter's camelCase service form (docs/original-system.md "Adapter protocol v1"). */
 export function toAdapterService(image: TemplateImage): Record<string, unknown> {
   return {
     name: image.name,
@@ -138,7 +138,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Adapters answer errors as `{message}`, `{error}` or plain text (reference §5). */
+/** Adapters answer errors as `{message}`, `{error}` or plain text (docs/original-system.md "Adapter protocol v1"). */
 function adapterMessage(text: string): string {
   const body = parseJson(text) as { message?: unknown; error?: unknown } | undefined;
   const message = body && typeof body === 'object' ? (body.message ?? body.error) : undefined;

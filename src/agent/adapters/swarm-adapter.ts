@@ -21,7 +21,7 @@ export interface SwarmAdapterOptions {
  * Docker Swarm mode: a generation is an attachable overlay network `platform-<key>` plus one
  * service per image, `platform-<key>-<image>`, with replicas = `deployment.count`. The service ids
  * are the service names. Publish and endpoint modes come from the config: real clusters use
- * ingress + vip; single hosts without a routing mesh need host + dnsrr (ARCHITECTURE §6).
+ * ingress + vip; single hosts without a routing mesh need host + dnsrr (docs/contract.md "Swarm publish and endpoint modes").
  * Images are not pulled by the agent: swarm nodes pull what they run.
  */
 export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
@@ -128,7 +128,7 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
   };
 }
 
-/** `pending` until as many tasks run as the service wants, then `running` (ARCHITECTURE §5). */
+/** `pending` until as many tasks run as the service wants, then `running` (docs/contract.md "Deployment actualState"). */
 async function serviceStatus(docker: DockerClient, id: string): Promise<ServiceStatus> {
   try {
     const service = await swarmApi.inspectService(docker, id);
