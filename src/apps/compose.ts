@@ -17,7 +17,7 @@ import { serviceOptions, type BuildSpec } from './compose-options';
 import type { ServiceOptions } from './service-options';
 
 /**
- * docker-compose YAML → a template (reference/original-api.md §6.5) plus what the template
+ * docker-compose YAML → a template (docs/original-system.md "Compose mapping") plus what the template
  * cannot hold: the file is loaded to the Compose Specification's canonical model first
  * (compose-loader.ts), then every short and long port and volume form becomes a template field,
  * and the keys without a template counterpart (entrypoint, healthcheck, networks, ...) become
