@@ -13,7 +13,7 @@ import type {
   VolumeDef,
   VolumesFromDef,
 } from './template-definition';
-import { imageFileForm } from './template-shape';
+import { IMAGE_KEYS, imageFileForm } from './template-shape';
 import { normalizeType } from './template-types';
 
 /**
@@ -55,21 +55,6 @@ export class TemplateFileError extends ValidationError {
 }
 
 const TOP_KEYS = ['name', 'description', 'keywords', 'recommended', 'type', 'documentation', 'authors', 'source', 'images'];
-const IMAGE_KEYS = [
-  'name',
-  'source',
-  'description',
-  'category',
-  'type',
-  'command',
-  'expose',
-  'ports',
-  'links',
-  'environment',
-  'volumes',
-  'volumes_from',
-  'deployment',
-];
 const YAML_OPTIONS = { maxAliasCount: 1000 };
 
 export function parseTemplateFile(text: string, file: string): TemplateDefinition {
@@ -437,7 +422,7 @@ function mapping(value: unknown, path: string, field: string, keys: string[], pr
   return value;
 }
 
-function unknownKeys(map: Record<string, unknown>, allowed: string[], at: string, field: string, problems: Found): void {
+function unknownKeys(map: Record<string, unknown>, allowed: readonly string[], at: string, field: string, problems: Found): void {
   for (const key of Object.keys(map)) {
     if (allowed.includes(key)) continue;
     const keyField = at === '' ? key : field === 'images' ? `images.${key}` : field;

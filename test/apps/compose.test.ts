@@ -1,24 +1,10 @@
 import { COMPOSE_TEMPLATE_NAME, parseComposeYaml, shellQuote } from '../../src/apps/compose';
 import type { ImageDefinition } from '../../src/catalog/template-definition';
+import { bareImage } from '../../src/catalog/template-shape';
 import { BadRequestError, ValidationError } from '../../src/errors';
 
 function image(overrides: Partial<ImageDefinition>): ImageDefinition {
-  return {
-    name: 'web',
-    source: 'nginx',
-    description: null,
-    category: null,
-    type: 'Default',
-    command: null,
-    expose: [],
-    ports: [],
-    links: [],
-    environment: [],
-    volumes: [],
-    volumes_from: [],
-    deployment: null,
-    ...overrides,
-  };
+  return { ...bareImage('web', 'nginx'), type: 'Default', ...overrides };
 }
 
 function thrown(run: () => unknown): Error {

@@ -3,6 +3,7 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { rm } from 'node:fs/promises';
 import type { TemplateDefinition, ImageDefinition } from '../../src/catalog/template-definition';
 import { TemplateService } from '../../src/catalog/template.service';
+import { bareImage } from '../../src/catalog/template-shape';
 import { removeByLabel, TEST_IMAGE } from '../helpers/docker';
 import type { TestApp } from '../helpers/app';
 
@@ -10,21 +11,7 @@ export const suffix = () => randomBytes(3).toString('hex');
 
 /** An image of a template, every list empty unless given. */
 export function image(fields: Partial<ImageDefinition> & { name: string }): ImageDefinition {
-  return {
-    source: TEST_IMAGE,
-    description: null,
-    category: null,
-    type: null,
-    command: null,
-    expose: [],
-    ports: [],
-    links: [],
-    environment: [],
-    volumes: [],
-    volumes_from: [],
-    deployment: null,
-    ...fields,
-  };
+  return { ...bareImage(fields.name, TEST_IMAGE), ...fields };
 }
 
 /** Stores a template straight through the catalog's service; returns its id. */

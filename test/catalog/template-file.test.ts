@@ -2,6 +2,7 @@ import { ValidationError } from '../../src/errors';
 import type { ImageDefinition, TemplateDefinition } from '../../src/catalog/template-definition';
 import { parseTemplateFile, serializeTemplateFile, validateTemplate } from '../../src/catalog/template-file';
 import { normalizeType, TEMPLATE_TYPES } from '../../src/catalog/template-types';
+import { bareImage } from '../../src/catalog/template-shape';
 
 const WORDPRESS = `
 name: Wordpress with MySQL
@@ -55,22 +56,7 @@ images:
 `;
 
 function image(overrides: Partial<ImageDefinition>): ImageDefinition {
-  return {
-    name: 'web',
-    source: 'nginx',
-    description: null,
-    category: null,
-    type: 'Default',
-    command: null,
-    expose: [],
-    ports: [],
-    links: [],
-    environment: [],
-    volumes: [],
-    volumes_from: [],
-    deployment: null,
-    ...overrides,
-  };
+  return { ...bareImage('web', 'nginx'), type: 'Default', ...overrides };
 }
 
 function template(overrides: Partial<TemplateDefinition>): TemplateDefinition {
