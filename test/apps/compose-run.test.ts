@@ -5,26 +5,8 @@ import { parseTemplateFile } from '../../src/catalog/template-file';
 import type { DockerClient } from '../../src/engines/docker-client';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { AppBody, JournalEntry, ServiceBody } from '../helpers/bodies';
-import { describeDocker, freePort, TEST_IMAGE, testDockerClient } from '../helpers/docker';
+import { describeDocker, freePort, makeImage, TEST_IMAGE, testDockerClient } from '../helpers/docker';
 import { cleanupEngine, instanceId, seedTemplate, waitFor } from './fixtures';
-
-/** The test image with another default command, under `ref`: what a template's image would be made from here. */
-async function makeImage(docker: DockerClient, ref: string, cmd: string[], exposed: string[] = []): Promise<void> {
-  const { Id } = await docker.createContainer(undefined, {
-    Image: TEST_IMAGE,
-    Env: [],
-    Labels: { 'platform.test': 'image' },
-    ExposedPorts: {},
-    Volumes: {},
-    HostConfig: { PortBindings: {}, Binds: [], VolumesFrom: [] },
-  });
-  const [repo, tag] = ref.split(':');
-  await docker.request('POST', '/commit', {
-    query: { container: Id, repo, tag },
-    body: { Cmd: cmd, ExposedPorts: Object.fromEntries(exposed.map((p) => [p, {}])) },
-  });
-  await docker.removeContainer(Id, { force: true });
-}
 
 describeDocker('compose and Panamax apps run as their authors meant', () => {
   let t: TestApp;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DockerClient } from '../../src/engines/docker-client';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { describeDocker, freePort, TEST_IMAGE, testDockerClient } from '../helpers/docker';
+import { describeDocker, freePort, makeImage, TEST_IMAGE, testDockerClient } from '../helpers/docker';
 import { cleanupEngine, instanceId, suffix, waitFor } from './fixtures';
 
 interface ServiceBody {
@@ -10,14 +10,6 @@ interface ServiceBody {
   sub_state: string | null;
   errors: { code: number; message: string; fields: string } | null;
   container_status: { replicas?: { number: number; name: string; sub_state: string | null }[] };
-}
-
-/** The test image under `ref` with another default command (no registry: the conformance images are made here). */
-async function makeImage(docker: DockerClient, ref: string, cmd: string[]): Promise<void> {
-  const { Id } = await docker.createContainer(undefined, { Image: TEST_IMAGE, Labels: { 'platform.test': 'image' } } as never);
-  const [repo, tag] = ref.split(':');
-  await docker.request('POST', '/commit', { query: { container: Id, repo, tag }, body: { Cmd: cmd } });
-  await docker.removeContainer(Id, { force: true });
 }
 
 // Builds and starts of several containers take minutes on a loaded shared engine.

@@ -1,6 +1,7 @@
 import { expect } from '@jest/globals';
 import { getIntrospectionQuery } from 'graphql';
 import { TemplateService } from '../../src/catalog/template.service';
+import { bareImage } from '../../src/catalog/template-shape';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 const TOO_COMPLEX = { code: 'QUERY_TOO_COMPLEX', status: 400, fields: [] };
@@ -32,19 +33,8 @@ async function seedTemplates(app: TestApp, count: number): Promise<void> {
         authors: [],
         source: null,
         images: ['web', 'db'].map((name) => ({
-          name,
-          source: `example/${name}`,
-          description: null,
-          category: null,
-          type: null,
-          command: null,
-          expose: [],
+          ...bareImage(name, `example/${name}`),
           ports: [{ host_port: null, container_port: 80, proto: 'TCP' }],
-          links: [],
-          environment: [],
-          volumes: [],
-          volumes_from: [],
-          deployment: null,
         })),
       },
       null,

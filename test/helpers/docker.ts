@@ -109,3 +109,24 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * The test image with another default command (and exposed ports), under `ref`: what a template's
+ * or a compose file's image is made from here, with no registry to pull it from.
+ */
+export async function makeImage(docker: DockerClient, ref: string, cmd: string[], exposed: string[] = []): Promise<void> {
+  const { Id } = await docker.createContainer(undefined, {
+    Image: TEST_IMAGE,
+    Env: [],
+    Labels: { 'platform.test': 'image' },
+    ExposedPorts: {},
+    Volumes: {},
+    HostConfig: { PortBindings: {}, Binds: [], VolumesFrom: [] },
+  });
+  const [repo, tag] = ref.split(':');
+  await docker.request('POST', '/commit', {
+    query: { container: Id, repo, tag },
+    body: { Cmd: cmd, ExposedPorts: Object.fromEntries(exposed.map((p) => [p, {}])) },
+  });
+  await docker.removeContainer(Id, { force: true });
+}
