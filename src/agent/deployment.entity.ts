@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { timestamp, updatedTimestamp } from '../db/timestamps';
 import type { DeployTemplate } from './descriptor';
 
 /**
@@ -15,15 +16,8 @@ export const AgentDeployment = defineEntity({
     template: p.json<DeployTemplate>(),
     serviceIds: p.json<string[]>().defaultRaw(`'[]'`),
     adapterKey: p.text(),
-    createdAt: p
-      .datetime()
-      .defaultRaw('now()')
-      .onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .defaultRaw('now()')
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: timestamp(),
+    updatedAt: updatedTimestamp(),
   },
 });
 export type AgentDeployment = InferEntity<typeof AgentDeployment>;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { timestamp } from '../db/timestamps';
 import type { EnvDef, PortDef, VolumeDef } from '../catalog/template-definition';
 import type { ServiceOptions } from './service-options';
 
@@ -44,10 +45,7 @@ export const App = defineEntity({
       .onCreate(() => []),
     categories: () => p.oneToMany(AppCategory).mappedBy('app').orderBy({ position: 'asc', id: 'asc' }),
     services: () => p.oneToMany(Service).mappedBy('app').orderBy({ position: 'asc', id: 'asc' }),
-    createdAt: p
-      .datetime()
-      .defaultRaw('now()')
-      .onCreate(() => new Date()),
+    createdAt: timestamp(),
   },
 });
 export type App = InferEntity<typeof App>;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { timestamp } from '../db/timestamps';
 
 export const SCOPES = ['read', 'write', 'deploy', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -14,10 +15,7 @@ export const ApiToken = defineEntity({
     email: p.text().nullable(),
     digest: p.text().unique(),
     scopes: p.array<Scope>().$type<Scope[]>(),
-    createdAt: p
-      .datetime()
-      .defaultRaw('now()')
-      .onCreate(() => new Date()),
+    createdAt: timestamp(),
     revokedAt: p.datetime().nullable(),
   },
 });

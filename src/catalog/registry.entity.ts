@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { timestamp, updatedTimestamp } from '../db/timestamps';
 
 /** An image registry searched alongside the templates. Credentials are stored encrypted. */
 export const Registry = defineEntity({
@@ -12,15 +13,8 @@ export const Registry = defineEntity({
     username: p.text().nullable(),
     /** AES-GCM sealed JSON `{password?, token?}` (src/crypto/secret-box.ts). */
     sealedSecret: p.text().nullable(),
-    createdAt: p
-      .datetime()
-      .defaultRaw('now()')
-      .onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .defaultRaw('now()')
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: timestamp(),
+    updatedAt: updatedTimestamp(),
   },
 });
 export type Registry = InferEntity<typeof Registry>;

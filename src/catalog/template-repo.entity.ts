@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { timestamp } from '../db/timestamps';
 
 export interface RepoLoadError {
   file: string;
@@ -16,14 +17,9 @@ export const TemplateRepo = defineEntity({
     name: p.text().unique(),
     templateCount: p.integer().default(0),
     loadErrors: p.json<RepoLoadError[]>().$type<RepoLoadError[]>().defaultRaw(`'[]'`),
-    createdAt: p
-      .datetime()
-      .defaultRaw('now()')
-      .onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .defaultRaw('now()')
-      .onCreate(() => new Date()),
+    createdAt: timestamp(),
+    // Set by a reload (template-repo.service.ts), not by every update.
+    updatedAt: timestamp(),
   },
 });
 export type TemplateRepo = InferEntity<typeof TemplateRepo>;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { timestamp, updatedTimestamp } from '../db/timestamps';
 import type { DeploymentDef, EnvDef, LinkDef, PortDef, VolumeDef, VolumesFromDef } from './template-definition';
 import { TemplateRepo } from './template-repo.entity';
 
@@ -37,15 +38,8 @@ export const Template = defineEntity({
     imageText: p.text().default(''),
     imageCount: p.integer().default(0),
     images: () => p.oneToMany(TemplateImage).mappedBy('template').orderBy({ position: 'asc' }),
-    createdAt: p
-      .datetime()
-      .defaultRaw('now()')
-      .onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .defaultRaw('now()')
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    createdAt: timestamp(),
+    updatedAt: updatedTimestamp(),
   },
 });
 export type Template = InferEntity<typeof Template>;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { updatedTimestamp } from '../db/timestamps';
 
 /** A user's own settings, by user name: the e-mail a saved template's commit carries. */
 export const UserProfile = defineEntity({
@@ -7,11 +8,7 @@ export const UserProfile = defineEntity({
   properties: {
     username: p.text().primary(),
     email: p.text().nullable(),
-    updatedAt: p
-      .datetime()
-      .defaultRaw('now()')
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    updatedAt: updatedTimestamp(),
   },
 });
 export type UserProfile = InferEntity<typeof UserProfile>;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { timestamp } from '../db/timestamps';
 
 /**
  * A remote orchestrator reached through its agent. The token (endpoint, username, password,
@@ -19,10 +20,7 @@ export const DeploymentTarget = defineEntity({
     metadataAt: p.datetime().nullable(),
     /** Why the last metadata refresh failed, or null. */
     metadataError: p.text().nullable(),
-    createdAt: p
-      .datetime()
-      .defaultRaw('now()')
-      .onCreate(() => new Date()),
+    createdAt: timestamp(),
   },
 });
 export type DeploymentTarget = InferEntity<typeof DeploymentTarget>;

@@ -1,0 +1,11 @@
+import { p } from '@mikro-orm/core';
+
+/** A time set when the row is made: now() for rows inserted by SQL, the process's clock for the ORM's. */
+export const timestamp = () =>
+  p
+    .datetime()
+    .defaultRaw('now()')
+    .onCreate(() => new Date());
+
+/** A time set when the row is made and again whenever the ORM updates it. */
+export const updatedTimestamp = () => timestamp().onUpdate(() => new Date());
