@@ -2,8 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TemplateDefinition } from '../catalog/template-definition';
 import { imageReference } from '../catalog/registry-client';
 import type { RegistryService } from '../catalog/registry.service';
-import { DEFAULT_TYPE } from '../catalog/template-types';
-import { bareImage, serviceFields, templateFromStored } from '../catalog/template-shape';
+import { bareImage, bareTemplate, serviceFields, templateFromStored } from '../catalog/template-shape';
 import type { TemplateService } from '../catalog/template.service';
 import { referencedNames } from '../catalog/parts-validator';
 import { validateTemplate } from '../catalog/template-file';
@@ -52,17 +51,8 @@ export async function appSource(
     const image = input.image.trim();
     const registry = input.registryId != null ? await registries.get(input.registryId) : null;
     const name = `${image}_image`;
-    const definition: TemplateDefinition = {
-      name,
-      description: null,
-      keywords: null,
-      type: DEFAULT_TYPE,
-      documentation: null,
-      authors: [],
-      source: null,
-      // As the original: the image reference is the service name (sanitised: tutum_wordpress_latest).
-      images: [bareImage(image, imageReference(registry, image))],
-    };
+    // As the original: the image reference is the service name (sanitised: tutum_wordpress_latest).
+    const definition = bareTemplate(name, [bareImage(image, imageReference(registry, image))]);
     return { definition, from: `Template: ${name}`, extras: { name: input.name } };
   }
   throw new BadRequestError('give template_id, compose_yaml or image', ['template_id']);

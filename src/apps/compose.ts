@@ -9,7 +9,8 @@ import type {
   VolumesFromDef,
 } from '../catalog/template-definition';
 import { templateProblems } from '../catalog/template-file';
-import { DEFAULT_TYPE, normalizeType } from '../catalog/template-types';
+import { bareTemplate } from '../catalog/template-shape';
+import { normalizeType } from '../catalog/template-types';
 import { FIELD, loadCompose, type ComposeLoadOptions } from './compose-loader';
 import { randomBytes } from 'node:crypto';
 import { readEnvFile } from './compose-files';
@@ -75,16 +76,7 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
     if (svc.env_file != null && model.directory) image.environment = withEnvFiles(name, svc.env_file, image.environment, model, problems);
     return image;
   });
-  const template: TemplateDefinition = {
-    name: model.name ?? COMPOSE_TEMPLATE_NAME,
-    description: null,
-    keywords: null,
-    type: DEFAULT_TYPE,
-    documentation: null,
-    authors: [],
-    source: null,
-    images,
-  };
+  const template = bareTemplate(model.name ?? COMPOSE_TEMPLATE_NAME, images);
   // The one validator, speaking of services by their compose names (not of images by index).
   for (const p of templateProblems(template, { at: (i) => `services.${names[i]}`, appVolumes: true })) {
     // A missing image was already explained (build-only, or none given).

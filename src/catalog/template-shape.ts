@@ -10,6 +10,7 @@ import type {
   VolumesFromDef,
 } from './template-definition';
 import type { Template, TemplateImage } from './template.entity';
+import { DEFAULT_TYPE } from './template-types';
 
 /**
  * The one mapping of a template and its images (the container parts: ports, environment,
@@ -72,6 +73,11 @@ const camel = (key: string): string => key.replace(/_([a-z])/g, (_, c: string) =
 /** An image with only a name and a source (one image run as it is, a registry search hit). */
 export function bareImage(name: string, source: string, description: string | null = null): ImageDefinition {
   return { ...emptyImage(), name, source, description };
+}
+
+/** A template with only a name and its images (an app made from one image or a compose file). */
+export function bareTemplate(name: string, images: ImageDefinition[]): TemplateDefinition {
+  return { name, description: null, keywords: null, type: DEFAULT_TYPE, documentation: null, authors: [], source: null, images };
 }
 
 // ---- definition ⇄ stored -------------------------------------------------------------------
