@@ -248,7 +248,19 @@ async function commitInPlace(
   commit: { message: string; identity: string[] },
   run: { label: string; deadline: number; timeoutMs: number },
 ): Promise<string> {
-  let overrides: string[] = [];
+  // A query whose exit 1 means "none" (a branch with no commit yet, no such config), not a failure.
+  const query = async (args: string[]): Promise<string | null> => {
+    try {
+      return (await runGit(args, { cwd: top, timeoutMs: run.deadline - Date.now() })).stdout.trim();
+    } catch (error) {
+      if (error instanceof GitCommandError && error.exitCode === 1 && !error.timedOut) return null;
+      throw gitFailure(error, run.label, 'inspect', run.timeoutMs);
+    }
+  };
+  const head = await query(['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
+  // Writing an index makes git re-read "racily clean" files (changed in the index's own second)
+  // through their clean filter: every filter driver the repository's config names is blanked.
+  const overrides = filterOverrides((await query(['config', '--get-regexp', '^filter\\.'])) ?? '');
   const git = async (args: string[], action: string, env?: Record<string, string>): Promise<string> => {
     try {
       return (await runGit([...overrides, ...args], { cwd: top, timeoutMs: run.deadline - Date.now(), env })).stdout.trim();
@@ -256,27 +268,6 @@ async function commitInPlace(
       throw gitFailure(error, run.label, action, run.timeoutMs);
     }
   };
-  let head: string | null;
-  try {
-    head = (
-      await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, timeoutMs: run.deadline - Date.now() })
-    ).stdout.trim();
-  } catch (error) {
-    // Exit 1, quietly: HEAD names a branch with no commit yet.
-    if (!(error instanceof GitCommandError && error.exitCode === 1 && !error.timedOut))
-      throw gitFailure(error, run.label, 'inspect', run.timeoutMs);
-    head = null;
-  }
-  // Writing an index makes git re-read "racily clean" files (changed in the index's own second)
-  // through their clean filter: every filter driver the repository's config names is blanked.
-  try {
-    const drivers = await runGit(['config', '--get-regexp', '^filter\\.'], { cwd: top, timeoutMs: run.deadline - Date.now() });
-    overrides = filterOverrides(drivers.stdout);
-  } catch (error) {
-    // Exit 1, quietly: no filter configured.
-    if (!(error instanceof GitCommandError && error.exitCode === 1 && !error.timedOut))
-      throw gitFailure(error, run.label, 'inspect', run.timeoutMs);
-  }
   const blob = await git(['hash-object', '-w', '--no-filters', '--', file], 'add');
   const entry = `100644,${blob},${file}`;
   const scratch = await mkdtemp(path.join(tmpdir(), 'platform-index-'));
