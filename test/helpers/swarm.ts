@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { swarmApi } from '../../src/agent/adapters/swarm-api';
@@ -7,17 +7,23 @@ import type { DockerClient } from '../../src/engines/docker-client';
 
 /**
  * Jest runs test files in parallel worker processes, and several of them need the engine to be
- * a swarm manager. Whoever finds the swarm inactive initialises it, and it is left only when the
- * last test file using it is done: a file that left it while another still deployed services
- * failed that one with "This node is not a swarm manager". The users are counted in a state file
- * guarded by an O_EXCL lock file, both shared by every worker on the machine.
+ * a swarm manager. Whoever finds the swarm inactive initialises it, and the swarm is left only
+ * by the run's global teardown ({@link leaveTestSwarm}), once no test file runs any more:
+ * - a file that left it while another still deployed services failed that one with "This node is
+ *   not a swarm manager";
+ * - Docker 20.10's `swarm leave` drops the embedded DNS records of every running container on the
+ *   engine's local networks (they come back only when a container restarts), so leaving while
+ *   another file's app containers ran made their service names stop resolving ("wget: bad
+ *   address 'db'" in the app isolation test, in CI).
+ * The users are counted in a state file guarded by an O_EXCL lock file, both shared by every
+ * worker on the machine.
  */
 const DIR = process.env.PLATFORM_TEST_SWARM_DIR ?? path.join(os.tmpdir(), 'platform-test-swarm');
 const LOCK = path.join(DIR, 'lock');
 const STATE = path.join(DIR, 'state.json');
 
 interface SwarmState {
-  /** The tests initialised the swarm (it was inactive), so the last user leaves it. */
+  /** The tests initialised the swarm (it was inactive), so the run's teardown leaves it. */
   initialised: boolean;
   /** Whether docker_gwbridge existed before `swarm init` made it (leave does not remove it). */
   hadGatewayBridge: boolean;
@@ -42,17 +48,33 @@ export async function useSwarm(docker: DockerClient): Promise<() => Promise<void
   return async () => {
     if (released) return;
     released = true;
-    await locked(async () => {
+    await locked(() => {
       const state = readState();
       state.users = state.users.filter((user) => user !== me);
-      if (state.users.length === 0 && state.initialised) {
-        await swarmApi.leave(docker).catch(() => undefined);
-        if (!state.hadGatewayBridge) await docker.removeNetwork('docker_gwbridge').catch(() => undefined);
-        state.initialised = false;
-      }
       writeState(state);
     });
   };
+}
+
+/**
+ * Leaves the swarm the tests initialised, when no user holds it any more: called by the global
+ * teardown, after every test file of the run is done.
+ */
+export async function leaveTestSwarm(connect: () => DockerClient): Promise<void> {
+  if (!existsSync(STATE)) return;
+  await locked(async () => {
+    const state = readState();
+    if (state.users.length > 0 || !state.initialised) return;
+    const docker = connect();
+    try {
+      await swarmApi.leave(docker).catch(() => undefined);
+      if (!state.hadGatewayBridge) await docker.removeNetwork('docker_gwbridge').catch(() => undefined);
+    } finally {
+      await docker.close();
+    }
+    state.initialised = false;
+    writeState(state);
+  });
 }
 
 /** Users whose worker process is gone (killed mid-run) no longer hold the swarm. */
@@ -71,7 +93,7 @@ function writeState(state: SwarmState): void {
   writeFileSync(STATE, JSON.stringify(state));
 }
 
-async function locked<T>(fn: () => Promise<T>): Promise<T> {
+async function locked<T>(fn: () => T | Promise<T>): Promise<T> {
   mkdirSync(DIR, { recursive: true });
   const deadline = Date.now() + 120_000;
   for (;;) {
