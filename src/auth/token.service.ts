@@ -1,3 +1,4 @@
+import { queryRows } from '../db/rows';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findPage, type KeysetPage } from '../db/keyset';
@@ -48,12 +49,11 @@ export class TokenService {
     if (!token.startsWith(TOKEN_PREFIX)) return null;
     // Every request with an issued token runs this: a row read, not a managed entity. Through
     // em.findOne it halved GET /templates/{id}'s req/s (bench/RESULTS.md, scenario 1).
-    const [row] = await this.em
-      .getConnection()
-      .execute<{ id: number; username: string; email: string | null; scopes: Scope[] }[]>(
-        'select id, username, email, scopes from api_tokens where digest = ? and revoked_at is null',
-        [digestToken(token)],
-      );
+    const [row] = await queryRows<{ id: number; username: string; email: string | null; scopes: Scope[] }>(
+      this.em,
+      'select id, username, email, scopes from api_tokens where digest = $1 and revoked_at is null',
+      [digestToken(token)],
+    );
     if (!row) return null;
     return { tokenId: row.id, username: row.username, email: row.email, scopes: expandScopes(row.scopes) };
   }

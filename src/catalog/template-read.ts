@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { queryRows } from '../db/rows';
 import { IMAGE_COLUMNS, TEMPLATE_COLUMNS, templateRowView, type ImageRow, type TemplateRow, type TemplateView } from './template-shape';
 
 /**
@@ -8,15 +9,15 @@ import { IMAGE_COLUMNS, TEMPLATE_COLUMNS, templateRowView, type ImageRow, type T
  * flushed, so nothing needs change tracking. Same two queries the ORM's populate made.
  */
 export async function templateViews(em: EntityManager, ids?: readonly number[]): Promise<TemplateView[]> {
-  const connection = em.getConnection();
   const templates: TemplateRow[] = ids
     ? ids.length
-      ? await connection.execute<TemplateRow[]>(`select ${TEMPLATE_COLUMNS} from templates where id in (?) order by id`, [ids])
+      ? await queryRows<TemplateRow>(em, `select ${TEMPLATE_COLUMNS} from templates where id = any($1) order by id`, [ids])
       : []
-    : await connection.execute<TemplateRow[]>(`select ${TEMPLATE_COLUMNS} from templates order by id`);
+    : await queryRows<TemplateRow>(em, `select ${TEMPLATE_COLUMNS} from templates order by id`);
   if (templates.length === 0) return [];
-  const images: ImageRow[] = await connection.execute(
-    `select ${IMAGE_COLUMNS} from template_images where template_id in (?) order by template_id, position`,
+  const images = await queryRows<ImageRow>(
+    em,
+    `select ${IMAGE_COLUMNS} from template_images where template_id = any($1) order by template_id, position`,
     [templates.map((t) => t.id)],
   );
   const byTemplate = new Map<number, ImageRow[]>();
