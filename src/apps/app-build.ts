@@ -10,7 +10,7 @@ import { BadRequestError, DomainError, PayloadTooLargeError, ValidationError } f
 import { Service, type BuildLine } from './app.entity';
 import { environmentMap, type AppExtras, type CreateAppInput } from './app-builder';
 import type { AppRuntime } from './app-runtime';
-import { runError } from './app-runner';
+import { LABEL_INSTANCE, runError } from './app-runner';
 import { contextLabel } from './build-context';
 import { loadComposeApp, type ComposeApp } from './compose';
 import { buildContext, readInside } from './compose-files';
@@ -77,7 +77,7 @@ export class PreparedBuilds {
    * that a journal read during the build shows them. A failed build is the service's error and
    * the last line of its log; false then. An unreachable engine is thrown for the runner.
    */
-  async run(em: EntityManager, runtime: AppRuntime, labels: Record<string, string>, service: Service): Promise<boolean> {
+  async run(em: EntityManager, runtime: AppRuntime, service: Service): Promise<boolean> {
     const build = this.byService.get(service.id)!;
     const lines: BuildLine[] = [];
     const add = (message: string) => {
@@ -104,7 +104,8 @@ export class PreparedBuilds {
           tag: build.tag,
           args: build.args,
           target: build.target,
-          labels: { ...labels, [LABEL_BUILD]: build.service },
+          // Not the app's label: the build's own containers carry the image's labels, and would be read as the app's.
+          labels: { [LABEL_INSTANCE]: await runtime.instanceId(em), [LABEL_BUILD]: build.service },
         },
         {
           onLine: (message) => {

@@ -96,7 +96,7 @@ export class AppRunner {
       const project = await this.project(app.id);
       for (const service of builds ? order : []) {
         if (!builds!.has(service)) continue;
-        if (!(await builds!.run(this.em, this.runtime, await this.labels(app.id), service))) pending = pending.filter((s) => s !== service);
+        if (!(await builds!.run(this.em, this.runtime, service))) pending = pending.filter((s) => s !== service);
         await this.em.flush();
       }
       const networks = await this.ensureNetworks(app.id, project, all);
