@@ -168,7 +168,9 @@ export async function prepareBuilds(builds: ComposeApp['builds'], options: Prepa
           await options.repos.withGitRef(git.url, git.ref, async (checkout) => {
             const found = buildContext({ root: checkout, base: checkout }, git.subdir || '.', spec.dockerfile);
             if ('problem' in found) {
-              problems.push(`${at}: in the git context "${spec.context}": ${found.problem.replace(/the template repo/g, 'the git repository')}`);
+              problems.push(
+                `${at}: in the git context "${spec.context}": ${found.problem.replace(/the template repo/g, 'the git repository')}`,
+              );
               return;
             }
             await pack(found.path);
@@ -176,7 +178,9 @@ export async function prepareBuilds(builds: ComposeApp['builds'], options: Prepa
         } catch (error) {
           if (!(error instanceof DomainError) || error instanceof PayloadTooLargeError) throw error;
           // Policy refusals speak of the template repo's `name`; git's failures carry the URL without credentials.
-          problems.push(`${at}: the git context "${spec.context}" cannot be fetched: ${contextLabel(error.message.replace(/^name: /, ''))}`);
+          problems.push(
+            `${at}: the git context "${spec.context}" cannot be fetched: ${contextLabel(error.message.replace(/^name: /, ''))}`,
+          );
           continue;
         }
         if (problems.some((p) => p.startsWith(`${at}:`))) continue;

@@ -86,7 +86,11 @@ async function startOrSchedule(em: EntityManager, deps: AppsDeps, app: App, chos
 
 async function startInBackground(deps: AppsDeps, appId: number, ids: number[], builds: PreparedBuilds | undefined): Promise<void> {
   const work = deps.fork();
-  const fresh = await work.findOne(App, { id: appId }, { populate: ['services', 'services.links.to', 'services.volumesFrom.exportedFrom'] });
+  const fresh = await work.findOne(
+    App,
+    { id: appId },
+    { populate: ['services', 'services.links.to', 'services.volumesFrom.exportedFrom'] },
+  );
   if (!fresh) return; // deleted meanwhile
   const services = fresh.services.getItems();
   await deps

@@ -94,7 +94,11 @@ export class AppService {
   private async started(id: number, builds: PreparedBuilds, definition: TemplateDefinition): Promise<App> {
     const loaded = await loadApp(this.em, id);
     const services = loaded.services.getItems();
-    await launch(this.em, this.deps, loaded, services, { background: true, failOnEngineError: false, builds: builds.bind(definition, services) });
+    await launch(this.em, this.deps, loaded, services, {
+      background: true,
+      failOnEngineError: false,
+      builds: builds.bind(definition, services),
+    });
     return loaded;
   }
 

@@ -168,7 +168,11 @@ export async function withGitRef<T>(url: string, ref: string, options: RepoOptio
       // A commit id is not a ref a server must hand out by itself: fetch the history and look it up, as docker does.
       if (!/^[0-9a-f]{7,40}$/i.test(wanted) || !(error instanceof GitCommandError) || error.timedOut)
         throw gitFailure(error, label, 'fetch', options.timeoutMs);
-      await git(['fetch', '-q', '--no-tags', '--', repo.location, '+refs/heads/*:refs/remotes/origin/*', '+refs/tags/*:refs/tags/*'], work, 'fetch');
+      await git(
+        ['fetch', '-q', '--no-tags', '--', repo.location, '+refs/heads/*:refs/remotes/origin/*', '+refs/tags/*:refs/tags/*'],
+        work,
+        'fetch',
+      );
       await git(['checkout', '-q', '--detach', `${wanted}^{commit}`], work, 'checkout');
     }
     return await use(realpathSync(work));

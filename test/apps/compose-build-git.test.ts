@@ -117,11 +117,18 @@ describeDocker('compose build: from a git URL context', () => {
     expect(lines.map((l) => l.message)).not.toContain('from git main');
     const build = lines.filter((l) => l.stream === 'build');
     expect(build.map((l) => l.message)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^Step 1\/\d+ : FROM platform-test\/busybox:latest$/), expect.stringMatching(/^Step 2\/\d+ : COPY greeting.txt \/greeting$/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^Step 1\/\d+ : FROM platform-test\/busybox:latest$/),
+        expect.stringMatching(/^Step 2\/\d+ : COPY greeting.txt \/greeting$/),
+      ]),
     );
     expect(lines.findIndex((l) => l.stream === 'build')).toBeLessThan(lines.findIndex((l) => l.stream === 'stdout'));
     const [web] = (await t.request<ServiceBody[]>('GET', `/apps/${id}/services`)).body;
-    expect(web).toMatchObject({ name: 'web', from: expect.stringMatching(/^platform-build\/app-web:[0-9a-f]{12}$/) as string, errors: null });
+    expect(web).toMatchObject({
+      name: 'web',
+      from: expect.stringMatching(/^platform-build\/app-web:[0-9a-f]{12}$/) as string,
+      errors: null,
+    });
     expect(await builtImages()).toHaveLength(1);
     expect((await t.request('DELETE', `/apps/${id}`)).status).toBe(204);
     expect(await builtImages()).toEqual([]);
@@ -150,7 +157,9 @@ describeDocker('compose build: from a git URL context', () => {
     const problems = body.message.replace(/^compose_yaml: /, '').split('; ');
     expect(problems).toEqual([
       expect.stringMatching(
-        new RegExp(`^services\\.badref\\.build: the git context ".*#no-such-ref:app" cannot be fetched: git fetch of .* failed: couldn't find remote ref no-such-ref$`),
+        new RegExp(
+          `^services\\.badref\\.build: the git context ".*#no-such-ref:app" cannot be fetched: git fetch of .* failed: couldn't find remote ref no-such-ref$`,
+        ),
       ),
       `services.nodir.build: in the git context "${context}#v1:no-such-dir": "no-such-dir" does not exist in the git repository`,
       expect.stringMatching(/^services\.gone\.build: the git context "file:\/\/.*missing\.git" cannot be fetched: repository not found: /),

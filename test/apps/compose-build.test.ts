@@ -145,14 +145,19 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
     ) as string;
     const services = await waitFor(
       async () => (await t.request('GET', `/apps/${id}/services`)).body as { name: string; errors: unknown; sub_state: string | null }[],
-      (list) => Array.isArray(list) && list.some((s) => s.name === 'broken' && s.errors !== null) && list.some((s) => s.name === 'web' && s.sub_state === 'running'),
+      (list) =>
+        Array.isArray(list) &&
+        list.some((s) => s.name === 'broken' && s.errors !== null) &&
+        list.some((s) => s.name === 'web' && s.sub_state === 'running'),
       180_000,
     );
     expect(services.find((s) => s.name === 'broken')).toMatchObject({
       errors: { code: 422, message: failure, fields: 'build' },
       load_state: 'not-found',
     });
-    expect((await t.request('GET', `/apps/${id}`)).body).toMatchObject({ errors: [{ message: expect.stringMatching(/^broken: the build failed: /) as string }] });
+    expect((await t.request('GET', `/apps/${id}`)).body).toMatchObject({
+      errors: [{ message: expect.stringMatching(/^broken: the build failed: /) as string }],
+    });
     const journal = (await t.request('GET', `/apps/${id}/journal`)).body as { service: string; stream: string; message: string }[];
     const broken = journal.filter((l) => l.service === 'broken').map((l) => l.message);
     expect(broken).toEqual(expect.arrayContaining(['about to fail']));
@@ -164,10 +169,12 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
     expect(await builtImages()).toHaveLength(1);
     // A rebuild does not pull a name made for a build: the service says why it has no image.
     expect((await t.request('PUT', `/apps/${id}`)).status).toBe(204);
-    const [again] = ((await t.request('GET', `/apps/${id}/services`)).body as { name: string; errors: { message: string } | null }[]).filter(
-      (s) => s.name === 'broken',
+    const [again] = (
+      (await t.request('GET', `/apps/${id}/services`)).body as { name: string; errors: { message: string } | null }[]
+    ).filter((s) => s.name === 'broken');
+    expect(again.errors?.message).toMatch(
+      /^the image platform-build\/built-broken:[0-9a-f]{12} is built from "\.\/broken" when the app is made, and the engine does not have it/,
     );
-    expect(again.errors?.message).toMatch(/^the image platform-build\/built-broken:[0-9a-f]{12} is built from "\.\/broken" when the app is made, and the engine does not have it/);
     expect((await t.request('DELETE', `/apps/${id}`)).status).toBe(204);
     expect(await builtImages()).toEqual([]);
   });
