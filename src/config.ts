@@ -53,6 +53,7 @@ const schema = z.object({
   SUBSCRIPTION_TICKET_TTL_SECONDS: z.coerce.number().int().positive().max(3600).default(60),
   GRAPHQL_APQ: z.enum(['true', 'false']).default('true'),
   GRAPHQL_JIT: z.enum(['true', 'false']).default('true'),
+  GRAPHQL_DIRECT: z.enum(['true', 'false']).default('true'),
   GRAPHQL_TRUSTED_DOCUMENTS: z.enum(['true', 'false']).default('false'),
   GRAPHQL_TRUSTED_DOCUMENTS_FILE: z.string().min(1).optional(),
   GRAPHQL_BATCH_LIMIT: z.coerce.number().int().min(0).max(100).default(10),
@@ -124,6 +125,8 @@ export interface Config {
   apq: boolean;
   /** Queries over /graphql run compiled (graphql-jit); false runs them through graphql-js. */
   compiledQueries: boolean;
+  /** One JSON operation over POST /graphql runs through yoga's envelop without its fetch layer (src/http/graphql-direct.ts). */
+  directGraphQL: boolean;
   /** Only known documents run: the REST operations and those of `trustedDocumentsFile`. */
   trustedDocuments: boolean;
   trustedDocumentsFile?: string;
@@ -190,6 +193,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subscriptionTicketTtlSeconds: e.SUBSCRIPTION_TICKET_TTL_SECONDS,
     apq: e.GRAPHQL_APQ === 'true',
     compiledQueries: e.GRAPHQL_JIT === 'true',
+    directGraphQL: e.GRAPHQL_DIRECT === 'true' && e.GRAPHQL_TRUSTED_DOCUMENTS === 'false',
     trustedDocuments: e.GRAPHQL_TRUSTED_DOCUMENTS === 'true',
     trustedDocumentsFile: e.GRAPHQL_TRUSTED_DOCUMENTS_FILE ? path.resolve(e.GRAPHQL_TRUSTED_DOCUMENTS_FILE) : undefined,
     batchLimit: e.GRAPHQL_BATCH_LIMIT,

@@ -12,9 +12,14 @@ export function partialResults(): Plugin {
     onResultProcess(payload) {
       const { result } = payload;
       if (Array.isArray(result) || !isPartial(result)) return;
-      payload.setResult({ ...result, errors: result.errors!.map(withoutHttpStatus) });
+      payload.setResult(partialResult(result));
     },
   };
+}
+
+/** The result as partialResults makes it: a result with data loses its errors' HTTP statuses. */
+export function partialResult(result: ExecutionResult): ExecutionResult {
+  return isPartial(result) ? { ...result, errors: result.errors!.map(withoutHttpStatus) } : result;
 }
 
 function isPartial(result: unknown): result is ExecutionResult {

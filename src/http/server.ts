@@ -14,6 +14,7 @@ import { createCors } from './cors';
 import { checkInputTexts } from './input-limits';
 import { describeError } from './errors';
 import type { Yoga } from './graphql';
+import { createDirectGraphQL, servedDirectly } from './graphql-direct';
 import { scalarText } from '../scalar-text';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -31,6 +32,7 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
   for (const path of new Set(routes.map((r) => r.path))) knownPaths.on('GET', path, () => undefined);
 
   const cors = createCors(deps.config.corsOrigins);
+  const direct = createDirectGraphQL(yoga, { enabled: deps.config.directGraphQL });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (await cors(req, res)) return;
@@ -44,6 +46,7 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
       const identity = await authenticateGraphQL(deps, req, url);
       const body = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
       checkGraphQLVariables(url, body);
+      if (url.pathname === '/graphql' && (await direct(req, res, identity, body))) return;
       return forward(yoga, req, res, url, identity, body);
     }
     // ActiveResource clients put `.json` on every path (`/apps/5.json`); it names the one format served.
@@ -97,6 +100,7 @@ export function withRequestLog(
           status: res.statusCode,
           durationMs: Math.round(durationMs * 10) / 10,
           ...aborted,
+          ...(servedDirectly.has(res) ? { graphql: 'direct' } : {}),
         },
         'request',
       );

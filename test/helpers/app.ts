@@ -6,7 +6,7 @@ import path from 'node:path';
 import { request as undiciRequest } from 'undici';
 import { createApp, type App } from '../../src/app';
 import { parseConfig, type Config } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import { createTestDatabase, type TestDatabase } from './db';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -58,7 +58,7 @@ export interface TestApp {
 }
 
 /** The real service on a fresh database and data dir, listening on a free loopback port. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { log?: Logger } = {}): Promise<TestApp> {
   const db: TestDatabase = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'platform-test-data-'));
   // Test template repos are made in the temp directory: the operator's root for these tests.
@@ -70,7 +70,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     TEMPLATE_REPO_ROOTS: os.tmpdir(),
     ...env,
   });
-  const app = await createApp(config, { log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), announce: () => undefined });
+  const log = options.log ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const app = await createApp(config, { log, announce: () => undefined });
   const server: Server = createServer(app.handler);
   app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
