@@ -236,6 +236,10 @@ describeDocker('compose build: from a git URL context', () => {
         ['build', message],
       ]),
     );
+    // The service's own journal has its build too.
+    const serviceId = (fails as ServiceBody & { id: number }).id;
+    const own = (await t.request<JournalLine[]>('GET', `/apps/${id}/services/${serviceId}/journal`)).body;
+    expect(own.map((l) => l.message)).toEqual(lines.map((l) => l.message));
     expect((await t.request('DELETE', `/apps/${id}`)).status).toBe(204);
   });
 });
