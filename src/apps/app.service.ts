@@ -64,7 +64,6 @@ export class AppService {
    * stored (a context that cannot be reached is a 422 and nothing is stored).
    */
   async create(input: CreateAppInput): Promise<App> {
-    const prepare = { repos: this.repos, maxContextBytes: this.buildContextMaxBytes };
     if (input.composeRepoId != null || input.composeFile != null) {
       const made = await createFromRepo(input, this.repos, this.buildContextMaxBytes, (source) =>
         this.store(source.definition, source.from, source.extras),
@@ -72,7 +71,9 @@ export class AppService {
       return this.started(made.id, made.builds, made.definition);
     }
     const { definition, from, extras, builds } = await appSource(input, this.templates, this.registries);
-    const prepared = builds ? await prepareBuilds(builds, prepare) : PreparedBuilds.none();
+    const prepared = builds
+      ? await prepareBuilds(builds, { repos: this.repos, maxContextBytes: this.buildContextMaxBytes })
+      : PreparedBuilds.none();
     let app: App;
     try {
       app = await this.store(definition, from, extras);
@@ -91,8 +92,12 @@ export class AppService {
     });
   }
 
+  /** Starts a stored app's services after the response; `builds` are run, then disposed of, by the start (launch). */
   private async started(id: number, builds: PreparedBuilds, definition: TemplateDefinition): Promise<App> {
-    const loaded = await loadApp(this.em, id);
+    const loaded = await loadApp(this.em, id).catch(async (error: unknown) => {
+      await builds.dispose();
+      throw error;
+    });
     const services = loaded.services.getItems();
     await launch(this.em, this.deps, loaded, services, {
       background: true,

@@ -406,12 +406,12 @@ function externalVolumes(svc: Mapping, model: ComposeModel): string[] {
   return names.filter((n) => volumeSourceKind(n) === 'named' && isMapping(model.volumes[n]) && Boolean(model.volumes[n].external));
 }
 
-/** A schema-validated scalar as text (objects as JSON, never "[object Object]"). */
 /** The `build:` context as written (`.` when a mapping names none). */
 function contextOf(build: unknown): string {
   return str(isMapping(build) ? (build.context ?? '.') : build);
 }
 
+/** A schema-validated scalar as text (objects as JSON, never "[object Object]"). */
 function str(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'object' && value !== null ? JSON.stringify(value) : `${value as string}`;
 }
