@@ -1,13 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { processRegularResult } from 'graphql-yoga';
-import {
-  getOperationAST,
-  OperationTypeNode,
-  type DocumentNode,
-  type ExecutionResult,
-  type GraphQLError,
-  type GraphQLSchema,
-} from 'graphql';
+import { createGraphQLError, processRegularResult } from 'graphql-yoga';
+import { getOperationAST, GraphQLError, OperationTypeNode, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Identity } from '../auth/token.service';
 import { partialResult } from '../graphql/partial-results';
 import type { Yoga } from './graphql';
@@ -40,7 +33,7 @@ type RegularMediaType = 'application/json' | 'application/graphql-response+json'
  */
 export function createDirectGraphQL(
   yoga: Yoga,
-  options: { enabled: boolean },
+  options: { enabled: boolean; maskError: (error: unknown) => Error },
 ): (req: IncomingMessage, res: ServerResponse, identity: Identity, body: Buffer) => Promise<boolean> {
   if (!options.enabled) return () => Promise.resolve(false);
   return async (req, res, identity, body) => {
@@ -67,14 +60,22 @@ export function createDirectGraphQL(
     const operation = getOperationAST(document, params.operationName)?.operation;
     if (operation !== OperationTypeNode.QUERY && operation !== OperationTypeNode.MUTATION) return false;
 
-    const contextValue: unknown = await enveloped.contextFactory();
-    const result = (await enveloped.execute({
-      schema,
-      document,
-      contextValue,
-      variableValues: params.variables,
-      operationName: params.operationName,
-    })) as ExecutionResult;
+    let result: ExecutionResult;
+    try {
+      const contextValue: unknown = await enveloped.contextFactory();
+      result = (await enveloped.execute({
+        schema,
+        document,
+        contextValue,
+        variableValues: params.variables,
+        operationName: params.operationName,
+      })) as ExecutionResult;
+    } catch (error) {
+      // What yoga makes of an error thrown before there is a result (the database down while
+      // the cost check counts a list): masked, as one request error.
+      const masked = options.maskError(error);
+      result = { errors: [masked instanceof GraphQLError ? masked : createGraphQLError(masked.message, { originalError: masked })] };
+    }
     servedDirectly.add(res);
     await send(res, partialResult(result), mediaType, yoga);
     return true;

@@ -71,7 +71,7 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
     schema,
     graphqlEndpoint: '/graphql',
     context: ({ identity }) => createContext(identity, deps),
-    maskedErrors: { maskError: maskGraphQLError(deps.log, { suggestions: introspection }) },
+    maskedErrors: { maskError: graphqlMaskError(deps) },
     // CORS is answered for every path in server.ts (src/http/cors.ts); yoga's default would
     // reflect any origin.
     cors: false,
@@ -93,6 +93,11 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
     logging: false,
     plugins,
   });
+}
+
+/** How GraphQL errors are masked: yoga's maskedErrors, and the direct path's errors thrown before a result. */
+export function graphqlMaskError(deps: AppDeps): (error: unknown) => Error {
+  return maskGraphQLError(deps.log, { suggestions: deps.config.introspection });
 }
 
 const GRAPHIQL_DEFAULT_QUERY = `# platform GraphQL

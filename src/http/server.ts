@@ -13,7 +13,7 @@ import { parseJson, readBody } from './body';
 import { createCors } from './cors';
 import { checkInputTexts } from './input-limits';
 import { describeError } from './errors';
-import type { Yoga } from './graphql';
+import { graphqlMaskError, type Yoga } from './graphql';
 import { createDirectGraphQL, servedDirectly } from './graphql-direct';
 import { scalarText } from '../scalar-text';
 
@@ -32,7 +32,7 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
   for (const path of new Set(routes.map((r) => r.path))) knownPaths.on('GET', path, () => undefined);
 
   const cors = createCors(deps.config.corsOrigins);
-  const direct = createDirectGraphQL(yoga, { enabled: deps.config.directGraphQL });
+  const direct = createDirectGraphQL(yoga, { enabled: deps.config.directGraphQL, maskError: graphqlMaskError(deps) });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (await cors(req, res)) return;
