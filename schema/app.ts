@@ -64,11 +64,13 @@ export const App = builder
   });
 
 export const JournalEntry = builder.objectRef<JournalEntryShape>('JournalEntry').implement({
-  description: "One line a service's container wrote, oldest first",
+  description: "One line a service's container wrote, or of its image's build, oldest first",
   fields: (t) => ({
     timestamp: t.exposeString('timestamp', { description: 'ISO-8601 with milliseconds' }),
     service: t.exposeString('service'),
-    stream: t.exposeString('stream', { description: 'stdout or stderr' }),
+    stream: t.exposeString('stream', {
+      description: "stdout or stderr; build for a line of the service's image build (written as the build runs)",
+    }),
     message: t.exposeString('message'),
     cursor: t.exposeString('cursor', { description: 'Pass back as `cursor` to get only the lines after this one' }),
   }),
@@ -134,7 +136,8 @@ builder.queryFields((t) => ({
     type: [JournalEntry],
     nullable: true,
     authScopes: { read: true },
-    description: "The app's containers' output; null with an UPSTREAM_FAILED error when the engine cannot be reached",
+    description:
+      "The app's containers' output and its images' build lines; null with an UPSTREAM_FAILED error when the engine cannot be reached",
     args: { appId: t.arg.int({ required: true }), since: t.arg.string(), cursor: t.arg.string(), limit: t.arg.int() },
     resolve: (_root, { appId, ...query }, ctx) => ctx.services.apps.journal(appId, query),
   }),

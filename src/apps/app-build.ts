@@ -1,18 +1,26 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TemplateRepoService } from '../catalog/template-repo.service';
 import type { TemplateDefinition } from '../catalog/template-definition';
-import { BadRequestError, ValidationError } from '../errors';
-import type { App, BuildLine } from './app.entity';
+import { packContext } from '../engines/docker-build';
+import { isEngineUnreachable } from '../engines/engine-errors';
+import { BadRequestError, DomainError, PayloadTooLargeError, ValidationError } from '../errors';
+import { Service, type BuildLine } from './app.entity';
 import { environmentMap, type AppExtras, type CreateAppInput } from './app-builder';
 import type { AppRuntime } from './app-runtime';
-import { LABEL_INSTANCE } from './app-runner';
-import { loadComposeApp } from './compose';
-import { readInside } from './compose-files';
+import { LABEL_INSTANCE, runError } from './app-runner';
+import { contextLabel } from './build-context';
+import { loadComposeApp, type ComposeApp } from './compose';
+import { buildContext, readInside } from './compose-files';
+import { FIELD } from './compose-loader';
 
 export const LABEL_BUILD = 'platform.build';
 /** The last lines of a build kept with its service (a build may print without end). */
 export const MAX_BUILD_LINES = 500;
+/** How often a running build's lines are written for the journal to read (at most). */
+const SAVE_LINES_EVERY_MS = 250;
 
 export interface AppSourceResult {
   definition: TemplateDefinition;
@@ -20,29 +28,194 @@ export interface AppSourceResult {
   extras: AppExtras;
 }
 
+/** One build made ready in the request that created the app: its context packed, sent when the service starts. */
+interface PreparedBuild {
+  tar: string;
+  tag: string;
+  dockerfile: string;
+  args: Record<string, string>;
+  target?: string;
+  /** The compose service's name (the image's label). */
+  service: string;
+}
+
+/**
+ * The images an app's compose file builds, ready to be sent to the engine: each context was
+ * found (a directory of the repo's checkout, or a git repository fetched at its ref), checked
+ * and packed while the request ran, so every context that cannot be reached is that request's
+ * 422 and nothing is stored. The builds themselves run as the first step of starting the
+ * services (AppRunner.start), after the response, with their lines written as they come.
+ */
+export class PreparedBuilds {
+  private readonly byService = new Map<number, PreparedBuild>();
+
+  constructor(
+    private readonly dir: string | null,
+    private readonly byName: ReadonlyMap<string, PreparedBuild>,
+  ) {}
+
+  static none(): PreparedBuilds {
+    return new PreparedBuilds(null, new Map());
+  }
+
+  /** Ties the builds to the stored services: service `position` is the index of its image in the definition. */
+  bind(definition: TemplateDefinition, services: Service[]): this {
+    for (const service of services) {
+      const build = this.byName.get(definition.images[service.position]?.name.trim() ?? '');
+      if (build) this.byService.set(service.id, build);
+    }
+    return this;
+  }
+
+  has(service: Service): boolean {
+    return this.byService.has(service.id);
+  }
+
+  /**
+   * Builds the service's image (it shows as starting meanwhile); its lines are kept with the
+   * service, the last MAX_BUILD_LINES of them, and written at most every SAVE_LINES_EVERY_MS so
+   * that a journal read during the build shows them. A failed build is the service's error and
+   * the last line of its log; false then. An unreachable engine is thrown for the runner.
+   */
+  async run(em: EntityManager, runtime: AppRuntime, service: Service): Promise<boolean> {
+    const build = this.byService.get(service.id)!;
+    const lines: BuildLine[] = [];
+    const add = (message: string) => {
+      lines.push({ timestamp: lineTime(), message });
+      if (lines.length > MAX_BUILD_LINES) lines.shift();
+    };
+    service.startingAt = new Date();
+    service.lastError = null;
+    service.buildLog = [];
+    await em.flush();
+    let saving: Promise<unknown> = Promise.resolve();
+    let savedAt = 0;
+    const save = () => {
+      const snapshot = [...lines];
+      // One write at a time, in order; the entity itself gets the final lines below.
+      saving = saving.then(() => em.nativeUpdate(Service, { id: service.id }, { buildLog: snapshot })).catch(() => undefined);
+    };
+    try {
+      await runtime.docker.buildImage(
+        '',
+        {
+          contextTar: build.tar,
+          dockerfile: build.dockerfile,
+          tag: build.tag,
+          args: build.args,
+          target: build.target,
+          // Not the app's label: the build's own containers carry the image's labels, and would be read as the app's.
+          labels: { [LABEL_INSTANCE]: await runtime.instanceId(em), [LABEL_BUILD]: build.service },
+        },
+        {
+          onLine: (message) => {
+            add(message);
+            if (Date.now() - savedAt >= SAVE_LINES_EVERY_MS) {
+              savedAt = Date.now();
+              save();
+            }
+          },
+        },
+      );
+      return true;
+    } catch (error) {
+      if (isEngineUnreachable(error)) throw error;
+      service.lastError = runError(error);
+      service.startingAt = null;
+      add(service.lastError.message);
+      return false;
+    } finally {
+      await saving;
+      service.buildLog = [...lines];
+    }
+  }
+
+  /** Removes the packed contexts (after the builds, or when the app was not stored or started). */
+  async dispose(): Promise<void> {
+    if (this.dir) await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+export interface PrepareOptions {
+  repos: TemplateRepoService;
+  maxContextBytes: number;
+}
+
+/**
+ * Finds, checks and packs every build context of a compose file (see PreparedBuilds): a
+ * directory of the repo was checked by the loader; a git repository is fetched here at its ref,
+ * under the template repos' policy, and its directory checked as a repo's is. Every context that
+ * cannot be reached is reported at once, as a 422 naming `services.<name>.build`; a context over
+ * the limit is a 413 naming it.
+ */
+export async function prepareBuilds(builds: ComposeApp['builds'], options: PrepareOptions): Promise<PreparedBuilds> {
+  if (builds.size === 0) return PreparedBuilds.none();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'platform-build-'));
+  const prepared = new Map<string, PreparedBuild>();
+  const problems: string[] = [];
+  try {
+    for (const [service, spec] of builds) {
+      const at = `services.${service}.build`;
+      const tar = path.join(dir, `${prepared.size}.tar`);
+      const pack = (contextDir: string) =>
+        packContext(contextDir, spec.dockerfile, options.maxContextBytes, tar).catch((error: unknown) => {
+          if (error instanceof PayloadTooLargeError) throw new PayloadTooLargeError(`${at}: ${error.message}`, ['build']);
+          throw error;
+        });
+      if (spec.git) {
+        const git = spec.git;
+        try {
+          await options.repos.withGitRef(git.url, git.ref, async (checkout) => {
+            const found = buildContext({ root: checkout, base: checkout }, git.subdir || '.', spec.dockerfile);
+            if ('problem' in found) {
+              problems.push(
+                `${at}: in the git context "${spec.context}": ${found.problem.replace(/the template repo/g, 'the git repository')}`,
+              );
+              return;
+            }
+            await pack(found.path);
+          });
+        } catch (error) {
+          if (!(error instanceof DomainError) || error instanceof PayloadTooLargeError) throw error;
+          // Policy refusals speak of the template repo's `name`; git's failures carry the URL without credentials.
+          problems.push(
+            `${at}: the git context "${spec.context}" cannot be fetched: ${contextLabel(error.message.replace(/^name: /, ''))}`,
+          );
+          continue;
+        }
+        if (problems.some((p) => p.startsWith(`${at}:`))) continue;
+      } else {
+        await pack(spec.contextDir!);
+      }
+      prepared.set(service, { tar, tag: spec.tag, dockerfile: spec.dockerfile, args: spec.args, target: spec.target, service });
+    }
+    if (problems.length > 0) throw new ValidationError(`${FIELD}: ${problems.join('; ')}`, [FIELD]);
+    return new PreparedBuilds(dir, prepared);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 /**
  * An app from a compose file of a template repo (`compose_repo_id` + `compose_file`): the file is
- * read from a fresh checkout, with its env_file, `file:` secrets and configs relative to it, and the
- * images of its `build:` services are built from the checkout (POST /build) before the app is
- * stored. A failed build is a 422 naming the service and nothing is stored or left tagged: the
- * engine removes its intermediate containers, and images built for other services are removed.
+ * read from a fresh checkout, with its env_file, `file:` secrets and configs relative to it, and
+ * the contexts of its `build:` services packed from the checkout (or fetched from git) before the
+ * app is stored. The builds run when the services start (PreparedBuilds).
  */
 export async function createFromRepo(
   input: CreateAppInput,
   repos: TemplateRepoService,
-  runtime: AppRuntime,
-  em: EntityManager,
   maxContextBytes: number,
-  store: (source: AppSourceResult) => Promise<App>,
-): Promise<App> {
+  store: (source: AppSourceResult) => Promise<{ id: number }>,
+): Promise<{ definition: TemplateDefinition; builds: PreparedBuilds; id: number }> {
   if (input.composeYaml != null)
     throw new BadRequestError('give compose_yaml, or compose_repo_id with compose_file, not both', ['compose_yaml']);
   if (input.composeRepoId == null) throw new BadRequestError('compose_repo_id is required with compose_file', ['compose_repo_id']);
   const file = input.composeFile?.trim() ?? '';
   if (file === '') throw new BadRequestError("compose_file: can't be blank (the compose file's path in the repo)", ['compose_file']);
   const repo = await repos.get(input.composeRepoId);
-  const instance = await runtime.instanceId(em);
-  return repos.withCheckout(repo.id, async (root) => {
+  const { source, builds } = await repos.withCheckout(repo.id, async (root) => {
     const read = readInside({ root, base: root }, file);
     if ('problem' in read) throw new ValidationError(`compose_file: ${read.problem}`, ['compose_file']);
     const base = path.dirname(path.resolve(root, file));
@@ -53,43 +226,24 @@ export async function createFromRepo(
     });
     const where = path.relative(root, base) || repo.name.replace(/\/+$/, '').replace(/\.git$/, '');
     const name = input.name?.trim() || compose.name || path.basename(where);
-    const definition = { ...compose.definition, name };
-    const built: string[] = [];
-    const logs = new Map<string, BuildLine[]>();
-    try {
-      for (const [service, spec] of compose.builds) {
-        const lines: BuildLine[] = [];
-        logs.set(service, lines);
-        await runtime.docker.buildImage(
-          `services.${service}.build`,
-          {
-            contextDir: spec.contextDir,
-            dockerfile: spec.dockerfile,
-            tag: spec.tag,
-            args: spec.args,
-            target: spec.target,
-            labels: { [LABEL_INSTANCE]: instance, [LABEL_BUILD]: service },
-          },
-          {
-            maxContextBytes,
-            onLine: (message) => {
-              lines.push({ timestamp: lineTime(), message });
-              if (lines.length > MAX_BUILD_LINES) lines.shift();
-            },
-          },
-        );
-        built.push(spec.tag);
-      }
-      return await store({
-        definition,
+    // The checkout lives only while this runs: the contexts are packed now.
+    const prepared = await prepareBuilds(compose.builds, { repos, maxContextBytes });
+    return {
+      builds: prepared,
+      source: {
+        definition: { ...compose.definition, name },
         from: `Compose: ${repo.name}/${file.replace(/^\.\//, '')}`,
-        extras: { name, warnings: compose.warnings, options: compose.options, buildLogs: logs },
-      });
-    } catch (error) {
-      for (const tag of built) await runtime.docker.removeImage(tag, { force: true }).catch(() => undefined);
-      throw error;
-    }
+        extras: { name, warnings: compose.warnings, options: compose.options },
+      },
+    };
   });
+  try {
+    const app = await store(source);
+    return { definition: source.definition, builds, id: app.id };
+  } catch (error) {
+    await builds.dispose();
+    throw error;
+  }
 }
 
 let lastNanos = 0n;

@@ -7,8 +7,8 @@ import type { TemplateService } from '../catalog/template.service';
 import { referencedNames } from '../catalog/parts-validator';
 import { validateTemplate } from '../catalog/template-file';
 import { BadRequestError, ValidationError } from '../errors';
-import { App, AppCategory, Service, ServiceLink, SharedVolume, type BuildLine } from './app.entity';
-import { loadComposeApp } from './compose';
+import { App, AppCategory, Service, ServiceLink, SharedVolume } from './app.entity';
+import { loadComposeApp, type ComposeApp } from './compose';
 import { dependencyOrder } from './dependency-order';
 import { sanitizeName, uniqueName } from './names';
 import type { ServiceOptions } from './service-options';
@@ -37,7 +37,7 @@ export async function appSource(
   input: CreateAppInput,
   templates: TemplateService,
   registries: RegistryService,
-): Promise<{ definition: TemplateDefinition; from: string; extras?: AppExtras }> {
+): Promise<{ definition: TemplateDefinition; from: string; extras?: AppExtras; builds?: ComposeApp['builds'] }> {
   if (input.templateId != null) {
     const definition = templateFromStored(await templates.get(input.templateId));
     return { definition, from: `Template: ${definition.name}`, extras: { name: input.name } };
@@ -45,7 +45,13 @@ export async function appSource(
   if (input.composeYaml != null) {
     const compose = loadComposeApp(input.composeYaml, { environment: environmentMap(input.environment), profiles: input.profiles ?? [] });
     const from = compose.name ? `Compose: ${compose.name}` : `Template: ${compose.definition.name}`;
-    return { definition: compose.definition, from, extras: { name: input.name, warnings: compose.warnings, options: compose.options } };
+    return {
+      definition: compose.definition,
+      from,
+      extras: { name: input.name, warnings: compose.warnings, options: compose.options },
+      // Only git contexts: a file given inline has no directory (compose-options.ts).
+      builds: compose.builds,
+    };
   }
   if (input.image != null && input.image.trim() !== '') {
     const image = input.image.trim();
@@ -116,7 +122,7 @@ export async function buildApp(em: EntityManager, def: TemplateDefinition, from:
         lastError: null,
         startingAt: null,
         options: extras.options?.get(image.name.trim()) ?? {},
-        buildLog: extras.buildLogs?.get(image.name.trim()) ?? [],
+        buildLog: [],
       }),
     );
   }
@@ -150,8 +156,6 @@ export interface AppExtras {
   warnings?: string[];
   /** Per image name: options without a template field (compose keys). */
   options?: Map<string, ServiceOptions>;
-  /** Per image name: the output of its image's build. */
-  buildLogs?: Map<string, BuildLine[]>;
 }
 
 /** Names starting with `prefix` (a superset of the exact clashes `uniqueName` looks for). */

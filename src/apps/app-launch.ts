@@ -4,6 +4,7 @@ import { NotFoundError } from '../errors';
 import { App, Service } from './app.entity';
 import type { AppRunner } from './app-runner';
 import type { AppRuntime } from './app-runtime';
+import type { PreparedBuilds } from './app-build';
 
 /** What the apps domain needs beyond the request's entity manager. */
 export interface AppsDeps {
@@ -34,14 +35,28 @@ export interface LaunchOptions {
   background: boolean;
   /** Rebuild: an unreachable engine (or any failure of the run itself) is the answer, 502. */
   failOnEngineError: boolean;
+  /** Images to build first (a new app's compose `build:`), disposed of when the start ends. */
+  builds?: PreparedBuilds;
 }
 
 /**
  * Starts `chosen` services of `app`. The engine is asked first, so that an unreachable one is
  * recorded (app and services' errors, null states) in the same request that stored the
- * definitions; the start itself runs after the response when `background`.
+ * definitions; the start itself runs after the response when `background`, building the images
+ * of `builds` first. The builds' packed contexts are removed however the start ends.
  */
 export async function launch(em: EntityManager, deps: AppsDeps, app: App, chosen: Service[], options: LaunchOptions): Promise<void> {
+  const builds = options.builds;
+  let scheduled = false;
+  try {
+    scheduled = await startOrSchedule(em, deps, app, chosen, options);
+  } finally {
+    if (!scheduled) await builds?.dispose();
+  }
+}
+
+/** True when the start was scheduled to run after the response. */
+async function startOrSchedule(em: EntityManager, deps: AppsDeps, app: App, chosen: Service[], options: LaunchOptions): Promise<boolean> {
   const runner = deps.runnerFor(em);
   await deps.runtime.settled(app.id);
   try {
@@ -51,7 +66,7 @@ export async function launch(em: EntityManager, deps: AppsDeps, app: App, chosen
     runner.recordUnreachable(app, chosen, error as Error);
     await em.flush();
     if (options.failOnEngineError) throw error;
-    return;
+    return false;
   }
   if (!options.background) {
     try {
@@ -59,30 +74,35 @@ export async function launch(em: EntityManager, deps: AppsDeps, app: App, chosen
     } catch (error) {
       if (options.failOnEngineError) throw error;
     }
-    return;
+    return false;
   }
   runner.markStarting(chosen);
   await em.flush();
   const ids = chosen.map((s) => s.id);
-  deps.runtime.schedule(app.id, async () => {
-    const work = deps.fork();
-    const fresh = await work.findOne(
-      App,
-      { id: app.id },
-      { populate: ['services', 'services.links.to', 'services.volumesFrom.exportedFrom'] },
-    );
-    if (!fresh) return; // deleted meanwhile
-    const services = fresh.services.getItems();
-    await deps
-      .runnerFor(work)
-      .start(
-        fresh,
-        services,
-        services.filter((s) => ids.includes(s.id)),
-      )
-      .catch((error: unknown) => {
-        // Recorded on the app and its services by the runner.
-        if (!isEngineUnreachable(error)) throw error;
-      });
-  });
+  const builds = options.builds;
+  deps.runtime.schedule(app.id, () => startInBackground(deps, app.id, ids, builds).finally(() => builds?.dispose()));
+  return true;
+}
+
+async function startInBackground(deps: AppsDeps, appId: number, ids: number[], builds: PreparedBuilds | undefined): Promise<void> {
+  const work = deps.fork();
+  const fresh = await work.findOne(
+    App,
+    { id: appId },
+    { populate: ['services', 'services.links.to', 'services.volumesFrom.exportedFrom'] },
+  );
+  if (!fresh) return; // deleted meanwhile
+  const services = fresh.services.getItems();
+  await deps
+    .runnerFor(work)
+    .start(
+      fresh,
+      services,
+      services.filter((s) => ids.includes(s.id)),
+      builds,
+    )
+    .catch((error: unknown) => {
+      // Recorded on the app and its services by the runner.
+      if (!isEngineUnreachable(error)) throw error;
+    });
 }

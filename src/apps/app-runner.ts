@@ -11,6 +11,7 @@ import { orNull } from '../engines/docker-http';
 import type { Logger } from '../logger';
 import type { App, RunError, Service } from './app.entity';
 import type { AppRuntime } from './app-runtime';
+import type { PreparedBuilds } from './app-build';
 import { dependencyOrder } from './dependency-order';
 import { linkEnvironment } from './link-env';
 import { containerName, projectName, scopedName, volumeSourceKind } from './names';
@@ -74,9 +75,11 @@ export class AppRunner {
 
   /**
    * (Re)creates and starts `services` (all of the app's services must be loaded, with links and
-   * volumesFrom populated). Flushes after each service so that reads see the progress.
+   * volumesFrom populated). Flushes after each service so that reads see the progress. The
+   * images of `builds` are built first, as compose builds before it creates: a service whose
+   * build failed keeps that as its error and is not started (the others are).
    */
-  async start(app: App, all: Service[], services: Service[]): Promise<void> {
+  async start(app: App, all: Service[], services: Service[], builds?: PreparedBuilds): Promise<void> {
     const chosen = new Set(services.map((s) => s.id));
     const byName = new Map(all.map((s) => [s.name, s]));
     const order = dependencyOrder(
@@ -91,8 +94,14 @@ export class AppRunner {
     let pending = [...order];
     try {
       const project = await this.project(app.id);
+      for (const service of builds ? order : []) {
+        if (!builds!.has(service)) continue;
+        if (!(await builds!.run(this.em, this.runtime, service))) pending = pending.filter((s) => s !== service);
+        await this.em.flush();
+      }
       const networks = await this.ensureNetworks(app.id, project, all);
       for (const service of order) {
+        if (!pending.includes(service)) continue;
         await this.startOne(app.id, service, { project, networks, all });
         pending = pending.filter((s) => s !== service);
         await this.em.flush();
@@ -143,7 +152,7 @@ export class AppRunner {
     try {
       await this.removeServiceContainers(appId, service.id);
       await this.awaitDependencies(appId, service, ctx.all);
-      const image = await this.ensureImage(service.from);
+      const image = await this.ensureImage(service.from, service.options?.buildContext);
       service.defaultExposedPorts = defaultExposedPorts(image);
       const options = service.options ?? {};
       // An internal network is joined last: published ports go through the network the container is made on.
@@ -283,13 +292,22 @@ export class AppRunner {
     }
   }
 
-  /** The image, pulled first only when the engine does not have it. */
-  private async ensureImage(ref: string): Promise<ImageInspect> {
+  /**
+   * The image, pulled first only when the engine does not have it; one built from a compose
+   * `build:` context is never pulled (its name may be anyone's): it is built when the app is made.
+   */
+  private async ensureImage(ref: string, builtFrom?: string): Promise<ImageInspect> {
     const local = await this.docker.inspectImage(ref).catch((error: unknown) => {
       if (error instanceof DomainError && error.httpStatus === 404) return null;
       throw error;
     });
     if (local) return local;
+    if (builtFrom) {
+      throw new NotFoundError(
+        `the image ${ref} is built from "${builtFrom}" when the app is made, and the engine does not have it (its build failed or did not run, or it was removed): create the app again to build it`,
+        ['build'],
+      );
+    }
     await this.docker.pullImage(ref, { auth: await this.pullAuth(ref) });
     return this.docker.inspectImage(ref);
   }

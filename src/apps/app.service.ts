@@ -6,7 +6,7 @@ import { findPage, type KeysetPage } from '../db/keyset';
 import { NotFoundError } from '../errors';
 import { App, AppCategory } from './app.entity';
 import { appSource, buildApp, type AppExtras, type CreateAppInput } from './app-builder';
-import { createFromRepo } from './app-build';
+import { createFromRepo, prepareBuilds, PreparedBuilds } from './app-build';
 import { launch, loadApp, type AppsDeps } from './app-launch';
 import { readJournal, type JournalEntry, type JournalQuery } from './journal';
 import { composeYaml } from './compose-export';
@@ -58,17 +58,30 @@ export class AppService {
     return category;
   }
 
-  /** Stores the app, then starts its services after the response, in dependency order. */
+  /**
+   * Stores the app, then starts its services after the response, in dependency order; images of
+   * compose `build:` services are built first, their contexts found and packed before the app is
+   * stored (a context that cannot be reached is a 422 and nothing is stored).
+   */
   async create(input: CreateAppInput): Promise<App> {
     if (input.composeRepoId != null || input.composeFile != null) {
-      // The checkout lives only while its files (env_file, secrets, build contexts) are read and built.
-      const app = await createFromRepo(input, this.repos, this.deps.runtime, this.em, this.buildContextMaxBytes, (source) =>
+      const made = await createFromRepo(input, this.repos, this.buildContextMaxBytes, (source) =>
         this.store(source.definition, source.from, source.extras),
       );
-      return this.started(app);
+      return this.started(made.id, made.builds, made.definition);
     }
-    const { definition, from, extras } = await appSource(input, this.templates, this.registries);
-    return this.started(await this.store(definition, from, extras));
+    const { definition, from, extras, builds } = await appSource(input, this.templates, this.registries);
+    const prepared = builds
+      ? await prepareBuilds(builds, { repos: this.repos, maxContextBytes: this.buildContextMaxBytes })
+      : PreparedBuilds.none();
+    let app: App;
+    try {
+      app = await this.store(definition, from, extras);
+    } catch (error) {
+      await prepared.dispose();
+      throw error;
+    }
+    return this.started(app.id, prepared, definition);
   }
 
   private store(definition: TemplateDefinition, from: string, extras: AppExtras | undefined): Promise<App> {
@@ -79,9 +92,18 @@ export class AppService {
     });
   }
 
-  private async started(app: App): Promise<App> {
-    const loaded = await loadApp(this.em, app.id);
-    await launch(this.em, this.deps, loaded, loaded.services.getItems(), { background: true, failOnEngineError: false });
+  /** Starts a stored app's services after the response; `builds` are run, then disposed of, by the start (launch). */
+  private async started(id: number, builds: PreparedBuilds, definition: TemplateDefinition): Promise<App> {
+    const loaded = await loadApp(this.em, id).catch(async (error: unknown) => {
+      await builds.dispose();
+      throw error;
+    });
+    const services = loaded.services.getItems();
+    await launch(this.em, this.deps, loaded, services, {
+      background: true,
+      failOnEngineError: false,
+      builds: builds.bind(definition, services),
+    });
     return loaded;
   }
 

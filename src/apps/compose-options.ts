@@ -1,4 +1,5 @@
 import { shellWords } from '../engines/shell-words';
+import { contextLabel, gitContext, isRemoteContext, type GitContext } from './build-context';
 import { buildContext, readInside } from './compose-files';
 import { isMapping, type ComposeModel, type Mapping } from './compose-loader';
 import { volumeSourceKind } from './names';
@@ -84,10 +85,17 @@ export const REFUSED_KEYS: Record<string, string> = {
   isolation: 'not supported',
 };
 
-/** An image to build before the app is stored (compose `build:` of a file read from a template repo). */
+/**
+ * An image to build for a service (compose `build:`): from a directory of the template repo the
+ * file came from, or from a git repository (fetched by the service, either way of giving a file).
+ */
 export interface BuildSpec {
-  /** The context directory in the repo's checkout (confined to the repo). */
-  contextDir: string;
+  /** The context as written, without credentials (messages, the service's options). */
+  context: string;
+  /** A directory of the repo's checkout (confined to the repo). */
+  contextDir?: string;
+  /** Or a git repository, fetched when the app is made (build-context.ts). */
+  git?: GitContext;
   dockerfile: string;
   args: Record<string, string>;
   target?: string;
@@ -121,7 +129,8 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
     else problems.push(`${at}.${key}: ${REFUSED_KEYS[key] || 'is not supported'}`);
   }
   const build = svc.build != null ? buildOf(at, svc.build, model, problems) : undefined;
-  if (svc.build != null && !model.directory) {
+  // A git context needs no directory; any other remote one was refused by buildOf.
+  if (svc.build != null && !model.directory && !isRemoteContext(contextOf(svc.build))) {
     if (svc.image != null) warnings.push(`${at}.build is ignored: ${NO_DIRECTORY}; the image ${str(svc.image)} is run as given`);
     else problems.push(`${at}.build: ${NO_DIRECTORY}; or give the image to run`);
   }
@@ -265,26 +274,34 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   return { options, warnings, problems, ...(build ? { build } : {}) };
 }
 
-/** `build: ./dir` or `build: {context, dockerfile, args, target}`, checked against the repo. */
+/**
+ * `build: ./dir`, `build: <git URL>` or `build: {context, dockerfile, args, target}`: a directory
+ * is checked against the repo here, a git repository when it is fetched (app-build.ts).
+ */
 function buildOf(at: string, value: unknown, model: ComposeModel, problems: string[]): BuildSpec | undefined {
-  if (!model.directory) return undefined;
   const spec = isMapping(value) ? value : { context: value };
-  const context = str(spec.context ?? '.');
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(context) || /^git@/.test(context) || /^github\.com\//.test(context)) {
+  const context = contextOf(value);
+  const git = gitContext(context);
+  if (!git && isRemoteContext(context)) {
     problems.push(
-      `${at}.build.context: "${context}" is a remote context, which is not fetched here: put the context in the template repo (a directory relative to the compose file)`,
+      `${at}.build.context: "${contextLabel(context)}" is a remote context that is not a git repository (a tarball or a Dockerfile by URL), which is not fetched: give a git URL (https://host/repo.git#ref:dir) or a directory of the template repo`,
     );
     return undefined;
   }
+  if (!git && !model.directory) return undefined;
   for (const key of Object.keys(spec)) {
     if (!['context', 'dockerfile', 'args', 'target', 'labels'].includes(key))
       problems.push(`${at}.build.${key}: is not supported here (context, dockerfile, args and target are)`);
   }
   const dockerfile = str(spec.dockerfile ?? 'Dockerfile');
-  const found = buildContext(model.directory, context, dockerfile);
-  if ('problem' in found) {
-    problems.push(`${at}.build.context: ${found.problem}`);
-    return undefined;
+  let found: { path?: string } = {};
+  if (!git) {
+    const local = buildContext(model.directory!, context, dockerfile);
+    if ('problem' in local) {
+      problems.push(`${at}.build.context: ${local.problem}`);
+      return undefined;
+    }
+    found = local;
   }
   // A listed arg without `=` takes its value from the request's environment, as compose takes it from the shell's.
   const args = isMapping(spec.args)
@@ -296,7 +313,9 @@ function buildOf(at: string, value: unknown, model: ComposeModel, problems: stri
         }),
       );
   return {
-    contextDir: found.path,
+    context: contextLabel(context),
+    ...(found.path ? { contextDir: found.path } : {}),
+    ...(git ? { git } : {}),
     dockerfile: dockerfile.split('\\').join('/'),
     args,
     ...(spec.target != null ? { target: str(spec.target) } : {}),
@@ -385,6 +404,11 @@ function externalVolumes(svc: Mapping, model: ComposeModel): string[] {
     typeof v === 'string' ? v.split(':')[0] : isMapping(v) ? str(v.source ?? '') : '',
   );
   return names.filter((n) => volumeSourceKind(n) === 'named' && isMapping(model.volumes[n]) && Boolean(model.volumes[n].external));
+}
+
+/** The `build:` context as written (`.` when a mapping names none). */
+function contextOf(build: unknown): string {
+  return str(isMapping(build) ? (build.context ?? '.') : build);
 }
 
 /** A schema-validated scalar as text (objects as JSON, never "[object Object]"). */

@@ -42,7 +42,7 @@ export interface ComposeApp {
   options: Map<string, ServiceOptions>;
   /** Accepted but not honoured as written: shown on the app. */
   warnings: string[];
-  /** Per service name: the image to build before the app is stored, and the tag it gets. */
+  /** Per service name: the image to build as the first step of starting it, and the tag it gets. */
   builds: Map<string, BuildSpec & { tag: string }>;
 }
 
@@ -66,6 +66,7 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
       const tag = typeof svc.image === 'string' && svc.image.trim() ? svc.image.trim() : builtImageTag(model.name, name);
       builds.set(name, { ...mapped.build, tag });
       if (tag !== svc.image) mapped.options.builtImage = tag;
+      mapped.options.buildContext = mapped.build.context;
     }
     warnings.push(...mapped.warnings);
     for (const message of mapped.problems) {

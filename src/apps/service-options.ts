@@ -19,6 +19,8 @@ export interface ServiceOptions {
   volumeNames?: Record<string, string>;
   /** The image this service runs was built from its repo when the app was made (removed with the app). */
   builtImage?: string;
+  /** The service's image is built (compose `build:`) from this context when the app is made; no credentials. */
+  buildContext?: string;
 }
 
 export type DependsOnCondition = 'service_started' | 'service_healthy' | 'service_completed_successfully';

@@ -177,7 +177,9 @@ export class AppServiceManager {
     const app = await loadApp(this.em, appId);
     const service = this.find(app, id);
     const labels = await this.deps.runnerFor(this.em).labels(appId, id);
-    return readJournal(this.deps.runtime.docker, labels, new Map([[String(id), service.name]]), query);
+    return readJournal(this.deps.runtime.docker, labels, new Map([[String(id), service.name]]), query, [
+      { service: service.name, lines: service.buildLog ?? [] },
+    ]);
   }
 
   /** A service of another app is as unknown here as one that does not exist. */

@@ -132,6 +132,55 @@ export async function withRepoDirectory<T>(name: string, options: RepoOptions, u
   return withCheckout(name, repo, options, async (work) => use(realpathSync(work)));
 }
 
+/**
+ * `use` gets a shallow checkout of `ref` (a branch, a tag or a commit; default the remote's
+ * HEAD) of a git URL, removed after `use` ends. The URL follows the template repos' policy
+ * (classifyRepoName: `file://` only under TEMPLATE_REPO_ROOTS; git, http, https and ssh
+ * otherwise) and git runs hardened as for them (runGit). Nothing is cached: a ref names what is
+ * wanted, and a build context is read once. Failures are the catalogue's upstream errors, with
+ * the URL's credentials removed.
+ */
+export async function withGitRef<T>(url: string, ref: string, options: RepoOptions, use: (dir: string) => Promise<T>): Promise<T> {
+  const repo = classifyRepoName(url, options);
+  if (repo.kind !== 'git-url') throw new ValidationError(`name: "${redactUrls(url)}" is not a git URL`, ['name']);
+  const deadline = Date.now() + options.timeoutMs;
+  const label = redactUrls(url.trim());
+  const git = async (args: string[], cwd: string, action: string) => {
+    try {
+      return await runGit(args, { cwd, timeoutMs: deadline - Date.now(), allowFile: allowsFile(repo) });
+    } catch (error) {
+      throw gitFailure(error, label, action, options.timeoutMs);
+    }
+  };
+  await mkdir(options.cacheDir, { recursive: true });
+  const work = await mkdtemp(path.join(options.cacheDir, '.ref-'));
+  try {
+    await git(['init', '-q'], work, 'init');
+    const wanted = ref || 'HEAD';
+    try {
+      await runGit(['fetch', '-q', '--depth', '1', '--no-tags', '--', repo.location, wanted], {
+        cwd: work,
+        timeoutMs: deadline - Date.now(),
+        allowFile: allowsFile(repo),
+      });
+      await git(['checkout', '-q', '--detach', 'FETCH_HEAD'], work, 'checkout');
+    } catch (error) {
+      // A commit id is not a ref a server must hand out by itself: fetch the history and look it up, as docker does.
+      if (!/^[0-9a-f]{7,40}$/i.test(wanted) || !(error instanceof GitCommandError) || error.timedOut)
+        throw gitFailure(error, label, 'fetch', options.timeoutMs);
+      await git(
+        ['fetch', '-q', '--no-tags', '--', repo.location, '+refs/heads/*:refs/remotes/origin/*', '+refs/tags/*:refs/tags/*'],
+        work,
+        'fetch',
+      );
+      await git(['checkout', '-q', '--detach', `${wanted}^{commit}`], work, 'checkout');
+    }
+    return await use(realpathSync(work));
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
 export interface LoadedTemplate {
   /** The file it came from, relative to the repo root: the template's identity in its repo. */
   path: string;

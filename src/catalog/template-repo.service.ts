@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findPage, type KeysetPage } from '../db/keyset';
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
-import { classifyRepoName, loadTemplates, readRepo, withRepoDirectory } from './repo-source';
+import { classifyRepoName, loadTemplates, readRepo, withGitRef, withRepoDirectory } from './repo-source';
 import { TemplateRepo } from './template-repo.entity';
 import { Template } from './template.entity';
 import { TemplateService } from './template.service';
@@ -43,6 +43,14 @@ export class TemplateRepoService {
   async withCheckout<T>(id: number, use: (dir: string) => Promise<T>): Promise<T> {
     const repo = await this.get(id);
     return withRepoDirectory(repo.name, this.source, use);
+  }
+
+  /**
+   * Runs `use` on a shallow checkout of `ref` of a git URL (a compose build context), under the
+   * template repos' policy and git settings (repo-source.ts withGitRef).
+   */
+  withGitRef<T>(url: string, ref: string, use: (dir: string) => Promise<T>): Promise<T> {
+    return withGitRef(url, ref, this.source, use);
   }
 
   /**

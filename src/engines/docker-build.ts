@@ -1,20 +1,26 @@
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import dockerignore from '@balena/dockerignore';
 import { pack } from 'tar-fs';
 import { PayloadTooLargeError, ValidationError } from '../errors';
 
 /** What POST /build is asked to make. */
 export interface BuildRequest {
-  /** The context directory (already confined to its repo by the caller). */
-  contextDir: string;
+  /** The context as a tar file (packContext), made when the app was. */
+  contextTar: string;
   /** Relative to the context, `/` separators; default `Dockerfile`. */
   dockerfile?: string;
   tag: string;
   args?: Record<string, string>;
   target?: string;
   labels?: Record<string, string>;
+}
+
+/** A failed build: 422 on `build`, naming `what` failed when one is given. */
+export function buildFailed(what: string, reason: string): ValidationError {
+  return new ValidationError(`${what ? `${what}: ` : ''}the build failed: ${reason}`, ['build']);
 }
 
 /** One line of a build's progress, as the engine streams it. */
@@ -59,6 +65,15 @@ export function contextArchive(contextDir: string, dockerfile: string, maxBytes:
   return archive.pipe(limit);
 }
 
+/**
+ * Writes the context's tar (contextArchive) to `file`: made while the request that names the
+ * context runs (its checkout exists only then, and a context over the limit is that request's
+ * 413), sent to the engine when the build runs.
+ */
+export async function packContext(contextDir: string, dockerfile: string, maxBytes: number, file: string): Promise<void> {
+  await pipeline(contextArchive(contextDir, dockerfile, maxBytes), createWriteStream(file, { mode: 0o600 }));
+}
+
 /** The query of POST /build (API 1.41): intermediate containers always removed, even on failure. */
 export function buildQuery(request: BuildRequest): Record<string, string | boolean | undefined> {
   return {
@@ -91,7 +106,7 @@ export async function readBuildProgress(what: string, body: Readable, onLine: (l
       return; // not a progress object: nothing to act on
     }
     const error = message.errorDetail?.message ?? message.error;
-    if (error) throw new ValidationError(`${what}: the build failed: ${error.trim()}`, ['build']);
+    if (error) throw buildFailed(what, error.trim());
     if (message.aux?.ID) imageId = message.aux.ID;
     const text = (message.stream ?? message.status ?? '').replace(/\n+$/, '');
     for (const line of text.split('\n')) if (line.trim()) onLine(line);

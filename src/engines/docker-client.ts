@@ -1,8 +1,9 @@
-import { DomainError, UpstreamError, ValidationError } from '../errors';
+import { createReadStream } from 'node:fs';
+import { UpstreamError } from '../errors';
 import { EngineHttp, enginePath as path, labelFilter, orNull, type EngineConnectionOptions } from './docker-http';
 import { subscribeEvents, type EventSubscription, type EventsOptions } from './docker-events';
 import { readLogs, type LogEntry, type LogsOptions } from './docker-logs';
-import { buildQuery, contextArchive, readBuildProgress, type BuildRequest } from './docker-build';
+import { buildFailed, buildQuery, readBuildProgress, type BuildRequest } from './docker-build';
 import { pullQuery, readPullProgress, registryAuthHeader } from './docker-pull';
 import type {
   ContainerCreateBody,
@@ -80,16 +81,12 @@ export class DockerClient extends EngineHttp {
   }
 
   /**
-   * Builds an image from a context directory (POST /build with a tar of it) and waits for the
-   * build to end; `onLine` gets each line of its output. A failed build is a 422 naming `what`;
-   * the engine removes its intermediate containers and tags nothing.
+   * Builds an image from a context tar (POST /build) and waits for the build to end; `onLine`
+   * gets each line of its output. A failed build is a 422 naming `what`; the engine removes its
+   * intermediate containers and tags nothing.
    */
-  async buildImage(
-    what: string,
-    request: BuildRequest,
-    options: { maxContextBytes: number; onLine: (line: string) => void },
-  ): Promise<void> {
-    const archive = contextArchive(request.contextDir, request.dockerfile ?? 'Dockerfile', options.maxContextBytes);
+  async buildImage(what: string, request: BuildRequest, options: { onLine: (line: string) => void }): Promise<void> {
+    const archive = createReadStream(request.contextTar);
     let failure: unknown;
     archive.on('error', (error) => (failure = error));
     try {
@@ -101,9 +98,9 @@ export class DockerClient extends EngineHttp {
       });
       await readBuildProgress(what, response.body, options.onLine);
     } catch (error) {
-      // The context's own failure (too large, unreadable) is what stopped the upload.
-      if (failure instanceof DomainError) throw failure;
-      if (error instanceof EngineRequestError) throw new ValidationError(`${what}: the build failed: ${error.engineMessage}`, ['build']);
+      // The context's own failure (unreadable) is what stopped the upload.
+      if (failure instanceof Error) throw failure;
+      if (error instanceof EngineRequestError) throw buildFailed(what, error.engineMessage);
       throw error;
     } finally {
       archive.destroy();

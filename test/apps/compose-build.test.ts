@@ -38,7 +38,7 @@ function makeRepo(): { dir: string; outside: string } {
       '  absolute: {build: {context: /etc}}',
       '  linkdir: {build: ./linkdir}',
       '  haslink: {build: ./haslink}',
-      '  remote: {build: "https://github.com/docker/awesome-compose.git#master:flask/app"}',
+      '  remote: {build: "https://user:tarpass@example.com/context.tar.gz"}',
       '  nodockerfile: {build: ./nodockerfile}',
       '  envdotdot: {image: platform-test/busybox:latest, env_file: ../../outside/host.env}',
       '  envlink: {image: platform-test/busybox:latest, env_file: ./linked.env}',
@@ -133,24 +133,50 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
     expect(await builtImages()).toEqual([]);
   });
 
-  test('a failing RUN is a 422 naming the service with the engine’s message; no app is stored and no image is left, not even the one built before it', async () => {
-    const before = (await t.request('GET', '/apps')).body as unknown[];
-    const failed = await t.request('POST', '/apps', {
+  test('a failing RUN is the service’s error (and so the app’s), with the build’s log in the journal; the image built for the other service goes with the app', async () => {
+    const created = await t.request('POST', '/apps', {
       body: { compose_repo_id: repoId, compose_file: 'compose.yaml', profiles: ['broken'] },
     });
-    expect(failed.status).toBe(422);
-    expect(failed.body).toEqual({
-      code: 422,
-      message: expect.stringMatching(
-        /^services\.broken\.build: the build failed: The command '\/bin\/sh -c echo "about to fail" && exit 3' returned a non-zero code: 3$/,
-      ) as string,
-      fields: 'build',
+    // Stored at once: the builds are the first step of starting the services.
+    expect(created.status).toBe(200);
+    const id = (created.body as { id: number }).id;
+    const failure = expect.stringMatching(
+      /^the build failed: The command '\/bin\/sh -c echo "about to fail" && exit 3' returned a non-zero code: 3$/,
+    ) as string;
+    const services = await waitFor(
+      async () => (await t.request('GET', `/apps/${id}/services`)).body as { name: string; errors: unknown; sub_state: string | null }[],
+      (list) =>
+        Array.isArray(list) &&
+        list.some((s) => s.name === 'broken' && s.errors !== null) &&
+        list.some((s) => s.name === 'web' && s.sub_state === 'running'),
+      180_000,
+    );
+    expect(services.find((s) => s.name === 'broken')).toMatchObject({
+      errors: { code: 422, message: failure, fields: 'build' },
+      load_state: 'not-found',
     });
-    expect((await t.request('GET', '/apps')).body).toEqual(before);
-    expect(await builtImages()).toEqual([]);
-    // The engine removed the failed step's container (forcerm).
+    expect((await t.request('GET', `/apps/${id}`)).body).toMatchObject({
+      errors: [{ message: expect.stringMatching(/^broken: the build failed: /) as string }],
+    });
+    const journal = (await t.request('GET', `/apps/${id}/journal`)).body as { service: string; stream: string; message: string }[];
+    const broken = journal.filter((l) => l.service === 'broken').map((l) => l.message);
+    expect(broken).toEqual(expect.arrayContaining(['about to fail']));
+    expect(broken.at(-1)).toEqual(failure);
+    expect(journal.filter((l) => l.service === 'broken').every((l) => l.stream === 'build')).toBe(true);
+    // The engine removed the failed step's container (forcerm), and tagged nothing for it.
     const leftovers = await docker.request<{ Command: string }[]>('GET', '/containers/json', { query: { all: true } });
     expect(leftovers.filter((c) => c.Command.includes('about to fail'))).toEqual([]);
+    expect(await builtImages()).toHaveLength(1);
+    // A rebuild does not pull a name made for a build: the service says why it has no image.
+    expect((await t.request('PUT', `/apps/${id}`)).status).toBe(204);
+    const [again] = (
+      (await t.request('GET', `/apps/${id}/services`)).body as { name: string; errors: { message: string } | null }[]
+    ).filter((s) => s.name === 'broken');
+    expect(again.errors?.message).toMatch(
+      /^the image platform-build\/built-broken:[0-9a-f]{12} is built from "\.\/broken" when the app is made, and the engine does not have it/,
+    );
+    expect((await t.request('DELETE', `/apps/${id}`)).status).toBe(204);
+    expect(await builtImages()).toEqual([]);
   });
 
   test('contexts, env files and secret files out of the repo, remote contexts and a missing Dockerfile: one 422 naming each', async () => {
@@ -165,7 +191,7 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
         'services.absolute.build.context: "/etc" is an absolute path: give a path relative to the compose file, inside its repo',
         'services.linkdir.build.context: "./linkdir" is a symbolic link out of the template repo: only files of the repo are read',
         'services.haslink.build.context: "./haslink" has a symbolic link out of the template repo (host.env)',
-        'services.remote.build.context: "https://github.com/docker/awesome-compose.git#master:flask/app" is a remote context, which is not fetched here: put the context in the template repo (a directory relative to the compose file)',
+        'services.remote.build.context: "https://example.com/context.tar.gz" is a remote context that is not a git repository (a tarball or a Dockerfile by URL), which is not fetched: give a git URL (https://host/repo.git#ref:dir) or a directory of the template repo',
         'services.nodockerfile.build.context: dockerfile "Dockerfile" does not exist in the build context "./nodockerfile"',
         'services.envdotdot.env_file: "../../outside/host.env" leaves the template repo: only files of the repo are read',
         'services.envlink.env_file: "./linked.env" is a symbolic link out of the template repo: only files of the repo are read',
@@ -173,6 +199,7 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
       ]),
     );
     expect(refused.text).not.toContain('do-not-read');
+    expect(refused.text).not.toContain('tarpass');
     expect(await builtImages()).toEqual([]);
   });
 
