@@ -30,6 +30,19 @@ PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4');
 PRIVATE.addAddress('::1', 'ipv6');
 PRIVATE.addSubnet('fc00::', 7, 'ipv6');
 
+/** IPv4-mapped IPv6 (::ffff:169.254.169.254) is judged as the IPv4 address it carries. */
+const ipv4Mapped = (address: string): string | undefined => /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+
+/**
+ * An address the service never connects to, whatever its settings: link-local (cloud metadata),
+ * unspecified, multicast, the clouds' metadata addresses. Registries and git URLs alike.
+ */
+export function isNeverAddress(address: string): boolean {
+  const mapped = ipv4Mapped(address);
+  if (mapped) return isNeverAddress(mapped);
+  return NEVER.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+}
+
 /** Refused by the policy; callers report it exactly like an unreachable host. */
 export class OutboundRefusedError extends Error {
   readonly code = 'EOUTBOUNDREFUSED';
@@ -43,12 +56,10 @@ export class OutboundPolicy {
   }
 
   allows(address: string): boolean {
-    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    // IPv4-mapped IPv6 (::ffff:169.254.169.254) is judged as the IPv4 address it carries.
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+    if (isNeverAddress(address)) return false;
+    const mapped = ipv4Mapped(address);
     if (mapped) return this.allows(mapped);
-    if (NEVER.check(address, family)) return false;
-    return this.allowPrivate || !PRIVATE.check(address, family);
+    return this.allowPrivate || !PRIVATE.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
   }
 
   /** An IP literal in the URL never reaches the resolver: judged here before the request. */

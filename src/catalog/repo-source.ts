@@ -3,9 +3,12 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { DomainError, UpstreamError, ValidationError } from '../errors';
 import { collectTemplateFiles, MAX_TEMPLATE_FILE_BYTES, type RepoFile, type RepoFileError } from './repo-files';
+import { isNeverAddress } from './outbound-policy';
 import { GitCommandError, gitFailure, redactUrls, runGit } from './repo-git';
 import type { TemplateDefinition } from './template-definition';
 import { parseTemplateFile, TemplateFileError } from './template-file';
@@ -115,6 +118,43 @@ function allowsFile(repo: RepoLocation): boolean {
   return repo.kind !== 'git-url' || /^file:/i.test(repo.location);
 }
 
+/**
+ * The host of a remote git URL (`scheme://host/…` or scp-like `user@host:path`); none for a local
+ * path or `file://`.
+ */
+function gitHost(location: string): string | undefined {
+  if (/^file:/i.test(location) || !(GIT_URL.test(location) || SCP_LIKE.test(location))) return undefined;
+  if (SCP_LIKE.test(location)) return /@([^:]+):/.exec(location)?.[1];
+  try {
+    return new URL(location).hostname.replace(/^\[|\]$/g, '') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * git never goes to an address the registries may never reach (link-local, which holds cloud
+ * metadata services, unspecified, multicast): a write token must not make the service fetch from
+ * them. Private networks stay allowed (git servers live there). Judged on what the host resolves
+ * to before git runs; git resolves it again itself, so a name that answers differently the second
+ * time is not caught here. A name that does not resolve is left to git to report.
+ */
+async function assertGitHost(location: string, label: string): Promise<void> {
+  const host = gitHost(location);
+  if (!host) return;
+  const addresses = isIP(host)
+    ? [host]
+    : await lookup(host, { all: true }).then(
+        (found) => found.map((a) => a.address),
+        () => [],
+      );
+  if (addresses.some(isNeverAddress)) {
+    throw new UpstreamError(
+      `git of ${label} refused: its host is at an address this service never connects to (link-local or cloud metadata)`,
+    );
+  }
+}
+
 /** Every `*.pmx` file of the repo's default branch (or of the directory). */
 export async function readRepo(name: string, options: RepoOptions): Promise<{ files: RepoFile[]; errors: RepoFileError[] }> {
   const repo = classifyRepoName(name, options);
@@ -145,6 +185,7 @@ export async function withGitRef<T>(url: string, ref: string, options: RepoOptio
   if (repo.kind !== 'git-url') throw new ValidationError(`name: "${redactUrls(url)}" is not a git URL`, ['name']);
   const deadline = Date.now() + options.timeoutMs;
   const label = redactUrls(url.trim());
+  await assertGitHost(repo.location, label);
   const git = async (args: string[], cwd: string, action: string) => {
     try {
       return await runGit(args, { cwd, timeoutMs: deadline - Date.now(), allowFile: allowsFile(repo) });
@@ -366,6 +407,7 @@ function filterOverrides(configOutput: string): string[] {
 async function withCheckout<T>(name: string, repo: RepoLocation, options: RepoOptions, use: (work: string) => Promise<T>): Promise<T> {
   const deadline = Date.now() + options.timeoutMs;
   const label = redactUrls(name.trim());
+  await assertGitHost(repo.location, label);
   const git = async (args: string[], cwd: string | undefined, action: string) => {
     try {
       return await runGit(args, { cwd, timeoutMs: deadline - Date.now(), allowFile: allowsFile(repo) });

@@ -83,3 +83,38 @@ describe('the outbound policy for registries', () => {
     expect(JSON.stringify(errors)).not.toContain('hunter2');
   });
 });
+
+/**
+ * git URLs (template repos, compose build contexts) were outside the address checks: a write
+ * token could make the service fetch from a link-local (cloud metadata) address. They now follow
+ * the registries' "never" list; private networks stay allowed, as git servers live there.
+ */
+describe('the outbound policy for git URLs', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ GIT_TIMEOUT_MS: '5000' });
+  });
+  afterAll(() => t?.close());
+
+  test.each([
+    'http://169.254.169.254/latest/repo.git',
+    'ssh://git@169.254.169.254/x.git',
+    'git@169.254.169.254:owner/repo.git',
+    'https://[::ffff:169.254.169.254]/r.git',
+    'git://[fe80::1]/r.git',
+  ])('a template repo at %s is refused before git runs', async (name) => {
+    const res = await t.request<{ code: number; message: string }>('POST', '/template_repos', { body: { name } });
+    expect(res.status).toBe(502);
+    expect(res.body.message).toContain('an address this service never connects to');
+    expect((await t.request<unknown[]>('GET', '/template_repos')).body).toEqual([]);
+  });
+
+  test('a compose build context there is refused, and nothing is stored', async () => {
+    const compose = 'services:\n  web:\n    build: http://169.254.169.254/app.git\n';
+    const res = await t.request<{ code: number; message: string; fields: string }>('POST', '/apps', { body: { compose_yaml: compose } });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toContain('services.web.build');
+    expect(res.body.message).toContain('an address this service never connects to');
+    expect((await t.request<unknown[]>('GET', '/apps')).body).toEqual([]);
+  });
+});
