@@ -5,7 +5,7 @@ import type { DockerClient } from '../../src/engines/docker-client';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { describeDocker, testDockerClient } from '../helpers/docker';
 import { commitFiles, git, makeGitRepo } from '../helpers/git';
-import { cleanupEngine, instanceId, waitFor } from './fixtures';
+import { builtImages, cleanupEngine, instanceId, waitFor } from './fixtures';
 
 interface JournalLine {
   service: string;
@@ -86,16 +86,8 @@ describeDocker('compose build: from a git URL context', () => {
   afterAll(async () => {
     await t?.close();
     await cleanupEngine(instance);
-    for (const image of await builtImages()) await docker.removeImage(image, { force: true }).catch(() => undefined);
     await docker?.close();
   });
-
-  const builtImages = async () =>
-    (
-      await docker.request<{ Id: string }[]>('GET', '/images/json', {
-        query: { filters: { label: [`platform.instance=${instance}`] } },
-      })
-    ).map((i) => i.Id);
 
   const journal = async (id: number, cursor?: string) => {
     const response = await t.request<JournalLine[]>('GET', `/apps/${id}/journal${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`);
@@ -129,9 +121,9 @@ describeDocker('compose build: from a git URL context', () => {
       from: expect.stringMatching(/^platform-build\/app-web:[0-9a-f]{12}$/) as string,
       errors: null,
     });
-    expect(await builtImages()).toHaveLength(1);
+    expect(await builtImages(docker, instance)).toHaveLength(1);
     expect((await t.request('DELETE', `/apps/${id}`)).status).toBe(204);
-    expect(await builtImages()).toEqual([]);
+    expect(await builtImages(docker, instance)).toEqual([]);
   });
 
   test('a compose file given inline may build from a git URL (it needs no directory): the branch named', async () => {
@@ -172,7 +164,7 @@ describeDocker('compose build: from a git URL context', () => {
     expect(refused.text).not.toContain('s3cretpw');
     expect(refused.text).not.toContain('builder');
     expect((await t.request('GET', '/apps')).body).toEqual(before);
-    expect(await builtImages()).toEqual([]);
+    expect(await builtImages(docker, instance)).toEqual([]);
   });
 
   test('the journal shows the build’s lines while it runs (REST with a cursor, and GraphQL), the service starting meanwhile', async () => {

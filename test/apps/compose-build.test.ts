@@ -5,7 +5,7 @@ import type { DockerClient } from '../../src/engines/docker-client';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { describeDocker, testDockerClient } from '../helpers/docker';
 import { git } from '../helpers/git';
-import { cleanupEngine, instanceId, waitFor } from './fixtures';
+import { builtImages, cleanupEngine, instanceId, waitFor } from './fixtures';
 
 const FIXTURE = path.join(__dirname, '../fixtures/compose/build-app');
 const CONFORMANCE = path.join(__dirname, '../fixtures/compose-spec-conformance');
@@ -75,17 +75,8 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
   afterAll(async () => {
     await t?.close();
     await cleanupEngine(instance);
-    for (const image of await builtImages()) await docker.removeImage(image, { force: true }).catch(() => undefined);
     await docker?.close();
   });
-
-  /** The images built for this installation (labelled so at build time). */
-  const builtImages = async () =>
-    (
-      await docker.request<{ Id: string; RepoTags: string[] | null }[]>('GET', '/images/json', {
-        query: { filters: { label: [`platform.instance=${instance}`] } },
-      })
-    ).map((i) => i.Id);
 
   test('build: makes the image from the repo (args, target, .dockerignore), with its output in the journal; env_file and a file secret reach the container; the image goes with the app', async () => {
     const created = await t.request('POST', '/apps', { body: { compose_repo_id: repoId, compose_file: 'compose.yaml' } });
@@ -128,9 +119,9 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
 
     const [service] = (await t.request('GET', `/apps/${id}/services`)).body as { from: string }[];
     expect(service.from).toMatch(/^platform-build\/built-web:[0-9a-f]{12}$/);
-    expect(await builtImages()).toHaveLength(1);
+    expect(await builtImages(docker, instance)).toHaveLength(1);
     expect((await t.request('DELETE', `/apps/${id}`)).status).toBe(204);
-    expect(await builtImages()).toEqual([]);
+    expect(await builtImages(docker, instance)).toEqual([]);
   });
 
   test('a failing RUN is the service’s error (and so the app’s), with the build’s log in the journal; the image built for the other service goes with the app', async () => {
@@ -166,7 +157,7 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
     // The engine removed the failed step's container (forcerm), and tagged nothing for it.
     const leftovers = await docker.request<{ Command: string }[]>('GET', '/containers/json', { query: { all: true } });
     expect(leftovers.filter((c) => c.Command.includes('about to fail'))).toEqual([]);
-    expect(await builtImages()).toHaveLength(1);
+    expect(await builtImages(docker, instance)).toHaveLength(1);
     // A rebuild does not pull a name made for a build: the service says why it has no image.
     expect((await t.request('PUT', `/apps/${id}`)).status).toBe(204);
     const [again] = (
@@ -176,7 +167,7 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
       /^the image platform-build\/built-broken:[0-9a-f]{12} is built from "\.\/broken" when the app is made, and the engine does not have it/,
     );
     expect((await t.request('DELETE', `/apps/${id}`)).status).toBe(204);
-    expect(await builtImages()).toEqual([]);
+    expect(await builtImages(docker, instance)).toEqual([]);
   });
 
   test('contexts, env files and secret files out of the repo, remote contexts and a missing Dockerfile: one 422 naming each', async () => {
@@ -200,7 +191,7 @@ describeDocker('compose build:, env_file and file secrets from a template repo',
     );
     expect(refused.text).not.toContain('do-not-read');
     expect(refused.text).not.toContain('tarpass');
-    expect(await builtImages()).toEqual([]);
+    expect(await builtImages(docker, instance)).toEqual([]);
   });
 
   test('the conformance secret-file test from a repo folder: the file becomes the secret at its target', async () => {

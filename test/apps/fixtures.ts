@@ -4,7 +4,8 @@ import { rm } from 'node:fs/promises';
 import type { TemplateDefinition, ImageDefinition } from '../../src/catalog/template-definition';
 import { TemplateService } from '../../src/catalog/template.service';
 import { bareImage } from '../../src/catalog/template-shape';
-import { removeByLabel, TEST_IMAGE } from '../helpers/docker';
+import type { DockerClient } from '../../src/engines/docker-client';
+import { removeByLabel, TEST_IMAGE, testDockerClient } from '../helpers/docker';
 import type { TestApp } from '../helpers/app';
 
 export const suffix = () => randomBytes(3).toString('hex');
@@ -42,9 +43,23 @@ export async function instanceId(t: TestApp): Promise<string> {
   return rows[0].id;
 }
 
-/** Removes everything the instance made on the engine. */
+/** The ids of the images the instance built (compose `build:`), labelled so at build time. */
+export async function builtImages(docker: DockerClient, instance: string): Promise<string[]> {
+  const images = await docker.request<{ Id: string }[]>('GET', '/images/json', {
+    query: { filters: { label: [`platform.instance=${instance}`] } },
+  });
+  return images.map((i) => i.Id);
+}
+
+/** Removes everything the instance made on the engine: containers, networks, volumes, then built images. */
 export async function cleanupEngine(instance: string): Promise<void> {
   await removeByLabel(`platform.instance=${instance}`);
+  const docker = testDockerClient();
+  try {
+    for (const image of await builtImages(docker, instance)) await docker.removeImage(image, { force: true }).catch(() => undefined);
+  } finally {
+    await docker.close();
+  }
 }
 
 /** Polls `read` until `done` holds (or fails with the last value after `timeoutMs`). */

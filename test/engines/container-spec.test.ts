@@ -1,20 +1,10 @@
 import { containerSpec, type ServiceDefinition } from '../../src/engines/container-spec';
 import { shellWords } from '../../src/engines/shell-words';
 import { ValidationError } from '../../src/errors';
+import { bareService } from '../helpers/docker';
 
 function service(overrides: Partial<ServiceDefinition> = {}): ServiceDefinition {
-  return {
-    name: 'web',
-    image: 'nginx:1.25',
-    environment: [],
-    ports: [],
-    expose: [],
-    volumes: [],
-    volumesFrom: [],
-    links: [],
-    labels: {},
-    ...overrides,
-  };
+  return bareService('web', { image: 'nginx:1.25', ...overrides });
 }
 
 describe('containerSpec', () => {

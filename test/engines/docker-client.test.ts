@@ -4,7 +4,7 @@ import type { DockerClient } from '../../src/engines/docker-client';
 import { containerSpec, type ServiceDefinition } from '../../src/engines/container-spec';
 import { EngineConflictError, EngineNotFoundError } from '../../src/engines/engine-errors';
 import { containerStatus, serviceState } from '../../src/engines/states';
-import { TEST_IMAGE, describeDocker, freePort, removeByLabel, testDockerClient, testLabels } from '../helpers/docker';
+import { TEST_IMAGE, bareService, describeDocker, freePort, removeByLabel, testDockerClient, testLabels } from '../helpers/docker';
 
 describeDocker('DockerClient against the real engine', () => {
   let docker: DockerClient;
@@ -12,19 +12,7 @@ describeDocker('DockerClient against the real engine', () => {
   const name = (suffix: string) => `pt-${labels['platform.test']}-${suffix}`;
 
   function service(suffix: string, command: string, overrides: Partial<ServiceDefinition> = {}): ServiceDefinition {
-    return {
-      name: name(suffix),
-      image: TEST_IMAGE,
-      command,
-      environment: [],
-      ports: [],
-      expose: [],
-      volumes: [],
-      volumesFrom: [],
-      links: [],
-      labels,
-      ...overrides,
-    };
+    return bareService(name(suffix), { command, labels, ...overrides });
   }
 
   async function run(def: ServiceDefinition): Promise<string> {

@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import { containerSpec } from '../../src/engines/container-spec';
-import { describeDocker, removeByLabel, testDockerClient, testLabels, TEST_IMAGE } from '../helpers/docker';
+import { bareService, describeDocker, removeByLabel, testDockerClient, testLabels } from '../helpers/docker';
 import { useSwarm } from '../helpers/swarm';
 
 /**
@@ -19,19 +19,9 @@ describeDocker('the shared test swarm', () => {
   });
 
   const run = async (name: string, command: string) => {
-    const spec = containerSpec({
-      name,
-      image: TEST_IMAGE,
-      command,
-      environment: [],
-      ports: [],
-      expose: [],
-      volumes: [],
-      volumesFrom: [],
-      links: [],
-      labels,
-      network: { name: network, aliases: [name.endsWith('-db') ? 'db' : 'probe'] },
-    });
+    const spec = containerSpec(
+      bareService(name, { command, labels, network: { name: network, aliases: [name.endsWith('-db') ? 'db' : 'probe'] } }),
+    );
     const { Id } = await docker.createContainer(name, spec);
     await docker.startContainer(Id);
     return Id;

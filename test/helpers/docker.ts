@@ -1,11 +1,28 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import type { ServiceDefinition } from '../../src/engines/container-spec';
 import { DockerClient } from '../../src/engines/docker-client';
 import { DEFAULT_DOCKER_HOST } from '../../src/engines/docker-http';
 
 /** Made by .ci/docker-up.sh from Debian's busybox-static; never pulled. */
 export const TEST_IMAGE = 'platform-test/busybox:latest';
+
+/** A container of the test image with only a name and what `fields` give: no ports, environment, volumes, links or labels. */
+export function bareService(name: string, fields: Partial<ServiceDefinition> = {}): ServiceDefinition {
+  return {
+    name,
+    image: TEST_IMAGE,
+    environment: [],
+    ports: [],
+    expose: [],
+    volumes: [],
+    volumesFrom: [],
+    links: [],
+    labels: {},
+    ...fields,
+  };
+}
 
 export function testDockerHost(): string {
   return process.env.DOCKER_HOST || DEFAULT_DOCKER_HOST;
