@@ -34,13 +34,13 @@ type RegularMediaType = 'application/json' | 'application/graphql-response+json'
 export function createDirectGraphQL(
   yoga: Yoga,
   options: { enabled: boolean; maskError: (error: unknown) => Error },
-): (req: IncomingMessage, res: ServerResponse, identity: Identity, body: Buffer) => Promise<boolean> {
+): (req: IncomingMessage, res: ServerResponse, identity: Identity, json: unknown) => Promise<boolean> {
   if (!options.enabled) return () => Promise.resolve(false);
-  return async (req, res, identity, body) => {
+  return async (req, res, identity, json) => {
     if (req.method !== 'POST' || !isJsonContentType(req.headers['content-type'])) return false;
     const mediaType = regularMediaType(req.headers.accept);
     if (!mediaType) return false;
-    const params = operationParams(body);
+    const params = operationParams(json);
     if (!params) return false;
 
     // Yoga's hooks read the request's method (usePreventMutationViaGET marks a syntax error as a
@@ -90,14 +90,8 @@ interface OperationParams {
   variables?: Record<string, unknown>;
 }
 
-/** One operation with only the members yoga's own parameter check would pass as they are. */
-function operationParams(body: Buffer): OperationParams | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    return null;
-  }
+/** One operation (the body's JSON) with only the members yoga's own parameter check would pass as they are. */
+function operationParams(parsed: unknown): OperationParams | null {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
   const { query, operationName, variables, ...rest } = parsed as Record<string, unknown>;
   for (const _key in rest) return null;

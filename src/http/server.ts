@@ -45,8 +45,10 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
       if (url.pathname === '/graphql' && isGraphiQLPage(req, url)) return forward(yoga, req, res, url, undefined, Buffer.alloc(0));
       const identity = await authenticateGraphQL(deps, req, url);
       const body = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
-      checkGraphQLVariables(url, body);
-      if (url.pathname === '/graphql' && (await direct(req, res, identity, body))) return;
+      // Parsed once, for the variables' text rules and the direct path (yoga parses its own copy).
+      const json = bodyJson(body);
+      checkGraphQLVariables(url, body, json);
+      if (url.pathname === '/graphql' && json && (await direct(req, res, identity, json.value))) return;
       return forward(yoga, req, res, url, identity, body);
     }
     // ActiveResource clients put `.json` on every path (`/apps/5.json`); it names the one format served.
@@ -193,17 +195,24 @@ async function readyz(deps: AppDeps, res: ServerResponse): Promise<void> {
   }
 }
 
+/** A body's JSON value; null when there is no body or it is not JSON (yoga answers that itself). */
+function bodyJson(body: Buffer): { value: unknown } | null {
+  if (body.length === 0) return null;
+  try {
+    return { value: JSON.parse(body.toString('utf8')) as unknown };
+  } catch {
+    return null;
+  }
+}
+
 /** Variables (JSON body, or the GET query string) under the same text rules as REST input. */
-function checkGraphQLVariables(url: URL, body: Buffer): void {
+function checkGraphQLVariables(url: URL, body: Buffer, json: { value: unknown } | null): void {
   let variables: unknown = url.searchParams.get('variables');
   if (body.length > 0) {
-    try {
-      const parsed = JSON.parse(body.toString('utf8')) as unknown;
-      // A batch is an array of operations, each with its own variables.
-      variables = (Array.isArray(parsed) ? parsed : [parsed]).map((op) => (op as { variables?: unknown } | null)?.variables);
-    } catch {
-      return; // not JSON: yoga answers that itself
-    }
+    if (!json) return; // not JSON: yoga answers that itself
+    // A batch is an array of operations, each with its own variables.
+    const parsed = json.value;
+    variables = (Array.isArray(parsed) ? parsed : [parsed]).map((op) => (op as { variables?: unknown } | null)?.variables);
   } else if (typeof variables === 'string') {
     try {
       variables = JSON.parse(variables);
