@@ -90,7 +90,10 @@ export class PreparedBuilds {
     await em.flush();
     let saving: Promise<unknown> = Promise.resolve();
     let savedAt = 0;
+    let pending: NodeJS.Timeout | undefined;
     const save = () => {
+      pending = undefined;
+      savedAt = Date.now();
       const snapshot = [...lines];
       // One write at a time, in order; the entity itself gets the final lines below.
       saving = saving.then(() => em.nativeUpdate(Service, { id: service.id }, { buildLog: snapshot })).catch(() => undefined);
@@ -110,10 +113,9 @@ export class PreparedBuilds {
         {
           onLine: (message) => {
             add(message);
-            if (Date.now() - savedAt >= SAVE_LINES_EVERY_MS) {
-              savedAt = Date.now();
-              save();
-            }
+            // A line within the interval is written when it ends, not with the next line (which
+            // may come minutes later, after a long RUN).
+            pending ??= setTimeout(save, Math.max(0, savedAt + SAVE_LINES_EVERY_MS - Date.now()));
           },
         },
       );
@@ -125,6 +127,7 @@ export class PreparedBuilds {
       add(service.lastError.message);
       return false;
     } finally {
+      clearTimeout(pending);
       await saving;
       service.buildLog = [...lines];
     }
