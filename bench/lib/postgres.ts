@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { freePort } from '../../src/db/embedded';
+import { freePort } from '../../src/net/free-port';
 
 export interface BenchPostgres {
   /** postgres:// URL of the server's `postgres` database. */

@@ -1,4 +1,4 @@
-import { freePort } from '../../src/db/embedded';
+import { freePort } from '../../src/net/free-port';
 import { npmStart, startTs, waitForHealthz, type Child } from './processes';
 
 export const BENCH_TOKEN = 'bench-admin-token-0123456789abcdef';

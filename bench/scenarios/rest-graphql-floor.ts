@@ -1,7 +1,7 @@
 import { deepStrictEqual } from 'node:assert';
 import { request } from 'undici';
 import { z } from 'zod';
-import { freePort } from '../../src/db/embedded';
+import { freePort } from '../../src/net/free-port';
 import { throughput, type Throughput } from '../lib/load';
 import { operationText } from '../lib/operations';
 import type { BenchPostgres } from '../lib/postgres';

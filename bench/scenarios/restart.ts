@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { freePort } from '../../src/db/embedded';
+import { freePort } from '../../src/net/free-port';
 import { median } from '../lib/load';
 import type { LoadOptions } from './load';
 import { underLoad } from './load';

@@ -1,4 +1,4 @@
-import { freePort } from '../../src/db/embedded';
+import { freePort } from '../../src/net/free-port';
 import { median } from '../lib/load';
 import { npmStart, startTs, waitForHealthz } from '../lib/processes';
 import { startService } from '../lib/service';

@@ -9,8 +9,7 @@ import { createAgentApp, type AgentApp } from '../../src/agent/app';
 import { parseAgentConfig, type AgentConfig } from '../../src/agent/config';
 import { encodeToken } from '../../src/agent/credentials';
 import { createSelfSigned } from '../../src/agent/self-signed';
-import { listenHttps } from '../../src/agent/server';
-import { freePort } from '../../src/db/embedded';
+import { listenHttps, type Listening } from '../../src/agent/server';
 import { createLogger } from '../../src/logger';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 
@@ -37,23 +36,24 @@ export async function startAgent(
     database?: TestDatabase;
   } = {},
 ): Promise<RunningAgent> {
-  const port = await freePort();
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'agent-test-')));
   const database = options.database ?? (await createTestDatabase('agent'));
-  const config = parseAgentConfig({
-    AGENT_PORT: String(port),
-    AGENT_DATA_DIR: dataDir,
-    DATABASE_URL: database.url,
-    AGENT_ADAPTER: 'http',
-    ADAPTER_URL: 'http://127.0.0.1:9',
-    LOG_LEVEL: 'silent',
-    ...options.env,
+  const { app, config, listening } = await listenAgent(async (port) => {
+    const config = parseAgentConfig({
+      AGENT_PORT: String(port),
+      AGENT_DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      AGENT_ADAPTER: 'http',
+      ADAPTER_URL: 'http://127.0.0.1:9',
+      LOG_LEVEL: 'silent',
+      ...options.env,
+    });
+    const app = await createAgentApp(config, {
+      adapter: options.adapter,
+      log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'agent-test'),
+    });
+    return { app, config };
   });
-  const app = await createAgentApp(config, {
-    adapter: options.adapter,
-    log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'agent-test'),
-  });
-  const listening = await listenHttps(app.handler, app.credentials, '127.0.0.1', port);
   return {
     app,
     url: listening.url,
@@ -68,6 +68,41 @@ export async function startAgent(
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Listens on a port the kernel picks, and only then builds the agent, whose public URL, certificate
+ * and token name that port; the certificate is swapped in once it exists. Asking for a free port
+ * and listening on it later raced: a socket opened in between (a connect()'s ephemeral port) could
+ * take it, and CI failed with EADDRINUSE.
+ */
+async function listenAgent<T extends { app: AgentApp }>(
+  build: (port: number) => Promise<T>,
+  onRequest?: (req: IncomingMessage) => void,
+): Promise<T & { listening: Listening }> {
+  const serving: { app?: AgentApp } = {};
+  const placeholder = createSelfSigned('127.0.0.1', ['127.0.0.1'], 1);
+  const listening = await listenHttps(
+    (req, res) => {
+      onRequest?.(req);
+      if (serving.app) serving.app.handler(req, res);
+      else res.writeHead(503).end();
+    },
+    placeholder,
+    '127.0.0.1',
+    0,
+  );
+  let built: T;
+  try {
+    built = await build((listening.server.address() as AddressInfo).port);
+  } catch (error) {
+    await listening.close();
+    throw error;
+  }
+  const { keyPem, certPem } = built.app.credentials;
+  listening.server.setSecureContext({ key: keyPem, cert: certPem, minVersion: 'TLSv1.2' });
+  serving.app = built.app;
+  return { ...built, listening };
 }
 
 /** A deployment as the agent answers it (interface B), as far as the tests read it. */
@@ -175,25 +210,22 @@ export async function agentRequest<T = unknown>(
 export async function startCountingAgent(adapterUrl: string) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'agent-count-'));
   const database = await createTestDatabase('agent');
-  const port = await freePort();
-  const config = parseAgentConfig({
-    AGENT_PORT: String(port),
-    AGENT_DATA_DIR: dataDir,
-    DATABASE_URL: database.url,
-    AGENT_ADAPTER: 'http',
-    ADAPTER_URL: adapterUrl,
-    LOG_LEVEL: 'silent',
-  });
-  const app = await createAgentApp(config, { log: createLogger('silent') });
   const requests: string[] = [];
-  const listening = await listenHttps(
-    (req, res) => {
-      requests.push(`${req.method} ${req.url}`);
-      app.handler(req, res);
-    },
-    app.credentials,
-    '127.0.0.1',
-    port,
+  const { app, listening } = await listenAgent(
+    async (port) => ({
+      app: await createAgentApp(
+        parseAgentConfig({
+          AGENT_PORT: String(port),
+          AGENT_DATA_DIR: dataDir,
+          DATABASE_URL: database.url,
+          AGENT_ADAPTER: 'http',
+          ADAPTER_URL: adapterUrl,
+          LOG_LEVEL: 'silent',
+        }),
+        { log: createLogger('silent') },
+      ),
+    }),
+    (req) => requests.push(`${req.method} ${req.url}`),
   );
   return {
     token: app.credentials.token,

@@ -2,7 +2,8 @@ import { expect } from '@jest/globals';
 import { request as undiciRequest } from 'undici';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { AppBody, ErrorBody, Identified, JournalEntry, ServiceBody } from '../helpers/bodies';
-import { describeDocker, freePort, TEST_IMAGE, testDockerClient } from '../helpers/docker';
+import { describeDocker, TEST_IMAGE, testDockerClient } from '../helpers/docker';
+import { freePort } from '../../src/net/free-port';
 import type { DockerClient } from '../../src/engines/docker-client';
 import { cleanupEngine, image, instanceId, seedTemplate, suffix, waitFor } from './fixtures';
 

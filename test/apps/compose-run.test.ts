@@ -5,7 +5,8 @@ import { parseTemplateFile } from '../../src/catalog/template-file';
 import type { DockerClient } from '../../src/engines/docker-client';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { AppBody, JournalEntry, ServiceBody } from '../helpers/bodies';
-import { describeDocker, freePort, makeImage, TEST_IMAGE, testDockerClient } from '../helpers/docker';
+import { describeDocker, makeImage, TEST_IMAGE, testDockerClient } from '../helpers/docker';
+import { freePort } from '../../src/net/free-port';
 import { cleanupEngine, instanceId, seedTemplate, waitFor } from './fixtures';
 
 describeDocker('compose and Panamax apps run as their authors meant', () => {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DockerClient } from '../../src/engines/docker-client';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { describeDocker, freePort, makeImage, TEST_IMAGE, testDockerClient } from '../helpers/docker';
+import { describeDocker, makeImage, TEST_IMAGE, testDockerClient } from '../helpers/docker';
+import { freePort } from '../../src/net/free-port';
 import { cleanupEngine, instanceId, suffix, waitFor } from './fixtures';
 
 interface ServiceBody {

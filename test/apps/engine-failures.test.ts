@@ -2,7 +2,8 @@ import { expect } from '@jest/globals';
 import { request as undiciRequest } from 'undici';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { AppBody, ServiceBody } from '../helpers/bodies';
-import { describeDocker, freePort, TEST_IMAGE } from '../helpers/docker';
+import { describeDocker, TEST_IMAGE } from '../helpers/docker';
+import { freePort } from '../../src/net/free-port';
 import { cleanupEngine, EngineProxy, image, instanceId, seedTemplate, suffix, waitFor } from './fixtures';
 
 /**

@@ -8,7 +8,7 @@ import { startTs, stopAll, waitForHealthz } from '../../bench/lib/processes';
 import { printTable, writeResults } from '../../bench/lib/report';
 import { issueReadToken, migrate, seedTemplates } from '../../bench/lib/seed';
 import type { ScenarioResult } from '../../bench/lib/types';
-import { freePort } from '../../src/db/embedded';
+import { freePort } from '../../src/net/free-port';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 
 /**

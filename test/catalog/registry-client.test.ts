@@ -4,7 +4,8 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { MockAgent } from 'undici';
 import { imagePrefix, imageReference, searchRegistry, type RegistryImage } from '../../src/catalog/registry-client';
 import { UpstreamError, UpstreamTimeoutError } from '../../src/errors';
-import { freePort, registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
+import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
+import { freePort } from '../../src/net/free-port';
 
 const describeRegistry = registryAvailable() ? describe : describe.skip;
 if (!registryAvailable()) console.warn('docker-registry is not installed: real-registry tests skipped');

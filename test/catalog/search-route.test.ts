@@ -3,7 +3,8 @@ import { rmSync } from 'node:fs';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { Named } from '../helpers/bodies';
 import { makeGitRepo, pmx } from '../helpers/git';
-import { freePort, registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
+import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
+import { freePort } from '../../src/net/free-port';
 
 const describeRegistry = registryAvailable() ? describe : describe.skip;
 

@@ -8,7 +8,8 @@ import { swarmApi } from '../../src/agent/adapters/swarm-api';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { DeploymentBody, Named, TargetBody } from '../helpers/bodies';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { describeDocker, freePort, removeByLabel, testDockerClient, testDockerHost, TEST_IMAGE } from '../helpers/docker';
+import { describeDocker, removeByLabel, testDockerClient, testDockerHost, TEST_IMAGE } from '../helpers/docker';
+import { freePort } from '../../src/net/free-port';
 import { makeGitRepo } from '../helpers/git';
 import { useSwarm } from '../helpers/swarm';
 

@@ -4,7 +4,8 @@ import type { DockerClient } from '../../src/engines/docker-client';
 import { containerSpec, type ServiceDefinition } from '../../src/engines/container-spec';
 import { EngineConflictError, EngineNotFoundError } from '../../src/engines/engine-errors';
 import { containerStatus, serviceState } from '../../src/engines/states';
-import { TEST_IMAGE, bareService, describeDocker, freePort, removeByLabel, testDockerClient, testLabels } from '../helpers/docker';
+import { TEST_IMAGE, bareService, describeDocker, removeByLabel, testDockerClient, testLabels } from '../helpers/docker';
+import { freePort } from '../../src/net/free-port';
 
 describeDocker('DockerClient against the real engine', () => {
   let docker: DockerClient;

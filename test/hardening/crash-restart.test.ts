@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { freePort } from '../../src/db/embedded';
+import { freePort } from '../../src/net/free-port';
 import { decodeAuthBlob } from '../../src/targets/auth-blob';
 import { startFakeAdapter } from '../agent/agent-harness';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { createApp, type App } from '../../src/app';
 import { parseConfig } from '../../src/config';
-import { freePort } from '../../src/db/embedded';
+import { freePort } from '../../src/net/free-port';
 import { createLogger } from '../../src/logger';
 import { ADMIN_TOKEN, type GraphQLBody } from '../helpers/app';
 

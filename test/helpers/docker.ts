@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { ServiceDefinition } from '../../src/engines/container-spec';
 import { DockerClient } from '../../src/engines/docker-client';
 import { DEFAULT_DOCKER_HOST } from '../../src/engines/docker-http';
@@ -113,18 +112,6 @@ export async function removeByLabel(label: string): Promise<void> {
   } finally {
     await client.close();
   }
-}
-
-/** A TCP port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import { encodeToken } from '../../src/agent/credentials';
 import { createSelfSigned } from '../../src/agent/self-signed';
-import { freePort } from '../../src/db/embedded';
+import { freePort } from '../../src/net/free-port';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { TargetBody } from '../helpers/bodies';
 import { startAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-harness';
