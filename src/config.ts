@@ -51,6 +51,7 @@ const schema = z.object({
       return origins;
     }),
   SUBSCRIPTION_TICKET_TTL_SECONDS: z.coerce.number().int().positive().max(3600).default(60),
+  CONSOLE_SESSION_TTL_SECONDS: z.coerce.number().int().positive().max(604800).default(43200),
   GRAPHQL_APQ: z.enum(['true', 'false']).default('true'),
   GRAPHQL_JIT: z.enum(['true', 'false']).default('true'),
   GRAPHQL_DIRECT: z.enum(['true', 'false']).default('true'),
@@ -121,6 +122,8 @@ export interface Config {
   corsOrigins: string[];
   /** How long a subscription ticket (createSubscriptionTicket) may wait to be used. */
   subscriptionTicketTtlSeconds: number;
+  /** How long a web console session lives after sign-in (12 hours unless set). */
+  consoleSessionTtlSeconds: number;
   /** Automatic persisted queries (Apollo's protocol); off in trusted-documents mode. */
   apq: boolean;
   /** Queries over /graphql run compiled (graphql-jit); false runs them through graphql-js. */
@@ -191,6 +194,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentDeployTimeoutMs: e.AGENT_DEPLOY_TIMEOUT_MS,
     corsOrigins: e.CORS_ORIGINS,
     subscriptionTicketTtlSeconds: e.SUBSCRIPTION_TICKET_TTL_SECONDS,
+    consoleSessionTtlSeconds: e.CONSOLE_SESSION_TTL_SECONDS,
     apq: e.GRAPHQL_APQ === 'true',
     compiledQueries: e.GRAPHQL_JIT === 'true',
     directGraphQL: e.GRAPHQL_DIRECT === 'true' && e.GRAPHQL_TRUSTED_DOCUMENTS === 'false',

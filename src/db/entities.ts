@@ -1,5 +1,6 @@
 import { App, AppCategory, Service, ServiceLink, SharedVolume } from '../apps/app.entity';
 import { ApiToken } from '../auth/api-token.entity';
+import { ConsoleSession } from '../auth/console-session.entity';
 import { SubscriptionTicket } from '../auth/subscription-ticket.entity';
 import { Registry } from '../catalog/registry.entity';
 import { TemplateRepo } from '../catalog/template-repo.entity';
@@ -11,6 +12,7 @@ import { DeploymentTarget } from '../targets/deployment-target.entity';
 export const entities = [
   ApiToken,
   SubscriptionTicket,
+  ConsoleSession,
   Registry,
   TemplateRepo,
   Template,

@@ -10,6 +10,7 @@ import { createContext, type AppDeps } from '../context';
 import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, UnavailableError } from '../errors';
 import { RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { parseJson, readBody } from './body';
+import { handleConsoleSession, identifySession, SESSION_PATH } from './console-session';
 import { createCors } from './cors';
 import { checkInputTexts } from './input-limits';
 import { describeError } from './errors';
@@ -40,6 +41,7 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     // Liveness: the process answers. Readiness: it can serve, which needs the database.
     if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (url.pathname === '/readyz') return readyz(deps, res);
+    if (url.pathname === SESSION_PATH) return handleConsoleSession(deps, req, res);
     // /graphql/stream: graphql-sse's protocol, both modes (yoga's plugin-graphql-sse).
     if (url.pathname === '/graphql' || url.pathname === GRAPHQL_SSE_PATH) {
       if (url.pathname === '/graphql' && isGraphiQLPage(req, url)) return forward(yoga, req, res, url, undefined, Buffer.alloc(0));
@@ -145,7 +147,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/** A bearer token; without an Authorization header, the web console's session cookie. */
 async function authenticate(deps: AppDeps, req: IncomingMessage): Promise<Identity> {
+  if (req.headers.authorization === undefined) {
+    const session = await identifySession(deps, req);
+    if (session) return session;
+  }
   return identify(deps, req.headers.authorization);
 }
 

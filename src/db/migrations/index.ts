@@ -7,6 +7,7 @@ import { Migration0009AppScopedNames } from './0009-app-scoped-names';
 import { Migration0010CatalogIdentitySearch } from './0010-catalog-identity-search';
 import { Migration0011UserProfiles } from './0011-user-profiles';
 import { Migration0012ServiceBuildLog } from './0012-service-build-log';
+import { Migration0013ConsoleSessions } from './0013-console-sessions';
 
 /** Every committed migration of the main service, in order. Append; never edit a landed one. */
 export const migrations: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrations: MigrationObject[] = [
   { name: '0010-catalog-identity-search', class: Migration0010CatalogIdentitySearch },
   { name: '0011-user-profiles', class: Migration0011UserProfiles },
   { name: '0012-service-build-log', class: Migration0012ServiceBuildLog },
+  { name: '0013-console-sessions', class: Migration0013ConsoleSessions },
 ];
