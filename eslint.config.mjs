@@ -2,10 +2,13 @@
 // service, the tests, the bench and the scripts. Formatting is prettier's (npm run format:check),
 // so no stylistic rules here.
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', '.data/', '.agent-data/', 'bench/.work/'] },
+  {
+    ignores: ['dist/', 'coverage/', 'node_modules/', '.data/', '.agent-data/', 'bench/.work/', 'test/.artifacts/', 'src/console/src/gql/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -30,7 +33,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/config.ts', 'src/agent/config.ts', 'test/**', 'bench/**', 'scripts/**'],
+    // The web console (browser code): React's rules of hooks and effect dependencies.
+    files: ['src/console/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat['recommended-latest']],
+  },
+  {
+    files: ['src/config.ts', 'src/agent/config.ts', 'src/console/codegen.ts', 'test/**', 'bench/**', 'scripts/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

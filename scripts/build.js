@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 // `npm run build`: compiles src/, schema/ and rest/ to JavaScript in dist/ (tsc with
-// tsconfig.build.json) and copies the files the compiled code reads at run time (the REST
-// operation documents). `--if-stale` (npm start's and npm run agent's pre-step) builds only when
+// tsconfig.build.json), copies the files the compiled code reads at run time (the REST
+// operation documents), and bundles the web console (src/console, Vite) into dist/console.
+// `--console` bundles the console alone (the browser tests' global setup). `--if-stale` (npm start's and npm run agent's pre-step) builds only when
 // dist/ is missing or older than a source, so `npm install && npm start` works on a fresh clone
 // and a start after `git pull` never runs yesterday's code. Plain JavaScript: it must run before
 // anything is compiled, and without tsx.
@@ -36,6 +37,23 @@ function isStale() {
   return sources.some((input) => newestMtime(input) > built);
 }
 
+const CONSOLE = path.join(ROOT, 'src', 'console');
+const CONSOLE_OUT = path.join(DIST, 'console', 'index.html');
+
+function buildConsole() {
+  const vite = path.join(path.dirname(require.resolve('vite/package.json', { paths: [ROOT] })), 'bin', 'vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', '--config', path.join(CONSOLE, 'vite.config.mts')], {
+    stdio: 'inherit',
+    cwd: ROOT,
+    env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+  });
+  if (result.status !== 0) {
+    process.stderr.write(`build: the web console's bundle failed (exit ${result.status ?? result.signal})\n`);
+    rmSync(STAMP, { force: true });
+    process.exit(1);
+  }
+}
+
 function build() {
   rmSync(DIST, { recursive: true, force: true });
   const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
@@ -46,11 +64,15 @@ function build() {
     process.exit(1);
   }
   for (const asset of ASSETS) cpSync(path.join(ROOT, asset), path.join(DIST, asset), { recursive: true });
+  buildConsole();
   mkdirSync(DIST, { recursive: true });
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);
 }
 
-if (process.argv.includes('--if-stale')) {
+if (process.argv.includes('--console')) {
+  const stale = !existsSync(CONSOLE_OUT) || newestMtime(CONSOLE) > statSync(CONSOLE_OUT).mtimeMs;
+  if (!process.argv.includes('--if-stale') || stale) buildConsole();
+} else if (process.argv.includes('--if-stale')) {
   if (isStale()) {
     process.stderr.write('build: dist/ is missing or older than the sources; compiling (npm run build)\n');
     build();

@@ -51,6 +51,7 @@ const schema = z.object({
       return origins;
     }),
   SUBSCRIPTION_TICKET_TTL_SECONDS: z.coerce.number().int().positive().max(3600).default(60),
+  CONSOLE_DIR: z.string().min(1).optional(),
   CONSOLE_SESSION_TTL_SECONDS: z.coerce.number().int().positive().max(604800).default(43200),
   GRAPHQL_APQ: z.enum(['true', 'false']).default('true'),
   GRAPHQL_JIT: z.enum(['true', 'false']).default('true'),
@@ -122,6 +123,8 @@ export interface Config {
   corsOrigins: string[];
   /** How long a subscription ticket (createSubscriptionTicket) may wait to be used. */
   subscriptionTicketTtlSeconds: number;
+  /** The built web console (index.html and assets/); unset: dist/console. */
+  consoleDir?: string;
   /** How long a web console session lives after sign-in (12 hours unless set). */
   consoleSessionTtlSeconds: number;
   /** Automatic persisted queries (Apollo's protocol); off in trusted-documents mode. */
@@ -194,6 +197,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentDeployTimeoutMs: e.AGENT_DEPLOY_TIMEOUT_MS,
     corsOrigins: e.CORS_ORIGINS,
     subscriptionTicketTtlSeconds: e.SUBSCRIPTION_TICKET_TTL_SECONDS,
+    consoleDir: e.CONSOLE_DIR ? path.resolve(e.CONSOLE_DIR) : undefined,
     consoleSessionTtlSeconds: e.CONSOLE_SESSION_TTL_SECONDS,
     apq: e.GRAPHQL_APQ === 'true',
     compiledQueries: e.GRAPHQL_JIT === 'true',

@@ -11,6 +11,7 @@ import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, Unavailable
 import { RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { parseJson, readBody } from './body';
 import { handleConsoleSession, identifySession, SESSION_PATH } from './console-session';
+import { defaultConsoleDir, loadConsoleAssets } from './console-static';
 import { createCors } from './cors';
 import { checkInputTexts } from './input-limits';
 import { describeError } from './errors';
@@ -24,7 +25,7 @@ interface RouteStore {
   route: RestRoute;
 }
 
-/** The whole HTTP surface: /healthz, /graphql, and interface A's REST table. */
+/** The whole HTTP surface: /healthz, /graphql, interface A's REST table, and the web console (/, /assets/*, /console/session). */
 export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, routes: readonly RestRoute[]): Handler {
   const prepared = prepareRoutes(schema, routes);
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
@@ -33,6 +34,7 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
   for (const path of new Set(routes.map((r) => r.path))) knownPaths.on('GET', path, () => undefined);
 
   const cors = createCors(deps.config.corsOrigins);
+  const consoleAssets = loadConsoleAssets(deps.config.consoleDir ?? defaultConsoleDir());
   const direct = createDirectGraphQL(yoga, { enabled: deps.config.directGraphQL, maskError: graphqlMaskError(deps) });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -42,6 +44,8 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (url.pathname === '/readyz') return readyz(deps, res);
     if (url.pathname === SESSION_PATH) return handleConsoleSession(deps, req, res);
+    if (consoleAssets?.serve(req, res, url.pathname)) return;
+    if (url.pathname === '/' && !consoleAssets) throw new NotFoundError('the web console is not built here: run npm run build');
     // /graphql/stream: graphql-sse's protocol, both modes (yoga's plugin-graphql-sse).
     if (url.pathname === '/graphql' || url.pathname === GRAPHQL_SSE_PATH) {
       if (url.pathname === '/graphql' && isGraphiQLPage(req, url)) return forward(yoga, req, res, url, undefined, Buffer.alloc(0));

@@ -1,0 +1,66 @@
+import { useMemo } from 'react';
+import { Provider } from 'urql';
+import { createConsoleClient } from './client';
+import { AppPage } from './pages/AppPage';
+import { AppsPage } from './pages/AppsPage';
+import { SignInPage } from './pages/SignInPage';
+import { TargetsPage } from './pages/TargetsPage';
+import { TemplatesPage } from './pages/TemplatesPage';
+import { TokensPage } from './pages/TokensPage';
+import { useRoute } from './router';
+import { useSession } from './session';
+
+const SECTIONS = [
+  { path: 'apps', label: 'Apps' },
+  { path: 'templates', label: 'Templates' },
+  { path: 'targets', label: 'Targets' },
+  { path: 'tokens', label: 'Tokens' },
+] as const;
+
+export function Console() {
+  const { session, loading, signOut, ended } = useSession();
+  const csrf = session?.csrfToken;
+  // One client (and cache) per session: signing in as someone else starts from nothing.
+  const client = useMemo(() => (csrf ? createConsoleClient(csrf, ended) : null), [csrf, ended]);
+  const [section = 'apps', id] = useRoute();
+
+  if (loading) return <p className="loading">Loading…</p>;
+  if (!session || !client) return <SignInPage />;
+
+  return (
+    <Provider value={client}>
+      <header className="top">
+        <a className="brand" href="#/apps">
+          Platform
+        </a>
+        <nav aria-label="Sections">
+          <ul>
+            {SECTIONS.map((s) => (
+              <li key={s.path}>
+                <a href={`#/${s.path}`} aria-current={section === s.path ? 'page' : undefined}>
+                  {s.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="who">
+          <span>
+            {session.username} <span className="scopes">({session.scopes.join(', ')})</span>
+          </span>
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main>
+        {section === 'apps' && !id && <AppsPage />}
+        {section === 'apps' && id && <AppPage id={Number(id)} />}
+        {section === 'templates' && <TemplatesPage />}
+        {section === 'targets' && <TargetsPage />}
+        {section === 'tokens' && <TokensPage />}
+        {!SECTIONS.some((s) => s.path === section) && <p role="alert">No such page.</p>}
+      </main>
+    </Provider>
+  );
+}

@@ -1,0 +1,70 @@
+import { cacheExchange } from '@urql/exchange-graphcache';
+import { createClient as createSseClient } from 'graphql-sse';
+import { Client, fetchExchange, subscriptionExchange, mapExchange } from 'urql';
+
+/**
+ * The console's GraphQL client: urql with graphcache's normalized cache (every object with an
+ * identity has a global `id`; values without one, like a port or a link, are embedded in their
+ * owner), subscriptions over graphql-sse on /graphql/stream, and the session's cookie and CSRF
+ * token on every request.
+ */
+export function createConsoleClient(csrfToken: string, onUnauthenticated: () => void): Client {
+  const headers = { 'x-csrf-token': csrfToken };
+  const sse = createSseClient({ url: '/graphql/stream', credentials: 'same-origin', headers });
+  return new Client({
+    url: '/graphql',
+    fetchOptions: { credentials: 'same-origin', headers },
+    exchanges: [
+      mapExchange({
+        onResult(result) {
+          const status = (result.error?.response as Response | undefined)?.status;
+          if (status === 401) onUnauthenticated();
+          return result;
+        },
+      }),
+      cacheExchange({
+        keys: {
+          // Values of their owner, with no identity of their own: cached inside it.
+          CategoryPosition: () => null,
+          DeploymentServiceId: () => null,
+          DeploymentStatus: () => null,
+          DeploymentTargetMetadata: () => null,
+          EnvironmentVariable: () => null,
+          Image: () => null,
+          ImageLink: () => null,
+          JournalEntry: () => null,
+          Port: () => null,
+          RegistryImageTemplate: () => null,
+          SearchResult: () => null,
+          ServiceError: () => null,
+          ServiceLink: () => null,
+          ServiceReplica: () => null,
+          ServiceStateEvent: () => null,
+          User: () => null,
+          Volume: () => null,
+          VolumeFrom: () => null,
+        },
+        // A list a mutation adds to or removes from is read again when next shown.
+        updates: {
+          Mutation: {
+            createApp: (_result, _args, cache) => cache.invalidate('Query', 'apps'),
+            deleteApp: (_result, _args, cache) => cache.invalidate('Query', 'apps'),
+            createApiToken: (_result, _args, cache) => cache.invalidate('Query', 'apiTokens'),
+            createDeploymentTarget: (_result, _args, cache) => cache.invalidate('Query', 'deploymentTargets'),
+          },
+        },
+      }),
+      subscriptionExchange({
+        forwardSubscription(operation) {
+          return {
+            subscribe(sink) {
+              const dispose = sse.subscribe({ ...operation, query: operation.query ?? '' }, sink);
+              return { unsubscribe: dispose };
+            },
+          };
+        },
+      }),
+      fetchExchange,
+    ],
+  });
+}

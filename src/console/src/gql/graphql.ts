@@ -1,0 +1,206 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+export type CreateApiTokenInput = {
+  email?: string | null | undefined;
+  name: string;
+  scopes: Array<Scope>;
+  username?: string | null | undefined;
+};
+
+/** Exactly one source: a template, a docker-compose file, or an image (with its registry) */
+export type CreateAppInput = {
+  /** The compose file's path in the template repo of composeRepoId */
+  composeFile?: string | null | undefined;
+  /** A compose file of this template repo (with composeFile): its env_file, file secrets and build contexts are read from the repo */
+  composeRepoId?: number | null | undefined;
+  composeYaml?: string | null | undefined;
+  /** Values for the compose file's ${VAR} substitutions: a mapping of names to strings */
+  environment?: unknown;
+  image?: string | null | undefined;
+  /** The app's name; default the compose file's `name:`, else the template's */
+  name?: string | null | undefined;
+  /** Active compose profiles: services in other profiles are left out */
+  profiles?: Array<string> | null | undefined;
+  registryId?: number | null | undefined;
+  templateId?: number | null | undefined;
+};
+
+export type CreateDeploymentTargetInput = {
+  /** The agent's token, as it printed it */
+  authBlob: string;
+  name: string;
+};
+
+/** The stable code of a failure (REST answers each with its HTTP status) */
+export type ErrorCode =
+  /** HTTP 400 */
+  | 'BAD_REQUEST'
+  /** HTTP 409 */
+  | 'CONFLICT'
+  /** HTTP 403 */
+  | 'FORBIDDEN'
+  /** HTTP 405 */
+  | 'METHOD_NOT_ALLOWED'
+  /** HTTP 404 */
+  | 'NOT_FOUND'
+  /** HTTP 501 */
+  | 'NOT_IMPLEMENTED'
+  /** HTTP 413 */
+  | 'PAYLOAD_TOO_LARGE'
+  /** HTTP 401 */
+  | 'UNAUTHENTICATED'
+  /** HTTP 503 */
+  | 'UNAVAILABLE'
+  /** HTTP 502 */
+  | 'UPSTREAM_FAILED'
+  /** HTTP 504 */
+  | 'UPSTREAM_TIMEOUT'
+  /** HTTP 422 */
+  | 'VALIDATION_FAILED';
+
+/** read < write < deploy < admin: each scope includes the ones before it */
+export type Scope =
+  | 'admin'
+  | 'deploy'
+  | 'read'
+  | 'write';
+
+export type ConsoleAppQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleAppQuery = { app: { id: string, databaseId: number, name: string, from: string | null, documentation: string | null, errors: Array<{ message: string }>, warnings: Array<{ message: string }>, services: Array<{ id: string, databaseId: number, name: string, from: string, activeState: string | null, subState: string | null, ports: Array<{ containerPort: string | number, hostPort: string | number | null, proto: string | null }>, errors: { message: string } | null }> | null } | null };
+
+export type ConsoleServiceStatesSubscriptionVariables = Exact<{
+  appId: number;
+}>;
+
+
+export type ConsoleServiceStatesSubscription = { serviceStateChanged: { serviceId: number, service: { id: string, activeState: string | null, subState: string | null } | null } };
+
+export type ConsoleAppJournalQueryVariables = Exact<{
+  appId: number;
+  cursor?: string | null | undefined;
+}>;
+
+
+export type ConsoleAppJournalQuery = { appJournal: Array<{ cursor: string, service: string, stream: string, message: string, timestamp: string }> | null };
+
+export type ConsoleDeleteAppMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteAppMutation = { deleteApp:
+    | { __typename: 'App' }
+    | { __typename: 'BadRequestError', message: string }
+    | { __typename: 'ConflictError', message: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'UpstreamError', message: string }
+    | { __typename: 'UpstreamTimeoutError', message: string }
+    | { __typename: 'ValidationError', message: string }
+   };
+
+export type ConsoleAppsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleAppsQuery = { apps: Array<{ id: string, databaseId: number, name: string, from: string | null, errors: Array<{ message: string }>, services: Array<{ id: string, databaseId: number, name: string, activeState: string | null, subState: string | null }> | null }> };
+
+export type ConsoleTargetsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleTargetsQuery = { deploymentTargets: Array<{ id: string, databaseId: number, name: string, endpointUrl: string, metadataError: string | null, metadata: { agentVersion: string, adapterType: string, adapterVersion: string } | null }> };
+
+export type ConsoleAddTargetMutationVariables = Exact<{
+  input: CreateDeploymentTargetInput;
+}>;
+
+
+export type ConsoleAddTargetMutation = { createDeploymentTarget:
+    | { __typename: 'BadRequestError', message: string }
+    | { __typename: 'ConflictError', message: string }
+    | { __typename: 'DeploymentTarget', id: string, databaseId: number }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'UpstreamError', message: string }
+    | { __typename: 'UpstreamTimeoutError', message: string }
+    | { __typename: 'ValidationError', message: string }
+   };
+
+export type ConsoleSearchQueryVariables = Exact<{
+  q: string;
+}>;
+
+
+export type ConsoleSearchQuery = { search: { items: Array<
+      | { __typename: 'RegistryImageTemplate', registryId: number, registryName: string, starCount: number | null, isOfficial: boolean | null, name: string, description: string | null, source: string | null, imageCount: number, images: Array<{ name: string, source: string }> }
+      | { __typename: 'Template', id: string, databaseId: number, keywords: string | null, name: string, description: string | null, source: string | null, imageCount: number, images: Array<{ name: string, source: string }> }
+    >, errors: Array<{ message: string }> } };
+
+export type ConsoleCreateAppMutationVariables = Exact<{
+  input: CreateAppInput;
+}>;
+
+
+export type ConsoleCreateAppMutation = { createApp:
+    | { __typename: 'App', id: string, databaseId: number, name: string }
+    | { __typename: 'BadRequestError', code: ErrorCode, message: string, fields: Array<string> }
+    | { __typename: 'ConflictError', code: ErrorCode, message: string, fields: Array<string> }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string, fields: Array<string> }
+    | { __typename: 'UpstreamError', code: ErrorCode, message: string, fields: Array<string> }
+    | { __typename: 'UpstreamTimeoutError', code: ErrorCode, message: string, fields: Array<string> }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string, fields: Array<string> }
+   };
+
+export type ConsoleTokensQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleTokensQuery = { apiTokens: Array<{ id: string, databaseId: number, name: string, username: string, scopes: Array<Scope>, createdAt: string, revokedAt: string | null }> };
+
+export type ConsoleIssueTokenMutationVariables = Exact<{
+  input: CreateApiTokenInput;
+}>;
+
+
+export type ConsoleIssueTokenMutation = { createApiToken:
+    | { __typename: 'BadRequestError', message: string }
+    | { __typename: 'ConflictError', message: string }
+    | { __typename: 'IssuedApiToken', token: string, apiToken: { id: string, databaseId: number, name: string, username: string, scopes: Array<Scope>, createdAt: string, revokedAt: string | null } }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'UpstreamError', message: string }
+    | { __typename: 'UpstreamTimeoutError', message: string }
+    | { __typename: 'ValidationError', message: string }
+   };
+
+export type ConsoleRevokeTokenMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleRevokeTokenMutation = { revokeApiToken:
+    | { __typename: 'ApiToken', id: string, revokedAt: string | null }
+    | { __typename: 'BadRequestError', message: string }
+    | { __typename: 'ConflictError', message: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'UpstreamError', message: string }
+    | { __typename: 'UpstreamTimeoutError', message: string }
+    | { __typename: 'ValidationError', message: string }
+   };
+
+
+export const ConsoleAppDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ConsoleApp"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"app"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"documentation"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}},{"kind":"Field","name":{"kind":"Name","value":"warnings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}},{"kind":"Field","name":{"kind":"Name","value":"services"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"activeState"}},{"kind":"Field","name":{"kind":"Name","value":"subState"}},{"kind":"Field","name":{"kind":"Name","value":"ports"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"containerPort"}},{"kind":"Field","name":{"kind":"Name","value":"hostPort"}},{"kind":"Field","name":{"kind":"Name","value":"proto"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleAppQuery, ConsoleAppQueryVariables>;
+export const ConsoleServiceStatesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"ConsoleServiceStates"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"appId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"serviceStateChanged"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"appId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"appId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"serviceId"}},{"kind":"Field","name":{"kind":"Name","value":"service"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"activeState"}},{"kind":"Field","name":{"kind":"Name","value":"subState"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleServiceStatesSubscription, ConsoleServiceStatesSubscriptionVariables>;
+export const ConsoleAppJournalDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ConsoleAppJournal"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"appId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"cursor"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"appJournal"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"appId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"appId"}}},{"kind":"Argument","name":{"kind":"Name","value":"cursor"},"value":{"kind":"Variable","name":{"kind":"Name","value":"cursor"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"500"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"service"}},{"kind":"Field","name":{"kind":"Name","value":"stream"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"timestamp"}}]}}]}}]} as unknown as DocumentNode<ConsoleAppJournalQuery, ConsoleAppJournalQueryVariables>;
+export const ConsoleDeleteAppDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ConsoleDeleteApp"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteApp"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleDeleteAppMutation, ConsoleDeleteAppMutationVariables>;
+export const ConsoleAppsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ConsoleApps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}},{"kind":"Field","name":{"kind":"Name","value":"services"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"activeState"}},{"kind":"Field","name":{"kind":"Name","value":"subState"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleAppsQuery, ConsoleAppsQueryVariables>;
+export const ConsoleTargetsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ConsoleTargets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deploymentTargets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"endpointUrl"}},{"kind":"Field","name":{"kind":"Name","value":"metadataError"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"agentVersion"}},{"kind":"Field","name":{"kind":"Name","value":"adapterType"}},{"kind":"Field","name":{"kind":"Name","value":"adapterVersion"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleTargetsQuery, ConsoleTargetsQueryVariables>;
+export const ConsoleAddTargetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ConsoleAddTarget"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateDeploymentTargetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createDeploymentTarget"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DeploymentTarget"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleAddTargetMutation, ConsoleAddTargetMutationVariables>;
+export const ConsoleSearchDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ConsoleSearch"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"q"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"search"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"q"},"value":{"kind":"Variable","name":{"kind":"Name","value":"q"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"30"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"imageCount"}},{"kind":"Field","name":{"kind":"Name","value":"images"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"source"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Template"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"keywords"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RegistryImageTemplate"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registryId"}},{"kind":"Field","name":{"kind":"Name","value":"registryName"}},{"kind":"Field","name":{"kind":"Name","value":"starCount"}},{"kind":"Field","name":{"kind":"Name","value":"isOfficial"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleSearchQuery, ConsoleSearchQueryVariables>;
+export const ConsoleCreateAppDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ConsoleCreateApp"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateAppInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createApp"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"App"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"fields"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleCreateAppMutation, ConsoleCreateAppMutationVariables>;
+export const ConsoleTokensDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ConsoleTokens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiTokens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]}}]} as unknown as DocumentNode<ConsoleTokensQuery, ConsoleTokensQueryVariables>;
+export const ConsoleIssueTokenDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ConsoleIssueToken"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateApiTokenInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createApiToken"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"IssuedApiToken"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"token"}},{"kind":"Field","name":{"kind":"Name","value":"apiToken"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleIssueTokenMutation, ConsoleIssueTokenMutationVariables>;
+export const ConsoleRevokeTokenDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ConsoleRevokeToken"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revokeApiToken"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiToken"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleRevokeTokenMutation, ConsoleRevokeTokenMutationVariables>;

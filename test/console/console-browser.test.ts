@@ -1,0 +1,232 @@
+import { expect } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { encodeToken } from '../../src/agent/credentials';
+import { createSelfSigned } from '../../src/agent/self-signed';
+import { freePort } from '../../src/net/free-port';
+import { cleanupEngine, instanceId, suffix } from '../apps/fixtures';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
+import { describeBrowser, launchChromium } from '../helpers/browser';
+import { describeDocker } from '../helpers/docker';
+import { makeGitRepo, pmx } from '../helpers/git';
+
+const ROOT = path.resolve(__dirname, '../..');
+/** Screenshots of the main pages, kept by CI as artifacts (a few are copied to docs/ for the README). */
+const ARTIFACTS = path.join(ROOT, 'test', '.artifacts', 'console');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/** axe-core's serious and critical violations on the page as it is now (run through the debugger: the page's CSP stays on). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+}
+
+/**
+ * The web console in Debian's chromium against the real service, on a real Docker engine: each
+ * task done as a person would, by typing and clicking and waiting for what the page shows.
+ */
+describeBrowser('web console', () => {
+  describeDocker('in a browser', () => {
+    let t: TestApp;
+    let browser: Browser;
+    let instance: string;
+    const cspViolations: string[] = [];
+    const sfx = suffix();
+    const templateName = `Console Demo ${sfx}`;
+
+    beforeAll(async () => {
+      execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.js'), '--console', '--if-stale'], { stdio: 'inherit' });
+      mkdirSync(ARTIFACTS, { recursive: true });
+      t = await startTestApp();
+      instance = await instanceId(t);
+      const repo = makeGitRepo({
+        'demo.pmx': pmx(templateName, {
+          keywords: 'console demo',
+          images: [
+            '  - name: web',
+            '    source: platform-test/busybox:latest',
+            `    command: sh -c "echo hello-from-${sfx} && exec httpd -f -p 80"`,
+            '    expose: [80]',
+            '    environment:',
+            '      - variable: GREETING',
+            '        value: hello',
+          ].join('\n'),
+        }),
+      });
+      expect((await t.request('POST', '/template_repos', { body: { name: repo } })).status).toBe(200);
+      browser = await launchChromium();
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await t?.close();
+      if (instance) await cleanupEngine(instance);
+    });
+
+    async function open(): Promise<{ context: BrowserContext; page: Page }> {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+      const page = await context.newPage();
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+      });
+      await page.goto(t.url);
+      return { context, page };
+    }
+
+    const section = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name });
+
+    async function signIn(page: Page, token: string) {
+      await page.getByLabel('API token').fill(token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    }
+
+    test('signs in with a token (a wrong one is refused), keeps no token in the page, stays signed in on reload, signs out', async () => {
+      const { context, page } = await open();
+      await page.getByRole('heading', { name: 'Platform console' }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'sign-in.png') });
+
+      await signIn(page, 'plt_wrong');
+      await page.getByRole('alert').getByText('the token is not valid').waitFor();
+
+      await signIn(page, ADMIN_TOKEN);
+      await page.getByRole('heading', { name: 'Apps' }).waitFor();
+      await page.getByText('admin (read, write, deploy, admin)').waitFor();
+      // The session is an HttpOnly cookie: nothing the page's scripts can read holds a credential.
+      const stored = await page.evaluate(() => ({
+        cookies: document.cookie,
+        local: JSON.stringify(localStorage),
+        session: JSON.stringify(sessionStorage),
+      }));
+      expect(stored).toEqual({ cookies: '', local: '{}', session: '{}' });
+      const [cookie] = await context.cookies();
+      expect(cookie).toMatchObject({ name: 'platform_session', httpOnly: true, sameSite: 'Strict' });
+
+      await page.reload();
+      await page.getByRole('heading', { name: 'Apps' }).waitFor();
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Platform console' }).waitFor();
+      // The cookie's session is gone on the server too, not only forgotten by the page.
+      const after = await t.request('GET', '/apps', { token: null, headers: { cookie: `platform_session=${cookie.value}` } });
+      expect(after.status).toBe(401);
+      await context.close();
+    });
+
+    test('finds a template (matches highlighted), launches it, and watches its service come up live; the log tails', async () => {
+      const { context, page } = await open();
+      await signIn(page, ADMIN_TOKEN);
+      await section(page, 'Templates').click();
+      await page.getByLabel('Search templates and registry images').fill('demo');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      const card = page.locator('li.card', { hasText: templateName });
+      await card.waitFor();
+      expect(await card.locator('mark').first().innerText()).toBe('Demo');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'templates.png') });
+
+      await card.getByRole('button', { name: `Launch ${templateName}` }).click();
+      await page.getByRole('heading', { name: templateName }).waitFor({ timeout: 30_000 });
+      const row = page.locator('tr[data-service="web"]');
+      // Updated by the subscription: the page is not reloaded and does not poll the app.
+      await row.getByText('active (running)').waitFor({ timeout: 60_000 });
+      expect(await seriousViolations(page)).toEqual([]);
+      // The log tails what the container printed; a filter narrows it, a pause stops following.
+      const log = page.getByRole('log', { name: 'Log lines' });
+      await log.getByText(`hello-from-${sfx}`).waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'app.png'), fullPage: true });
+      await page.getByRole('searchbox', { name: 'Filter' }).fill('no-such-line');
+      expect((await log.innerText()).trim()).toBe('');
+      await page.getByRole('searchbox', { name: 'Filter' }).fill('');
+      await page.getByRole('button', { name: 'Pause' }).click();
+      expect(await page.getByRole('button', { name: 'Follow' }).getAttribute('aria-pressed')).toBe('false');
+
+      // The app list shows it with its service's state.
+      await section(page, 'Apps').click();
+      await page.getByRole('link', { name: templateName }).waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'apps.png') });
+
+      // Delete, confirmed.
+      await page.getByRole('link', { name: templateName }).click();
+      await page.getByRole('button', { name: 'Delete app…' }).click();
+      await page.getByRole('button', { name: `Delete ${templateName}` }).click();
+      await page.getByRole('heading', { name: 'Apps' }).waitFor();
+      await page.getByText('No apps yet.').waitFor();
+      await context.close();
+    });
+
+    test('issues a read token, shown once; signed in with it, what it may not do is disabled with the reason', async () => {
+      const { context, page } = await open();
+      await signIn(page, ADMIN_TOKEN);
+      await section(page, 'Tokens').click();
+      await page.getByLabel('Name').fill(`viewer-${sfx}`);
+      await page.getByLabel(/^Scope/).selectOption('read');
+      await page.getByRole('button', { name: 'Issue token' }).click();
+      const token = (await page.getByTestId('issued-token').innerText()).trim();
+      expect(token).toMatch(/^plt_/);
+      await page
+        .getByRole('cell', { name: `viewer-${sfx}`, exact: true })
+        .first()
+        .waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'tokens.png') });
+      await page.getByRole('button', { name: 'Sign out' }).click();
+
+      await signIn(page, token);
+      await page.getByText(`viewer-${sfx} (read)`).waitFor();
+      await section(page, 'Templates').click();
+      await page.getByLabel('Search templates and registry images').fill('demo');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      const launch = page.getByRole('button', { name: `Launch ${templateName}` });
+      await launch.waitFor();
+      expect(await launch.isDisabled()).toBe(true);
+      const reasonId = await launch.getAttribute('aria-describedby');
+      expect(await page.locator(`[id="${reasonId}"]`).innerText()).toBe('Needs the write scope; this token has read.');
+
+      await section(page, 'Tokens').click();
+      expect(await page.getByRole('button', { name: 'Issue token' }).isDisabled()).toBe(true);
+      await page.getByText('Needs the admin scope; this token has read.').first().waitFor();
+      await context.close();
+    });
+
+    test('adds a target whose agent is down: it is listed as unreachable, and the rest of the page works', async () => {
+      const { context, page } = await open();
+      await signIn(page, ADMIN_TOKEN);
+      await section(page, 'Targets').click();
+      await page.getByText('No targets yet.').waitFor();
+      const agentToken = await downAgentToken();
+      await page.getByLabel('Name').fill('sleepy');
+      await page.getByLabel(/^Agent token/).fill(agentToken);
+      await page.getByRole('button', { name: 'Add target' }).click();
+      await page.getByRole('cell', { name: /Agent unreachable/ }).waitFor();
+      await section(page, 'Apps').click();
+      await page.getByRole('heading', { name: 'Apps' }).waitFor();
+      await context.close();
+    });
+
+    test('the page ran under its Content-Security-Policy without a violation', () => {
+      expect(cspViolations).toEqual([]);
+    });
+  });
+});
+
+/** A well-formed agent token for an agent that is not running (a closed loopback port). */
+async function downAgentToken(): Promise<string> {
+  const tls = createSelfSigned('127.0.0.1', ['127.0.0.1'], 1);
+  return encodeToken(`https://127.0.0.1:${await freePort()}`, 'user', 'pass', tls.certPem);
+}
