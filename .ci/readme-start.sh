@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Does exactly what the README says a newcomer does, in a fresh clone: `npm install && npm start`,
 # then checks that the first start compiled dist/ and runs it (not tsx), that /healthz answers
-# 200, that a second start reuses the data without compiling again, and that Ctrl-C (SIGINT)
+# 200 and / the web console, that a second start reuses the data without compiling again, and that Ctrl-C (SIGINT)
 # stops the service and its embedded PostgreSQL with no orphaned postgres process.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +25,8 @@ start_and_stop() {
     sleep 1
   done
   curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || { echo "readme-start: /healthz never answered"; cat "$work/start-$1.log"; exit 1; }
+  # The web console is built with the service and served at /.
+  curl -fsS "http://127.0.0.1:$port/" | grep -q '<div id="root">' || { echo "readme-start: / does not serve the web console"; exit 1; }
   # Ctrl-C reaches the whole foreground process group.
   kill -INT -- "-$pid"
   for i in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
@@ -39,4 +41,4 @@ test -s .data/admin-token
 start_and_stop 2
 if grep -q 'Admin token' "$work/start-2.log"; then echo "readme-start: the second start issued another admin token"; exit 1; fi
 if grep -q 'compiling' "$work/start-2.log"; then echo "readme-start: the second start compiled again although nothing changed"; exit 1; fi
-echo "readme-start: npm install && npm start serves /healthz, reuses its data, and stops cleanly"
+echo "readme-start: npm install && npm start serves /healthz and the console, reuses its data, and stops cleanly"

@@ -78,8 +78,13 @@ describeBrowser('web console', () => {
       if (instance) await cleanupEngine(instance);
     });
 
-    async function open(): Promise<{ context: BrowserContext; page: Page }> {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    async function open(
+      options: { colorScheme?: 'light' | 'dark'; width?: number } = {},
+    ): Promise<{ context: BrowserContext; page: Page }> {
+      const context = await browser.newContext({
+        viewport: { width: options.width ?? 1280, height: 860 },
+        colorScheme: options.colorScheme ?? 'light',
+      });
       const page = await context.newPage();
       page.on('console', (message) => {
         if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
@@ -216,6 +221,20 @@ describeBrowser('web console', () => {
       await page.getByRole('cell', { name: /Agent unreachable/ }).waitFor();
       await section(page, 'Apps').click();
       await page.getByRole('heading', { name: 'Apps' }).waitFor();
+      await context.close();
+    });
+
+    test('dark, in a laptop-narrow window: every section fits the width and axe finds nothing serious (contrast included)', async () => {
+      const { context, page } = await open({ colorScheme: 'dark', width: 760 });
+      expect(await seriousViolations(page)).toEqual([]);
+      await signIn(page, ADMIN_TOKEN);
+      for (const name of ['Apps', 'Templates', 'Targets', 'Tokens']) {
+        await section(page, name).click();
+        await page.locator('main h1').waitFor();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        expect(await seriousViolations(page)).toEqual([]);
+      }
+      await page.screenshot({ path: path.join(ARTIFACTS, 'tokens-dark-narrow.png') });
       await context.close();
     });
 
