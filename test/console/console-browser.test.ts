@@ -209,6 +209,37 @@ describeBrowser('web console', () => {
       await context.close();
     });
 
+    test('catalog: adds a template repo (a broken file is listed with its error), reloads it, adds a registry and disables it', async () => {
+      const { context, page } = await open();
+      await signIn(page, ADMIN_TOKEN);
+      await section(page, 'Catalog').click();
+      const repo = makeGitRepo({ 'good.pmx': pmx(`Catalogued ${sfx}`), 'broken.pmx': 'name: [unclosed' });
+      await page.getByLabel(/^Git URL/).fill(repo);
+      await page.getByRole('button', { name: 'Add repo' }).click();
+      const row = page.getByRole('row', { name: new RegExp(repo) });
+      await row.waitFor();
+      expect(await row.getByRole('cell').nth(1).innerText()).toBe('1');
+      await row.getByText(/^broken\.pmx/).waitFor();
+      await row.getByRole('button', { name: `Reload ${repo}` }).click();
+      await row.getByRole('button', { name: `Reload ${repo}` }).waitFor();
+
+      await page.getByLabel('Name', { exact: true }).fill(`mirror-${sfx}`);
+      await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:5999');
+      await page.getByLabel('Username (optional)').fill('someone');
+      await page.getByLabel(/^Password/).fill('s3cret-password');
+      await page.getByRole('button', { name: 'Add registry' }).click();
+      const registry = page.getByRole('row', { name: new RegExp(`mirror-${sfx}`) });
+      await registry.getByText('set (write-only)').waitFor();
+      // Write-only: the form forgets it, and the page shows only that credentials are set.
+      expect(await page.getByLabel(/^Password/).inputValue()).toBe('');
+      expect(await page.locator('main').innerText()).not.toContain('s3cret-password');
+      await registry.getByRole('button', { name: `Disable mirror-${sfx}` }).click();
+      await registry.getByRole('button', { name: `Enable mirror-${sfx}` }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'catalog.png'), fullPage: true });
+      await context.close();
+    });
+
     test('adds a target whose agent is down: it is listed as unreachable, and the rest of the page works', async () => {
       const { context, page } = await open();
       await signIn(page, ADMIN_TOKEN);

@@ -3,6 +3,7 @@ import { Provider } from 'urql';
 import { createConsoleClient } from './client';
 import { AppPage } from './pages/AppPage';
 import { AppsPage } from './pages/AppsPage';
+import { CatalogPage } from './pages/CatalogPage';
 import { SignInPage } from './pages/SignInPage';
 import { TargetsPage } from './pages/TargetsPage';
 import { TemplatesPage } from './pages/TemplatesPage';
@@ -13,6 +14,7 @@ import { useSession } from './session';
 const SECTIONS = [
   { path: 'apps', label: 'Apps' },
   { path: 'templates', label: 'Templates' },
+  { path: 'catalog', label: 'Catalog' },
   { path: 'targets', label: 'Targets' },
   { path: 'tokens', label: 'Tokens' },
 ] as const;
@@ -57,6 +59,7 @@ export function Console() {
         {section === 'apps' && !id && <AppsPage />}
         {section === 'apps' && id && <AppPage id={Number(id)} />}
         {section === 'templates' && <TemplatesPage />}
+        {section === 'catalog' && <CatalogPage />}
         {section === 'targets' && <TargetsPage />}
         {section === 'tokens' && <TokensPage />}
         {!SECTIONS.some((s) => s.path === section) && <p role="alert">No such page.</p>}
