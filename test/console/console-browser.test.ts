@@ -9,7 +9,8 @@ import { freePort } from '../../src/net/free-port';
 import { cleanupEngine, instanceId, suffix } from '../apps/fixtures';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 import { describeBrowser, launchChromium } from '../helpers/browser';
-import { describeDocker } from '../helpers/docker';
+import { describeDocker, testDockerClient, testDockerHost } from '../helpers/docker';
+import { agentRequest, startAgent } from '../agent/agent-harness';
 import { makeGitRepo, pmx } from '../helpers/git';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -255,6 +256,71 @@ describeBrowser('web console', () => {
       await context.close();
     });
 
+    test('deploys a template to a target with per-image overrides, watches its services run, redeploys and deletes it; with the agent down the page says so', async () => {
+      const agent = await startAgent({ env: { AGENT_ADAPTER: 'docker', DOCKER_HOST: testDockerHost(), AGENT_STOP_TIMEOUT_SECONDS: '1' } });
+      let agentUp = true;
+      try {
+        const { context, page } = await open();
+        await signIn(page, ADMIN_TOKEN);
+        await section(page, 'Targets').click();
+        await page.getByLabel('Name').fill(`edge-${sfx}`);
+        await page.getByLabel(/^Agent token/).fill(agent.token);
+        await page.getByRole('button', { name: 'Add target' }).click();
+        await page.getByRole('link', { name: `edge-${sfx}` }).click();
+        await page.getByText('adapter docker').waitFor();
+        await page.getByText('No deployments yet.').waitFor();
+
+        await page.getByLabel('Template', { exact: true }).selectOption({ label: templateName });
+        await page.getByLabel('How many of web').fill('2');
+        await page.getByLabel('web: GREETING').fill('bonjour');
+        await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+        const row = page.locator('tr[data-deployment]');
+        await row.waitFor({ timeout: 60_000 });
+        // Both containers reach running, shown as the agent reports them (the subscription).
+        await expectEventually(async () => (await row.getByText('running', { exact: true }).count()) === 2);
+        const docker = testDockerClient();
+        try {
+          // The orchestrator's id the page shows is the container's name.
+          const inspected = await docker.inspectContainer(await row.locator('code').first().innerText());
+          expect(inspected!.Config.Env).toContain('GREETING=bonjour');
+        } finally {
+          await docker.close();
+        }
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.screenshot({ path: path.join(ARTIFACTS, 'target.png'), fullPage: true });
+
+        const before = await row.locator('code').allInnerTexts();
+        await row.getByRole('button', { name: /^Redeploy / }).click();
+        await expectEventually(async () => {
+          const now = await row.locator('code').allInnerTexts();
+          return now.length === 2 && now.every((id) => !before.includes(id));
+        });
+
+        await row.getByRole('button', { name: /^Delete .*…$/ }).click();
+        await row.getByRole('button', { name: /and its containers$/ }).click();
+        await page.getByText('No deployments yet.').waitFor({ timeout: 30_000 });
+
+        // The agent goes away: the page says so and everything else on it still works.
+        await agent.close();
+        agentUp = false;
+        await page.reload();
+        await page
+          .getByRole('alert')
+          .getByText(/cannot list its deployments/)
+          .waitFor({ timeout: 30_000 });
+        await page.getByRole('heading', { name: 'Deploy a template' }).waitFor();
+        await section(page, 'Apps').click();
+        await page.getByRole('heading', { name: 'Apps' }).waitFor();
+        await context.close();
+      } finally {
+        if (agentUp) {
+          const listed = await agentRequest<{ id: number }[]>(agent, 'GET', '/deployments');
+          for (const d of listed.body ?? []) await agentRequest(agent, 'DELETE', `/deployments/${d.id}`);
+          await agent.close();
+        }
+      }
+    }, 180_000);
+
     test('dark, in a laptop-narrow window: every section fits the width and axe finds nothing serious (contrast included)', async () => {
       const { context, page } = await open({ colorScheme: 'dark', width: 760 });
       expect(await seriousViolations(page)).toEqual([]);
@@ -274,6 +340,15 @@ describeBrowser('web console', () => {
     });
   });
 });
+
+/** Polls until `check` holds (30 s at most): for what the page shows after the engine or an agent acts. */
+async function expectEventually(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('the page never showed what was expected');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 /** A well-formed agent token for an agent that is not running (a closed loopback port). */
 async function downAgentToken(): Promise<string> {

@@ -5,6 +5,7 @@ import { AppPage } from './pages/AppPage';
 import { AppsPage } from './pages/AppsPage';
 import { CatalogPage } from './pages/CatalogPage';
 import { SignInPage } from './pages/SignInPage';
+import { TargetPage } from './pages/TargetPage';
 import { TargetsPage } from './pages/TargetsPage';
 import { TemplatesPage } from './pages/TemplatesPage';
 import { TokensPage } from './pages/TokensPage';
@@ -60,7 +61,8 @@ export function Console() {
         {section === 'apps' && id && <AppPage id={Number(id)} />}
         {section === 'templates' && <TemplatesPage />}
         {section === 'catalog' && <CatalogPage />}
-        {section === 'targets' && <TargetsPage />}
+        {section === 'targets' && !id && <TargetsPage />}
+        {section === 'targets' && id && <TargetPage id={Number(id)} />}
         {section === 'tokens' && <TokensPage />}
         {!SECTIONS.some((s) => s.path === section) && <p role="alert">No such page.</p>}
       </main>

@@ -70,7 +70,7 @@ export function TargetsPage() {
             {data.deploymentTargets.map((target) => (
               <tr key={target.id}>
                 <td>
-                  {target.name}
+                  <a href={`#/targets/${target.databaseId}`}>{target.name}</a>
                   <div className="muted">{target.endpointUrl}</div>
                 </td>
                 {target.metadata ? (
