@@ -70,6 +70,38 @@ describeBrowser('web console', () => {
         }),
       });
       expect((await t.request('POST', '/template_repos', { body: { name: repo } })).status).toBe(200);
+      // Documentation written to attack the page that renders it.
+      const hostile = makeGitRepo({
+        'hostile.pmx': [
+          `name: Hostile ${sfx}`,
+          'description: documentation that tries to run script',
+          'type: Default',
+          'documentation: |',
+          '  ## Setup',
+          '  - first **step**',
+          '',
+          '  <script>window.__pwned = 1</script>',
+          '',
+          '  <img src="x" onerror="window.__pwned = 2">',
+          '',
+          '  [click me](javascript:window.__pwned=3)',
+          'images:',
+          '  - name: web',
+          '    source: platform-test/busybox:latest',
+          '    command: httpd -f -p 80',
+          '    links:',
+          '      - service: db',
+          '        alias: database',
+          '    environment:',
+          '      - variable: MODE',
+          '        value: demo',
+          '  - name: db',
+          '    source: platform-test/busybox:latest',
+          '    command: sleep 3600',
+          '',
+        ].join('\n'),
+      });
+      expect((await t.request('POST', '/template_repos', { body: { name: hostile } })).status).toBe(200);
       browser = await launchChromium();
     }, 120_000);
 
@@ -173,6 +205,29 @@ describeBrowser('web console', () => {
       await page.getByRole('button', { name: `Delete ${templateName}` }).click();
       await page.getByRole('heading', { name: 'Apps' }).waitFor();
       await page.getByText('No apps yet.').waitFor();
+      await context.close();
+    });
+
+    test("a template's page shows its images, links and environment, and its documentation as Markdown that cannot run script", async () => {
+      const { context, page } = await open();
+      await signIn(page, ADMIN_TOKEN);
+      await section(page, 'Templates').click();
+      await page.getByLabel('Search templates and registry images').fill('hostile');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await page.getByRole('link', { name: `Hostile ${sfx}` }).click();
+      await page.getByRole('heading', { name: `Hostile ${sfx}`, level: 1 }).waitFor();
+      await page.getByRole('cell', { name: 'db as database' }).waitFor();
+      await page.getByText('MODE=demo').waitFor();
+      const docs = page.locator('.documentation');
+      await docs.getByRole('heading', { name: 'Setup' }).waitFor();
+      expect(await docs.locator('li strong').innerText()).toBe('step');
+      expect(await docs.locator('script, img, iframe').count()).toBe(0);
+      const link = docs.getByRole('link', { name: 'click me' });
+      expect(await link.getAttribute('href')).not.toMatch(/^javascript:/i);
+      await link.click().catch(() => undefined);
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'template.png'), fullPage: true });
       await context.close();
     });
 

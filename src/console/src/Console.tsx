@@ -7,6 +7,7 @@ import { CatalogPage } from './pages/CatalogPage';
 import { SignInPage } from './pages/SignInPage';
 import { TargetPage } from './pages/TargetPage';
 import { TargetsPage } from './pages/TargetsPage';
+import { TemplatePage } from './pages/TemplatePage';
 import { TemplatesPage } from './pages/TemplatesPage';
 import { TokensPage } from './pages/TokensPage';
 import { useRoute } from './router';
@@ -59,7 +60,8 @@ export function Console() {
       <main>
         {section === 'apps' && !id && <AppsPage />}
         {section === 'apps' && id && <AppPage id={Number(id)} />}
-        {section === 'templates' && <TemplatesPage />}
+        {section === 'templates' && !id && <TemplatesPage />}
+        {section === 'templates' && id && <TemplatePage id={Number(id)} />}
         {section === 'catalog' && <CatalogPage />}
         {section === 'targets' && !id && <TargetsPage />}
         {section === 'targets' && id && <TargetPage id={Number(id)} />}

@@ -99,7 +99,13 @@ export function TemplatesPage() {
         {data?.search.items.map((item) => (
           <li key={item.__typename === 'Template' ? item.id : `${item.__typename}:${item.source}`} className="card">
             <h2>
-              <Highlight text={item.name} query={q} />
+              {item.__typename === 'Template' ? (
+                <a href={`#/templates/${item.databaseId}`}>
+                  <Highlight text={item.name} query={q} />
+                </a>
+              ) : (
+                <Highlight text={item.name} query={q} />
+              )}
             </h2>
             <p className="muted">
               {item.__typename === 'Template' ? 'Template' : `Image on ${item.registryName}`} · {item.imageCount} image

@@ -1,0 +1,152 @@
+import Markdown from 'react-markdown';
+import { useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import { navigate } from '../router';
+import { RequestError, resultError, ScopedButton } from '../ui';
+
+const TemplateQuery = graphql(`
+  query ConsoleTemplate($id: Int!) {
+    template(id: $id) {
+      id
+      databaseId
+      name
+      description
+      keywords
+      source
+      documentation
+      images {
+        name
+        source
+        command
+        expose
+        ports {
+          hostPort
+          containerPort
+          proto
+        }
+        links {
+          service
+          alias
+        }
+        environment {
+          variable
+          value
+        }
+      }
+    }
+  }
+`);
+
+const LaunchTemplate = graphql(`
+  mutation ConsoleLaunchTemplate($templateId: Int!, $name: String) {
+    createApp(input: { templateId: $templateId, name: $name }) {
+      __typename
+      ... on App {
+        id
+        databaseId
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+
+/**
+ * A template: its images with their ports, links and environment, and its documentation rendered
+ * from Markdown. react-markdown builds React elements and never raw HTML (a template's `<script>`
+ * or `javascript:` link is shown as text or dropped), and the page's CSP would refuse it anyway.
+ */
+export function TemplatePage({ id }: { id: number }) {
+  const [{ data, error }] = useQuery({ query: TemplateQuery, variables: { id } });
+  const [launching, launch] = useMutation(LaunchTemplate);
+  const [name, setName] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+  const template = data?.template;
+
+  const start = async () => {
+    const result = await launch({ templateId: id, name: name.trim() || null });
+    const failed = result.error?.message ?? resultError(result.data?.createApp);
+    setFailure(failed);
+    if (!failed && result.data?.createApp.__typename === 'App') navigate(`/apps/${result.data.createApp.databaseId}`);
+  };
+
+  return (
+    <section aria-labelledby="template-title">
+      <p>
+        <a href="#/templates">← Templates</a>
+      </p>
+      <RequestError error={error} />
+      {template && (
+        <>
+          <h1 id="template-title">{template.name}</h1>
+          {template.description && <p>{template.description}</p>}
+          {template.keywords && <p className="muted">Keywords: {template.keywords}</p>}
+          <h2>Images</h2>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Image</th>
+                <th scope="col">Ports</th>
+                <th scope="col">Links</th>
+                <th scope="col">Environment</th>
+              </tr>
+            </thead>
+            <tbody>
+              {template.images.map((image) => (
+                <tr key={image.name}>
+                  <td>
+                    {image.name}
+                    <div>
+                      <code>{image.source}</code>
+                    </div>
+                    {image.command && <div className="muted">{image.command}</div>}
+                  </td>
+                  <td>
+                    {[
+                      ...image.ports.map((p) => `${p.hostPort ? `${p.hostPort}→` : ''}${p.containerPort}${p.proto ? `/${p.proto}` : ''}`),
+                      ...image.expose.map((e) => `${e} (exposed)`),
+                    ].join(', ')}
+                  </td>
+                  <td>{image.links.map((l) => `${l.service} as ${l.alias}`).join(', ')}</td>
+                  <td>
+                    <ul className="inline">
+                      {image.environment.map((e) => (
+                        <li key={e.variable}>
+                          <code>
+                            {e.variable}={e.value}
+                          </code>
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="card">
+            <label htmlFor="app-name">App name (optional)</label>
+            <input id="app-name" value={name} onChange={(e) => setName(e.target.value)} placeholder={template.name} />
+            <ScopedButton scope="write" onClick={() => void start()} disabled={launching.fetching}>
+              {launching.fetching ? 'Launching…' : `Launch ${template.name}`}
+            </ScopedButton>
+            {failure && (
+              <p role="alert" className="error">
+                {failure}
+              </p>
+            )}
+          </div>
+          {template.documentation && (
+            <>
+              <h2>Documentation</h2>
+              <div className="documentation">
+                <Markdown skipHtml>{template.documentation}</Markdown>
+              </div>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
