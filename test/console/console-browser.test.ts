@@ -1,6 +1,7 @@
 import { expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { encodeToken } from '../../src/agent/credentials';
@@ -206,6 +207,55 @@ describeBrowser('web console', () => {
       await page.getByRole('heading', { name: 'Apps' }).waitFor();
       await page.getByText('No apps yet.').waitFor();
       await context.close();
+    });
+
+    test('edits a service (command, environment) and it is recreated with them; previews the app as a template and saves it to a repo', async () => {
+      const templateId = (await t.request<{ id: number; name: string }[]>('GET', '/templates')).body.find(
+        (x) => x.name === templateName,
+      )!.id;
+      const created = await t.request<{ id: number }>('POST', '/apps', { body: { template_id: templateId } });
+      expect(created.status).toBe(200);
+      const remote = path.join(mkdtempSync(path.join(os.tmpdir(), 'console-save-')), 'saved.git');
+      execFileSync('git', ['clone', '-q', '--bare', makeGitRepo({ 'README.md': 'templates' }), remote]);
+      expect((await t.request('POST', '/template_repos', { body: { name: remote } })).status).toBe(200);
+      try {
+        const { context, page } = await open();
+        await signIn(page, ADMIN_TOKEN);
+        await page.goto(`${t.url}/#/apps/${created.body.id}`);
+        const row = page.locator('tr[data-service="web"]');
+        await row.getByText('active (running)').waitFor({ timeout: 60_000 });
+
+        await row.getByRole('button', { name: 'Edit web' }).click();
+        await page.getByLabel('Command').fill(`sh -c "echo edited-${sfx} && exec httpd -f -p 80"`);
+        await page.getByLabel(/^Environment/).fill('GREETING=edited');
+        await page.getByRole('button', { name: 'Save and recreate' }).click();
+        await page.getByRole('heading', { name: 'Edit web' }).waitFor({ state: 'detached', timeout: 60_000 });
+        await page.getByRole('log', { name: 'Log lines' }).getByText(`edited-${sfx}`).waitFor({ timeout: 30_000 });
+        await row.getByText('active (running)').waitFor({ timeout: 30_000 });
+        const docker = testDockerClient();
+        try {
+          const [container] = await docker.listContainers({ labels: { 'platform.instance': instance } });
+          const inspected = await docker.inspectContainer(container.Id);
+          expect(inspected!.Config.Env).toContain('GREETING=edited');
+        } finally {
+          await docker.close();
+        }
+
+        await page.getByRole('button', { name: 'Preview template' }).click();
+        const preview = page.getByRole('region', { name: 'Template preview' });
+        await preview.getByText(/GREETING/).waitFor();
+        expect(await preview.innerText()).toContain(`edited-${sfx}`);
+        await page.getByLabel('Template repo').selectOption(remote);
+        await page.getByRole('button', { name: 'Save to repo' }).click();
+        const saved = await page.getByRole('status').filter({ hasText: 'Saved as' }).innerText();
+        const file = /Saved as (.+\.pmx)\./.exec(saved)![1];
+        const committed = execFileSync('git', ['--git-dir', remote, 'show', `HEAD:${file}`], { encoding: 'utf8' });
+        expect(committed).toContain('GREETING');
+        expect(await seriousViolations(page)).toEqual([]);
+        await context.close();
+      } finally {
+        await t.request('DELETE', `/apps/${created.body.id}`);
+      }
     });
 
     test("a template's page shows its images, links and environment, and its documentation as Markdown that cannot run script", async () => {

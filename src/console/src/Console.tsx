@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Provider } from 'urql';
 import { createConsoleClient } from './client';
 import { AppPage } from './pages/AppPage';
@@ -7,11 +7,13 @@ import { CatalogPage } from './pages/CatalogPage';
 import { SignInPage } from './pages/SignInPage';
 import { TargetPage } from './pages/TargetPage';
 import { TargetsPage } from './pages/TargetsPage';
-import { TemplatePage } from './pages/TemplatePage';
 import { TemplatesPage } from './pages/TemplatesPage';
 import { TokensPage } from './pages/TokensPage';
 import { useRoute } from './router';
 import { useSession } from './session';
+
+// Loaded when first shown: the Markdown renderer is most of its weight, and the first page does not need it.
+const TemplatePage = lazy(() => import('./pages/TemplatePage').then((m) => ({ default: m.TemplatePage })));
 
 const SECTIONS = [
   { path: 'apps', label: 'Apps' },
@@ -61,7 +63,11 @@ export function Console() {
         {section === 'apps' && !id && <AppsPage />}
         {section === 'apps' && id && <AppPage id={Number(id)} />}
         {section === 'templates' && !id && <TemplatesPage />}
-        {section === 'templates' && id && <TemplatePage id={Number(id)} />}
+        {section === 'templates' && id && (
+          <Suspense fallback={<p className="loading">Loading…</p>}>
+            <TemplatePage id={Number(id)} />
+          </Suspense>
+        )}
         {section === 'catalog' && <CatalogPage />}
         {section === 'targets' && !id && <TargetsPage />}
         {section === 'targets' && id && <TargetPage id={Number(id)} />}

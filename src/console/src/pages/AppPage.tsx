@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useClient, useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
-import type { ConsoleAppJournalQuery } from '../gql/graphql';
+import type { ConsoleAppJournalQuery, ConsoleAppQuery } from '../gql/graphql';
 import { navigate } from '../router';
 import { RequestError, resultError, ScopedButton, StateBadge } from '../ui';
 
@@ -24,12 +24,17 @@ const AppQuery = graphql(`
         databaseId
         name
         from
+        command
         activeState
         subState
         ports {
           containerPort
           hostPort
           proto
+        }
+        environment {
+          variable
+          value
         }
         errors {
           message
@@ -65,6 +70,90 @@ const JournalQuery = graphql(`
   }
 `);
 
+const UpdateService = graphql(`
+  mutation ConsoleUpdateService($input: UpdateServiceInput!) {
+    updateService(input: $input) {
+      __typename
+      ... on Service {
+        id
+        command
+        activeState
+        subState
+        ports {
+          containerPort
+          hostPort
+          proto
+        }
+        environment {
+          variable
+          value
+        }
+        errors {
+          message
+        }
+      }
+      ... on Error {
+        message
+        fields
+      }
+    }
+  }
+`);
+
+const PreviewTemplate = graphql(`
+  mutation ConsolePreviewTemplate($appId: Int!) {
+    previewAppTemplate(input: { appId: $appId }) {
+      __typename
+      ... on TemplatePreview {
+        template
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+
+const CreateTemplate = graphql(`
+  mutation ConsoleCreateTemplate($appId: Int!, $name: String) {
+    createTemplate(input: { appId: $appId, name: $name }) {
+      __typename
+      ... on Template {
+        id
+        databaseId
+        name
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+
+const SaveTemplate = graphql(`
+  mutation ConsoleSaveTemplate($id: Int!, $repo: String!) {
+    saveTemplate(input: { id: $id, repo: $repo }) {
+      __typename
+      ... on SavedTemplate {
+        path
+        commit
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+
+const ReposQuery = graphql(`
+  query ConsoleRepoNames {
+    templateRepos {
+      id
+      name
+    }
+  }
+`);
+
 const DeleteApp = graphql(`
   mutation ConsoleDeleteApp($id: Int!) {
     deleteApp(input: { id: $id }) {
@@ -82,8 +171,10 @@ export function AppPage({ id }: { id: number }) {
   const [deleting, deleteApp] = useMutation(DeleteApp);
   const [confirming, setConfirming] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<number | null>(null);
 
   const app = data?.app;
+  const editedService = app?.services?.find((s) => s.databaseId === editing);
   const remove = async () => {
     const result = await deleteApp({ id });
     const failed = result.error?.message ?? resultError(result.data?.deleteApp);
@@ -115,6 +206,9 @@ export function AppPage({ id }: { id: number }) {
                 <th scope="col">Image</th>
                 <th scope="col">State</th>
                 <th scope="col">Ports</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -135,11 +229,18 @@ export function AppPage({ id }: { id: number }) {
                       )
                       .join(', ')}
                   </td>
+                  <td>
+                    <ScopedButton scope="write" onClick={() => setEditing(service.databaseId)}>
+                      Edit {service.name}
+                    </ScopedButton>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
+          {editedService && <ServiceEditor key={editedService.id} appId={id} service={editedService} onDone={() => setEditing(null)} />}
           <Journal appId={id} />
+          <SaveAsTemplate appId={id} appName={app.name} />
           <h2>Delete</h2>
           {!confirming ? (
             <ScopedButton scope="write" className="danger" onClick={() => setConfirming(true)}>
@@ -164,6 +265,141 @@ export function AppPage({ id }: { id: number }) {
         </>
       )}
     </section>
+  );
+}
+
+type AppService = NonNullable<NonNullable<ConsoleAppQuery['app']>['services']>[number];
+
+/** Environment as NAME=value lines, ports as [host:]container[/proto] lines. */
+const envText = (service: AppService) => service.environment.map((e) => `${e.variable}=${e.value}`).join('\n');
+const portsText = (service: AppService) =>
+  service.ports.map((p) => `${p.hostPort ? `${p.hostPort}:` : ''}${p.containerPort}${p.proto ? `/${p.proto}` : ''}`).join('\n');
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+/** Edits a service's command, environment and ports; saving recreates its container with them. */
+function ServiceEditor({ appId, service, onDone }: { appId: number; service: AppService; onDone: () => void }) {
+  const [command, setCommand] = useState(service.command ?? '');
+  const [environment, setEnvironment] = useState(() => envText(service));
+  const [ports, setPorts] = useState(() => portsText(service));
+  const [saving, update] = useMutation(UpdateService);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsedPorts = lines(ports).map((line) => {
+      const match = /^(?:(\d+):)?(\d+)(?:\/(tcp|udp))?$/.exec(line);
+      return match ? { hostPort: match[1] ?? null, containerPort: match[2], proto: match[3] ?? 'tcp' } : null;
+    });
+    if (parsedPorts.includes(null)) return setFailure('A port is [host:]container[/tcp|udp], one per line.');
+    const result = await update({
+      input: {
+        appId,
+        id: service.databaseId,
+        command: command.trim() || null,
+        environment: lines(environment).map((line) => {
+          const at = line.indexOf('=');
+          return at < 0 ? { variable: line, value: '' } : { variable: line.slice(0, at), value: line.slice(at + 1) };
+        }),
+        ports: parsedPorts.filter((p) => p !== null),
+      },
+    });
+    const failed = result.error?.message ?? resultError(result.data?.updateService);
+    setFailure(failed);
+    if (!failed) onDone();
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} className="card" aria-labelledby="edit-title">
+      <h2 id="edit-title">Edit {service.name}</h2>
+      <label htmlFor="edit-command">Command</label>
+      <input id="edit-command" value={command} onChange={(e) => setCommand(e.target.value)} spellCheck={false} />
+      <label htmlFor="edit-environment">Environment (NAME=value, one per line)</label>
+      <textarea id="edit-environment" rows={4} value={environment} onChange={(e) => setEnvironment(e.target.value)} spellCheck={false} />
+      <label htmlFor="edit-ports">Ports ([host:]container[/tcp|udp], one per line)</label>
+      <textarea id="edit-ports" rows={2} value={ports} onChange={(e) => setPorts(e.target.value)} spellCheck={false} />
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
+      <ScopedButton scope="write" type="submit" disabled={saving.fetching}>
+        {saving.fetching ? 'Saving and recreating…' : 'Save and recreate'}
+      </ScopedButton>{' '}
+      <button type="button" onClick={onDone}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+/** Makes a template of the app: previews its .pmx, stores it, and saves it into one of the template repos. */
+function SaveAsTemplate({ appId, appName }: { appId: number; appName: string }) {
+  const [{ data: repos }] = useQuery({ query: ReposQuery });
+  const [preview, setPreview] = useState<string | null>(null);
+  const [repo, setRepo] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [, runPreview] = useMutation(PreviewTemplate);
+  const [, create] = useMutation(CreateTemplate);
+  const [saving, save] = useMutation(SaveTemplate);
+
+  const showPreview = async () => {
+    const result = await runPreview({ appId });
+    const failed = result.error?.message ?? resultError(result.data?.previewAppTemplate);
+    setFailure(failed);
+    if (result.data?.previewAppTemplate.__typename === 'TemplatePreview') setPreview(result.data.previewAppTemplate.template);
+  };
+
+  const saveTo = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(null);
+    const created = await create({ appId, name: appName });
+    const createFailed = created.error?.message ?? resultError(created.data?.createTemplate);
+    if (createFailed || created.data?.createTemplate.__typename !== 'Template') return setFailure(createFailed ?? 'no template');
+    const result = await save({ id: created.data.createTemplate.databaseId, repo });
+    const failed = result.error?.message ?? resultError(result.data?.saveTemplate);
+    setFailure(failed);
+    if (result.data?.saveTemplate.__typename === 'SavedTemplate') setSaved(result.data.saveTemplate.path);
+  };
+
+  return (
+    <>
+      <h2>Save as a template</h2>
+      <ScopedButton scope="read" onClick={() => void showPreview()}>
+        Preview template
+      </ScopedButton>
+      {preview !== null && (
+        <pre className="journal" role="region" tabIndex={0} aria-label="Template preview">
+          {preview}
+        </pre>
+      )}
+      <form onSubmit={(e) => void saveTo(e)} className="toolbar">
+        <label htmlFor="save-repo">Template repo</label>
+        <select id="save-repo" value={repo} onChange={(e) => setRepo(e.target.value)} required>
+          <option value="" disabled>
+            Choose a repo…
+          </option>
+          {repos?.templateRepos.map((r) => (
+            <option key={r.id} value={r.name}>
+              {r.name}
+            </option>
+          ))}
+        </select>
+        <ScopedButton scope="write" type="submit" disabled={saving.fetching}>
+          Save to repo
+        </ScopedButton>
+      </form>
+      {saved && <p role="status">Saved as {saved}.</p>}
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
+    </>
   );
 }
 
