@@ -213,8 +213,12 @@ describeBrowser('web console', () => {
       const templateId = (await t.request<{ id: number; name: string }[]>('GET', '/templates')).body.find(
         (x) => x.name === templateName,
       )!.id;
-      const created = await t.request<{ id: number }>('POST', '/apps', { body: { template_id: templateId } });
-      expect(created.status).toBe(200);
+      // Named apart from the template: saving it makes a template of that name.
+      const launched = await t.graphql<{ createApp: { databaseId: number } }>(
+        `mutation($templateId: Int!, $name: String!) { createApp(input: { templateId: $templateId, name: $name }) { ... on App { databaseId } } }`,
+        { templateId, name: `Edited ${sfx}` },
+      );
+      const created = { body: { id: launched.body.data.createApp.databaseId } };
       const remote = path.join(mkdtempSync(path.join(os.tmpdir(), 'console-save-')), 'saved.git');
       execFileSync('git', ['clone', '-q', '--bare', makeGitRepo({ 'README.md': 'templates' }), remote]);
       expect((await t.request('POST', '/template_repos', { body: { name: remote } })).status).toBe(200);
