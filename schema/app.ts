@@ -3,6 +3,7 @@ import type { JournalEntry as JournalEntryShape } from '../src/apps/journal';
 import { appCategories, type CategoryPlacement } from '../src/apps/service-view';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
+import { overrideImages, OverrideImageInput } from './deployment';
 import { databaseId, orNull } from './global-id';
 
 export const Category = builder
@@ -80,6 +81,11 @@ const CreateAppInput = builder.inputType('CreateAppInput', {
   description: 'Exactly one source: a template, a docker-compose file, or an image (with its registry)',
   fields: (t) => ({
     templateId: t.int(),
+    imageOverrides: t.field({
+      type: [OverrideImageInput],
+      description:
+        "With templateId: changes to the template's images before the app starts, matched by name; environment merges by variable, ports by container port, volumes by container path, other fields replace (as a deployment's override; `deployment` is refused)",
+    }),
     composeYaml: t.string(),
     image: t.string(),
     registryId: t.int(),
@@ -149,7 +155,7 @@ builder.mutationFields((t) => ({
     errors: {},
     authScopes: { write: true },
     args: { input: t.arg({ type: CreateAppInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.apps.create(input),
+    resolve: (_root, { input }, ctx) => ctx.services.apps.create({ ...input, imageOverrides: overrideImages(input.imageOverrides) }),
   }),
   updateApp: t.field({
     type: App,

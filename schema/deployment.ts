@@ -75,7 +75,7 @@ const ImageLinkInput = builder.inputType('ImageLinkInput', {
 const VolumeFromInput = builder.inputType('VolumeFromInput', { fields: (t) => ({ service: t.string({ required: true }) }) });
 const DeploymentCountInput = builder.inputType('DeploymentCountInput', { fields: (t) => ({ count: t.int({ required: true }) }) });
 
-const OverrideImageInput = builder.inputType('OverrideImageInput', {
+export const OverrideImageInput = builder.inputType('OverrideImageInput', {
   description: 'Overrides for one template image, matched by name',
   fields: (t) => ({
     name: t.string({ required: true }),
@@ -116,10 +116,10 @@ const DeletedDeployment = builder.objectRef<{ targetId: number; id: number }>('D
   }),
 });
 
-type OverrideInputShape = NonNullable<NonNullable<(typeof CreateDeploymentInput.$inferInput)['override']>['images']>[number];
+type OverrideInputShape = typeof OverrideImageInput.$inferInput;
 
 /** GraphQL input to the domain's override images (snake_case, only what was given). */
-function overrideImages(images: readonly OverrideInputShape[] | null | undefined): OverrideImage[] {
+export function overrideImages(images: readonly OverrideInputShape[] | null | undefined): OverrideImage[] {
   return (images ?? []).map((i) => ({
     name: i.name,
     description: i.description ?? undefined,

@@ -8,6 +8,7 @@ import {
   isBlank,
   type PartsScope,
 } from '../catalog/parts-validator';
+import { mergeBy } from '../catalog/image-overrides';
 import { BadRequestError } from '../errors';
 import { Problems } from '../problems';
 
@@ -169,16 +170,6 @@ export function mergeImage(base: TemplateImage, override: TemplateImage): Templa
     else (merged as unknown as Record<string, unknown>)[key] = value;
   }
   return merged;
-}
-
-function mergeBy<T>(base: T[] | undefined, extra: T[], key: (item: T) => string): T[] {
-  const result = [...(base ?? [])];
-  for (const item of extra) {
-    const at = result.findIndex((existing) => key(existing) === key(item));
-    if (at >= 0) result[at] = item;
-    else result.push(item);
-  }
-  return result;
 }
 
 /** Interface B's phrasing of the one validator (catalog/parts-validator.ts): each member's path, then a predicate. */

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TemplateDefinition } from '../catalog/template-definition';
 import { imageReference } from '../catalog/registry-client';
 import type { RegistryService } from '../catalog/registry.service';
-import { bareImage, bareTemplate, serviceFields, templateFromStored } from '../catalog/template-shape';
+import { applyImageOverrides } from '../catalog/image-overrides';
+import { bareImage, bareTemplate, serviceFields, templateFromStored, type OverrideImage } from '../catalog/template-shape';
 import type { TemplateService } from '../catalog/template.service';
 import { referencedNames } from '../catalog/parts-validator';
 import { validateTemplate } from '../catalog/template-file';
@@ -20,6 +21,8 @@ export interface CreateAppInput {
   registryId?: number | null;
   /** The app's name; default the compose project's `name:`, else the template's. */
   name?: string | null;
+  /** Overrides of the template's images (with templateId), merged as a deployment's are. */
+  imageOverrides?: readonly OverrideImage[] | null;
   /** Values for the compose file's `${VAR}` substitutions. */
   environment?: unknown;
   /** Active compose profiles. */
@@ -39,9 +42,12 @@ export async function appSource(
   registries: RegistryService,
 ): Promise<{ definition: TemplateDefinition; from: string; extras?: AppExtras; builds?: ComposeApp['builds'] }> {
   if (input.templateId != null) {
-    const definition = templateFromStored(await templates.get(input.templateId));
+    const stored = templateFromStored(await templates.get(input.templateId));
+    const definition = input.imageOverrides?.length ? applyImageOverrides(stored, input.imageOverrides) : stored;
     return { definition, from: `Template: ${definition.name}`, extras: { name: input.name } };
   }
+  if (input.imageOverrides?.length)
+    throw new ValidationError('imageOverrides apply to an app made from a template (templateId)', ['image_overrides']);
   if (input.composeYaml != null) {
     const compose = loadComposeApp(input.composeYaml, { environment: environmentMap(input.environment), profiles: input.profiles ?? [] });
     const from = compose.name ? `Compose: ${compose.name}` : `Template: ${compose.definition.name}`;

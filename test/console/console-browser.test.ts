@@ -262,7 +262,7 @@ describeBrowser('web console', () => {
       }
     });
 
-    test("a template's page shows its images, links and environment, and its documentation as Markdown that cannot run script", async () => {
+    test("a template's page shows its images, links and environment, its documentation as Markdown that cannot run script, and launches it with values typed over its environment", async () => {
       const { context, page } = await open();
       await signIn(page, ADMIN_TOKEN);
       await section(page, 'Templates').click();
@@ -278,10 +278,24 @@ describeBrowser('web console', () => {
       expect(await docs.locator('script, img, iframe').count()).toBe(0);
       const link = docs.getByRole('link', { name: 'click me' });
       expect(await link.getAttribute('href')).not.toMatch(/^javascript:/i);
+      const templateUrl = page.url();
       await link.click().catch(() => undefined);
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await seriousViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS, 'template.png'), fullPage: true });
+
+      // Launched with a value typed over the template's environment, before anything starts.
+      await page.goto(templateUrl);
+      await page.getByLabel('web: MODE').fill('production');
+      await page.getByRole('button', { name: `Launch Hostile ${sfx}` }).click();
+      await page.locator('tr[data-service="web"]').getByText('active (running)').waitFor({ timeout: 60_000 });
+      const appId = Number(/#\/apps\/(\d+)/.exec(page.url())![1]);
+      const services = await t.request<{ name: string; environment: { variable: string; value: string }[] }[]>(
+        'GET',
+        `/apps/${appId}/services`,
+      );
+      expect(services.body.find((s) => s.name === 'web')!.environment).toEqual([{ variable: 'MODE', value: 'production', required: null }]);
+      await t.request('DELETE', `/apps/${appId}`);
       await context.close();
     });
 

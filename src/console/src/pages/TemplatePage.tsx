@@ -39,8 +39,8 @@ const TemplateQuery = graphql(`
 `);
 
 const LaunchTemplate = graphql(`
-  mutation ConsoleLaunchTemplate($templateId: Int!, $name: String) {
-    createApp(input: { templateId: $templateId, name: $name }) {
+  mutation ConsoleLaunchTemplate($templateId: Int!, $name: String, $imageOverrides: [OverrideImageInput!]) {
+    createApp(input: { templateId: $templateId, name: $name, imageOverrides: $imageOverrides }) {
       __typename
       ... on App {
         id
@@ -63,10 +63,18 @@ export function TemplatePage({ id }: { id: number }) {
   const [launching, launch] = useMutation(LaunchTemplate);
   const [name, setName] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
+  // Values typed over the template's environment, by image, then variable.
+  const [values, setValues] = useState<Record<string, Record<string, string>>>({});
   const template = data?.template;
 
   const start = async () => {
-    const result = await launch({ templateId: id, name: name.trim() || null });
+    const imageOverrides = Object.entries(values)
+      .filter(([, environment]) => Object.keys(environment).length > 0)
+      .map(([image, environment]) => ({
+        name: image,
+        environment: Object.entries(environment).map(([variable, value]) => ({ variable, value })),
+      }));
+    const result = await launch({ templateId: id, name: name.trim() || null, imageOverrides });
     const failed = result.error?.message ?? resultError(result.data?.createApp);
     setFailure(failed);
     if (!failed && result.data?.createApp.__typename === 'App') navigate(`/apps/${result.data.createApp.databaseId}`);
@@ -126,8 +134,30 @@ export function TemplatePage({ id }: { id: number }) {
             </tbody>
           </table>
           <div className="card">
+            <h2>Launch</h2>
             <label htmlFor="app-name">App name (optional)</label>
             <input id="app-name" value={name} onChange={(e) => setName(e.target.value)} placeholder={template.name} />
+            {template.images
+              .filter((image) => image.environment.length > 0)
+              .map((image) => (
+                <fieldset key={image.name}>
+                  <legend>Environment of {image.name}</legend>
+                  {image.environment.map((e) => (
+                    <div key={e.variable}>
+                      <label htmlFor={`launch-${image.name}-${e.variable}`}>
+                        {image.name}: {e.variable}
+                      </label>
+                      <input
+                        id={`launch-${image.name}-${e.variable}`}
+                        value={values[image.name]?.[e.variable] ?? e.value}
+                        onChange={(event) =>
+                          setValues({ ...values, [image.name]: { ...values[image.name], [e.variable]: event.target.value } })
+                        }
+                      />
+                    </div>
+                  ))}
+                </fieldset>
+              ))}
             <ScopedButton scope="write" onClick={() => void start()} disabled={launching.fetching}>
               {launching.fetching ? 'Launching…' : `Launch ${template.name}`}
             </ScopedButton>
