@@ -192,6 +192,8 @@ describeBrowser('web console', () => {
       await page.getByRole('searchbox', { name: 'Filter' }).fill('no-such-line');
       expect((await log.innerText()).trim()).toBe('');
       await page.getByRole('searchbox', { name: 'Filter' }).fill('');
+      await page.getByLabel('Service', { exact: true }).selectOption('web');
+      await log.getByText(`hello-from-${sfx}`).waitFor();
       await page.getByRole('button', { name: 'Pause' }).click();
       expect(await page.getByRole('button', { name: 'Follow' }).getAttribute('aria-pressed')).toBe('false');
 
@@ -455,6 +457,30 @@ describeBrowser('web console', () => {
         expect(await seriousViolations(page)).toEqual([]);
       }
       await page.screenshot({ path: path.join(ARTIFACTS, 'tokens-dark-narrow.png') });
+      await context.close();
+    });
+
+    test('works from the keyboard alone: sign in, move between sections, sign out', async () => {
+      const { context, page } = await open();
+      await page.getByRole('heading', { name: 'Platform console' }).waitFor();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('token');
+      await page.keyboard.type(ADMIN_TOKEN);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Apps' }).waitFor();
+
+      /** Tabs until the focused element's text is `name` (at most 20 presses), then presses Enter. */
+      const activate = async (name: string) => {
+        for (let i = 0; i < 20; i++) {
+          await page.keyboard.press('Tab');
+          if ((await page.evaluate(() => document.activeElement?.textContent?.trim())) === name) return page.keyboard.press('Enter');
+        }
+        throw new Error(`Tab never reached "${name}"`);
+      };
+      await activate('Tokens');
+      await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+      await activate('Sign out');
+      await page.getByRole('heading', { name: 'Platform console' }).waitFor();
       await context.close();
     });
 

@@ -239,7 +239,7 @@ export function AppPage({ id }: { id: number }) {
             </tbody>
           </table>
           {editedService && <ServiceEditor key={editedService.id} appId={id} service={editedService} onDone={() => setEditing(null)} />}
-          <Journal appId={id} />
+          <Journal appId={id} services={(app.services ?? []).map((s) => s.name)} />
           <SaveAsTemplate appId={id} appName={app.name} />
           <h2>Delete</h2>
           {!confirming ? (
@@ -405,12 +405,13 @@ function SaveAsTemplate({ appId, appName }: { appId: number; appName: string }) 
 
 type JournalLine = NonNullable<ConsoleAppJournalQuery['appJournal']>[number];
 
-/** The app's log tail: follows new lines every two seconds until paused; filtered as typed. */
-function Journal({ appId }: { appId: number }) {
+/** The app's log tail, or one service's: follows new lines every two seconds until paused; filtered as typed. */
+function Journal({ appId, services }: { appId: number; services: string[] }) {
   const client = useClient();
   const [lines, setLines] = useState<JournalLine[]>([]);
   const [following, setFollowing] = useState(true);
   const [filter, setFilter] = useState('');
+  const [only, setOnly] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
   const cursor = useRef<string | undefined>(undefined);
 
@@ -437,7 +438,7 @@ function Journal({ appId }: { appId: number }) {
   }, [following, appId, client]);
 
   const needle = filter.trim().toLowerCase();
-  const shown = needle ? lines.filter((l) => l.message.toLowerCase().includes(needle) || l.service.toLowerCase().includes(needle)) : lines;
+  const shown = lines.filter((l) => (!only || l.service === only) && (!needle || l.message.toLowerCase().includes(needle)));
   return (
     <>
       <h2>Log</h2>
@@ -445,6 +446,15 @@ function Journal({ appId }: { appId: number }) {
         <button type="button" onClick={() => setFollowing(!following)} aria-pressed={following}>
           {following ? 'Pause' : 'Follow'}
         </button>
+        <label htmlFor="log-service">Service</label>
+        <select id="log-service" value={only} onChange={(e) => setOnly(e.target.value)}>
+          <option value="">All services</option>
+          {services.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
         <label>
           Filter <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
         </label>
