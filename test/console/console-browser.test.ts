@@ -316,6 +316,21 @@ describeBrowser('web console', () => {
         .waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS, 'tokens.png') });
+      // Another one, revoked: it stops working at once.
+      await page.getByLabel('Name').fill(`throwaway-${sfx}`);
+      await page.getByRole('button', { name: 'Issue token' }).click();
+      await page
+        .getByRole('cell', { name: `throwaway-${sfx}`, exact: true })
+        .first()
+        .waitFor();
+      const throwaway = (await page.getByTestId('issued-token').innerText()).trim();
+      expect((await t.request('GET', '/apps', { token: throwaway })).status).toBe(200);
+      await page.getByRole('button', { name: `Revoke throwaway-${sfx}` }).click();
+      await page
+        .getByRole('row', { name: new RegExp(`throwaway-${sfx}`) })
+        .getByText(/^revoked /)
+        .waitFor();
+      expect((await t.request('GET', '/apps', { token: throwaway })).status).toBe(401);
       await page.getByRole('button', { name: 'Sign out' }).click();
 
       await signIn(page, token);
@@ -335,7 +350,7 @@ describeBrowser('web console', () => {
       await context.close();
     });
 
-    test('catalog: adds a template repo (a broken file is listed with its error), reloads it, adds a registry and disables it', async () => {
+    test('catalog: adds a template repo (a broken file is listed with its error), reloads it, adds a registry, disables and edits it', async () => {
       const { context, page } = await open();
       await signIn(page, ADMIN_TOKEN);
       await section(page, 'Catalog').click();
@@ -361,6 +376,14 @@ describeBrowser('web console', () => {
       expect(await page.locator('main').innerText()).not.toContain('s3cret-password');
       await registry.getByRole('button', { name: `Disable mirror-${sfx}` }).click();
       await registry.getByRole('button', { name: `Enable mirror-${sfx}` }).waitFor();
+      await registry.getByRole('button', { name: `Edit mirror-${sfx}` }).click();
+      await page.getByLabel('Registry name').fill(`renamed-${sfx}`);
+      await page.getByLabel('Registry endpoint URL').fill('http://127.0.0.1:5998');
+      await page.getByRole('button', { name: 'Save registry' }).click();
+      const renamed = page.getByRole('row', { name: new RegExp(`renamed-${sfx}`) });
+      await renamed.getByText('http://127.0.0.1:5998').waitFor();
+      // Left blank, the stored credentials stay.
+      await renamed.getByText('set (write-only)').waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS, 'catalog.png'), fullPage: true });
       await context.close();

@@ -106,6 +106,8 @@ export function CatalogPage() {
   const [busy, setBusy] = useState<string | null>(null);
   const [repo, setRepo] = useState('');
   const [registry, setRegistry] = useState({ name: '', endpointUrl: '', username: '', password: '' });
+  const [editing, setEditing] = useState<number | null>(null);
+  const editedRegistry = data?.registries.find((r) => r.databaseId === editing);
 
   /** Runs a mutation, showing its error, and says whether it succeeded. */
   const run = async (label: string, mutate: () => Promise<{ error?: { message: string }; data?: unknown }>, field: string) => {
@@ -228,12 +230,28 @@ export function CatalogPage() {
                     }
                   >
                     {r.enabled ? `Disable ${r.name}` : `Enable ${r.name}`}
+                  </ScopedButton>{' '}
+                  <ScopedButton scope="write" onClick={() => setEditing(r.databaseId)}>
+                    Edit {r.name}
                   </ScopedButton>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
+      )}
+      {editedRegistry && (
+        <RegistryEditor
+          key={editedRegistry.id}
+          registry={editedRegistry}
+          onSave={async (changes) => {
+            if (
+              await run('edit-registry', () => updateRegistry({ input: { id: editedRegistry.databaseId, ...changes } }), 'updateRegistry')
+            )
+              setEditing(null);
+          }}
+          onCancel={() => setEditing(null)}
+        />
       )}
       <form onSubmit={(e) => void submitRegistry(e)} className="card" aria-labelledby="add-registry-title">
         <h3 id="add-registry-title">Add a registry</h3>
@@ -267,5 +285,55 @@ export function CatalogPage() {
         </ScopedButton>
       </form>
     </section>
+  );
+}
+
+interface RegistryChanges {
+  name: string;
+  endpointUrl: string;
+  username?: string;
+  password?: string;
+}
+
+/** Edits a registry: name and URL shown; credentials write-only (left blank, they stay as they are). */
+function RegistryEditor(props: {
+  registry: { name: string; endpointUrl: string; hasCredentials: boolean };
+  onSave: (changes: RegistryChanges) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState(props.registry.name);
+  const [endpointUrl, setEndpointUrl] = useState(props.registry.endpointUrl);
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void props.onSave({ name, endpointUrl, ...(username ? { username, password } : {}) });
+  };
+  return (
+    <form onSubmit={submit} className="card" aria-labelledby="edit-registry-title">
+      <h3 id="edit-registry-title">Edit {props.registry.name}</h3>
+      <label htmlFor="edit-registry-name">Registry name</label>
+      <input id="edit-registry-name" value={name} onChange={(e) => setName(e.target.value)} required />
+      <label htmlFor="edit-registry-url">Registry endpoint URL</label>
+      <input id="edit-registry-url" type="url" value={endpointUrl} onChange={(e) => setEndpointUrl(e.target.value)} required />
+      <label htmlFor="edit-registry-user">
+        New username ({props.registry.hasCredentials ? 'blank keeps the stored credentials' : 'optional'})
+      </label>
+      <input id="edit-registry-user" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
+      <label htmlFor="edit-registry-password">New password</label>
+      <input
+        id="edit-registry-password"
+        type="password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        autoComplete="new-password"
+      />
+      <ScopedButton scope="write" type="submit">
+        Save registry
+      </ScopedButton>{' '}
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </form>
   );
 }
