@@ -2,10 +2,14 @@ import { useId, type ReactNode } from 'react';
 import type { CombinedError } from 'urql';
 import { useScope, type Scope } from './session';
 
-/** A request that failed as a whole (network, 401, a GraphQL error without data). */
-export function RequestError({ error }: { error?: CombinedError }) {
-  if (!error) return null;
-  const message = error.graphQLErrors[0]?.message ?? error.networkError?.message ?? error.message;
+/** One line for a request that failed as a whole (network, 401, a GraphQL error without data). */
+function errorMessage(error: CombinedError): string {
+  return error.graphQLErrors[0]?.message ?? error.networkError?.message ?? error.message;
+}
+
+/** A failure, announced to screen readers as it appears; nothing when there is none. */
+export function Alert({ message }: { message?: string | null }) {
+  if (!message) return null;
   return (
     <p role="alert" className="error">
       {message}
@@ -13,10 +17,20 @@ export function RequestError({ error }: { error?: CombinedError }) {
   );
 }
 
-/** A mutation's typed error result (`... on Error { code message fields }`). */
-export function resultError(result: { __typename?: string; message?: string } | null | undefined): string | null {
-  if (!result || !result.__typename?.endsWith('Error')) return null;
-  return result.message ?? result.__typename;
+/** A request that failed as a whole. */
+export function RequestError({ error }: { error?: CombinedError }) {
+  return <Alert message={error && errorMessage(error)} />;
+}
+
+/**
+ * What went wrong with a mutation, as one line, or null when it succeeded: the request as a whole,
+ * or the typed error result in its root field `field` (`... on Error { message }`).
+ */
+export function failureOf<D>(result: { error?: CombinedError; data?: D }, field: keyof D): string | null {
+  if (result.error) return errorMessage(result.error);
+  const answer = result.data?.[field] as { __typename?: string; message?: string } | null | undefined;
+  if (!answer?.__typename?.endsWith('Error')) return null;
+  return answer.message ?? answer.__typename;
 }
 
 /**

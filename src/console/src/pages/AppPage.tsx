@@ -3,7 +3,7 @@ import { useClient, useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleAppJournalQuery, ConsoleAppQuery } from '../gql/graphql';
 import { navigate } from '../router';
-import { RequestError, resultError, ScopedButton, StateBadge } from '../ui';
+import { Alert, failureOf, RequestError, ScopedButton, StateBadge } from '../ui';
 
 const AppQuery = graphql(`
   query ConsoleApp($id: Int!) {
@@ -177,7 +177,7 @@ export function AppPage({ id }: { id: number }) {
   const editedService = app?.services?.find((s) => s.databaseId === editing);
   const remove = async () => {
     const result = await deleteApp({ id });
-    const failed = result.error?.message ?? resultError(result.data?.deleteApp);
+    const failed = failureOf(result, 'deleteApp');
     if (failed) return setDeleteError(failed);
     navigate('/apps');
   };
@@ -257,11 +257,7 @@ export function AppPage({ id }: { id: number }) {
               </button>
             </div>
           )}
-          {deleteError && (
-            <p role="alert" className="error">
-              {deleteError}
-            </p>
-          )}
+          <Alert message={deleteError} />
         </>
       )}
     </section>
@@ -307,7 +303,7 @@ function ServiceEditor({ appId, service, onDone }: { appId: number; service: App
         ports: parsedPorts.filter((p) => p !== null),
       },
     });
-    const failed = result.error?.message ?? resultError(result.data?.updateService);
+    const failed = failureOf(result, 'updateService');
     setFailure(failed);
     if (!failed) onDone();
   };
@@ -321,11 +317,7 @@ function ServiceEditor({ appId, service, onDone }: { appId: number; service: App
       <textarea id="edit-environment" rows={4} value={environment} onChange={(e) => setEnvironment(e.target.value)} spellCheck={false} />
       <label htmlFor="edit-ports">Ports ([host:]container[/tcp|udp], one per line)</label>
       <textarea id="edit-ports" rows={2} value={ports} onChange={(e) => setPorts(e.target.value)} spellCheck={false} />
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
+      <Alert message={failure} />
       <ScopedButton scope="write" type="submit" disabled={saving.fetching}>
         {saving.fetching ? 'Saving and recreating…' : 'Save and recreate'}
       </ScopedButton>{' '}
@@ -349,7 +341,7 @@ function SaveAsTemplate({ appId, appName }: { appId: number; appName: string }) 
 
   const showPreview = async () => {
     const result = await runPreview({ appId });
-    const failed = result.error?.message ?? resultError(result.data?.previewAppTemplate);
+    const failed = failureOf(result, 'previewAppTemplate');
     setFailure(failed);
     if (result.data?.previewAppTemplate.__typename === 'TemplatePreview') setPreview(result.data.previewAppTemplate.template);
   };
@@ -358,10 +350,10 @@ function SaveAsTemplate({ appId, appName }: { appId: number; appName: string }) 
     event.preventDefault();
     setSaved(null);
     const created = await create({ appId, name: appName });
-    const createFailed = created.error?.message ?? resultError(created.data?.createTemplate);
+    const createFailed = failureOf(created, 'createTemplate');
     if (createFailed || created.data?.createTemplate.__typename !== 'Template') return setFailure(createFailed ?? 'no template');
     const result = await save({ id: created.data.createTemplate.databaseId, repo });
-    const failed = result.error?.message ?? resultError(result.data?.saveTemplate);
+    const failed = failureOf(result, 'saveTemplate');
     setFailure(failed);
     if (result.data?.saveTemplate.__typename === 'SavedTemplate') setSaved(result.data.saveTemplate.path);
   };
@@ -394,11 +386,7 @@ function SaveAsTemplate({ appId, appName }: { appId: number; appName: string }) 
         </ScopedButton>
       </form>
       {saved && <p role="status">Saved as {saved}.</p>}
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
+      <Alert message={failure} />
     </>
   );
 }

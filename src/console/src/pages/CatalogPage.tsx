@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useMutation, useQuery, type CombinedError } from 'urql';
 import { graphql } from '../gql';
-import { RequestError, resultError, ScopedButton } from '../ui';
+import { Alert, failureOf, RequestError, ScopedButton } from '../ui';
 
 const CatalogQuery = graphql(`
   query ConsoleCatalog {
@@ -110,13 +110,12 @@ export function CatalogPage() {
   const editedRegistry = data?.registries.find((r) => r.databaseId === editing);
 
   /** Runs a mutation, showing its error, and says whether it succeeded. */
-  const run = async (label: string, mutate: () => Promise<{ error?: { message: string }; data?: unknown }>, field: string) => {
+  const run = async <D,>(label: string, mutate: () => Promise<{ error?: CombinedError; data?: D }>, field: keyof D) => {
     setBusy(label);
     setFailure(null);
     const result = await mutate();
     setBusy(null);
-    const failed =
-      result.error?.message ?? resultError((result.data as Record<string, { __typename?: string; message?: string }> | undefined)?.[field]);
+    const failed = failureOf(result, field);
     setFailure(failed);
     return !failed;
   };
@@ -138,11 +137,7 @@ export function CatalogPage() {
     <section aria-labelledby="catalog-title">
       <h1 id="catalog-title">Catalog</h1>
       <RequestError error={error} />
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
+      <Alert message={failure} />
       <h2>Template repos</h2>
       {data && (
         <table>

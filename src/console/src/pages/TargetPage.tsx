@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useSubscription } from 'urql';
+import { useMutation, useQuery, useSubscription, type CombinedError } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleTargetQuery, OverrideImageInput } from '../gql/graphql';
-import { RequestError, resultError, ScopedButton } from '../ui';
+import { Alert, failureOf, RequestError, ScopedButton } from '../ui';
 
 const TargetQuery = graphql(`
   query ConsoleTarget($id: Int!) {
@@ -129,15 +129,9 @@ export function TargetPage({ id }: { id: number }) {
             <p className="error">Agent unreachable: {target.metadataError ?? 'no answer yet'}</p>
           )}
           <h2>Deployments</h2>
-          {failure && (
-            <p role="alert" className="error">
-              {failure}
-            </p>
-          )}
+          <Alert message={failure} />
           {target.deployments === null || target.deployments === undefined ? (
-            <p role="alert" className="error">
-              The agent cannot list its deployments now: {error?.graphQLErrors[0]?.message ?? 'no answer'}
-            </p>
+            <Alert message={`The agent cannot list its deployments now: ${error?.graphQLErrors[0]?.message ?? 'no answer'}`} />
           ) : target.deployments.length === 0 ? (
             <p>No deployments yet.</p>
           ) : (
@@ -180,12 +174,8 @@ function DeploymentRow(props: {
   const [confirming, setConfirming] = useState(false);
   const name = deployment.name ?? `deployment ${deployment.databaseId}`;
 
-  const act = async (
-    run: () => Promise<{ error?: { message: string }; data?: Record<string, { __typename?: string; message?: string }> }>,
-    field: string,
-  ) => {
-    const result = await run();
-    const failed = result.error?.message ?? resultError(result.data?.[field]);
+  const act = async <D,>(run: () => Promise<{ error?: CombinedError; data?: D }>, field: keyof D) => {
+    const failed = failureOf(await run(), field);
     props.onError(failed);
     if (!failed) props.onChange();
   };
@@ -273,7 +263,7 @@ function DeployForm(props: {
       };
     });
     const result = await deploy({ input: { targetId: props.targetId, templateId: template.databaseId, override: { images } } });
-    const failed = result.error?.message ?? resultError(result.data?.createDeployment);
+    const failed = failureOf(result, 'createDeployment');
     props.onError(failed);
     if (!failed) props.onDeployed();
   };

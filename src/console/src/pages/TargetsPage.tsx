@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { RequestError, resultError, ScopedButton } from '../ui';
+import { Alert, failureOf, RequestError, ScopedButton } from '../ui';
 
 const TargetsQuery = graphql(`
   query ConsoleTargets {
@@ -46,7 +46,7 @@ export function TargetsPage() {
     event.preventDefault();
     setFailure(null);
     const result = await add({ input: { name, authBlob: token.trim() } });
-    const failed = result.error?.message ?? resultError(result.data?.createDeploymentTarget);
+    const failed = failureOf(result, 'createDeploymentTarget');
     if (failed) return setFailure(failed);
     setName('');
     setToken('');
@@ -96,11 +96,7 @@ export function TargetsPage() {
         <input id="target-name" value={name} onChange={(e) => setName(e.target.value)} required />
         <label htmlFor="target-token">Agent token (what the agent printed at its first start)</label>
         <textarea id="target-token" rows={3} value={token} onChange={(e) => setToken(e.target.value)} required spellCheck={false} />
-        {failure && (
-          <p role="alert" className="error">
-            {failure}
-          </p>
-        )}
+        <Alert message={failure} />
         <ScopedButton scope="deploy" type="submit" disabled={adding.fetching}>
           Add target
         </ScopedButton>

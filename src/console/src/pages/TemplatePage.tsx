@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { navigate } from '../router';
-import { RequestError, resultError, ScopedButton } from '../ui';
+import { Alert, failureOf, RequestError, ScopedButton } from '../ui';
 
 const TemplateQuery = graphql(`
   query ConsoleTemplate($id: Int!) {
@@ -75,7 +75,7 @@ export function TemplatePage({ id }: { id: number }) {
         environment: Object.entries(environment).map(([variable, value]) => ({ variable, value })),
       }));
     const result = await launch({ templateId: id, name: name.trim() || null, imageOverrides });
-    const failed = result.error?.message ?? resultError(result.data?.createApp);
+    const failed = failureOf(result, 'createApp');
     setFailure(failed);
     if (!failed && result.data?.createApp.__typename === 'App') navigate(`/apps/${result.data.createApp.databaseId}`);
   };
@@ -161,11 +161,7 @@ export function TemplatePage({ id }: { id: number }) {
             <ScopedButton scope="write" onClick={() => void start()} disabled={launching.fetching}>
               {launching.fetching ? 'Launching…' : `Launch ${template.name}`}
             </ScopedButton>
-            {failure && (
-              <p role="alert" className="error">
-                {failure}
-              </p>
-            )}
+            <Alert message={failure} />
           </div>
           {template.documentation && (
             <>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { navigate } from '../router';
-import { RequestError, resultError, ScopedButton } from '../ui';
+import { Alert, failureOf, RequestError, ScopedButton } from '../ui';
 
 const SearchQuery = graphql(`
   query ConsoleSearch($q: String!) {
@@ -64,7 +64,7 @@ export function TemplatesPage() {
   const launch = async (input: Parameters<typeof createApp>[0]['input']) => {
     setLaunchError(null);
     const result = await createApp({ input });
-    const failed = result.error?.message ?? resultError(result.data?.createApp);
+    const failed = failureOf(result, 'createApp');
     if (failed) return setLaunchError(failed);
     if (result.data?.createApp.__typename === 'App') navigate(`/apps/${result.data.createApp.databaseId}`);
   };
@@ -83,11 +83,7 @@ export function TemplatesPage() {
         <button type="submit">Search</button>
       </form>
       <RequestError error={error} />
-      {launchError && (
-        <p role="alert" className="error">
-          {launchError}
-        </p>
-      )}
+      <Alert message={launchError} />
       {fetching && <p className="loading">Searching…</p>}
       {data?.search.errors.map((e, i) => (
         <p key={i} className="muted">

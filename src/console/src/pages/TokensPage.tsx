@@ -3,7 +3,7 @@ import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { Scope } from '../gql/graphql';
 import { useScope } from '../session';
-import { RequestError, resultError, ScopedButton } from '../ui';
+import { Alert, failureOf, RequestError, ScopedButton } from '../ui';
 
 const TokensQuery = graphql(`
   query ConsoleTokens {
@@ -75,7 +75,7 @@ export function TokensPage() {
     setFailure(null);
     setCopied(false);
     const result = await issue({ input: { name, scopes: [scope] } });
-    const failed = result.error?.message ?? resultError(result.data?.createApiToken);
+    const failed = failureOf(result, 'createApiToken');
     if (failed) return setFailure(failed);
     if (result.data?.createApiToken.__typename === 'IssuedApiToken') {
       setIssued(result.data.createApiToken.token);
@@ -85,7 +85,7 @@ export function TokensPage() {
 
   const doRevoke = async (id: number) => {
     const result = await revoke({ id });
-    setFailure(result.error?.message ?? resultError(result.data?.revokeApiToken));
+    setFailure(failureOf(result, 'revokeApiToken'));
   };
 
   return (
@@ -127,11 +127,7 @@ export function TokensPage() {
           </button>
         </div>
       )}
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
+      <Alert message={failure} />
       <RequestError error={error} />
       {data && (
         <table>
