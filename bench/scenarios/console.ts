@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../test/helpers/chromium';
 import { median } from '../lib/load';
 import { BENCH_TOKEN, startService } from '../lib/service';
 import { round, type ScenarioResult } from '../lib/types';
@@ -23,17 +24,7 @@ export async function consoleFirstPage(dataDir: string): Promise<ScenarioResult>
   const bare = await startBarePage();
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
-    });
+    browser = await launchChromium();
     const initialJsBytes = await initialScriptBytes(service.url);
 
     const interactive: number[] = [];

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM } from './chromium';
 
-/** Debian's chromium; playwright-core never downloads a browser of its own. */
-const CHROMIUM = '/usr/bin/chromium';
+export { launchChromium } from './chromium';
 
 function browserAvailable(): boolean {
   const found = existsSync(CHROMIUM);
@@ -14,23 +13,3 @@ function browserAvailable(): boolean {
 
 /** `describe` where chromium is installed; skipped with the reason elsewhere, never in CI. */
 export const describeBrowser = browserAvailable() ? describe : describe.skip;
-
-/**
- * Headless chromium as root on a machine with no internet: without the background-networking
- * flags it keeps trying to reach Google's hosts.
- */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
