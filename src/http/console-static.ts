@@ -15,7 +15,8 @@ export interface ConsoleAssets {
 
 interface Asset {
   body: Buffer;
-  gzip: Buffer;
+  /** Compressed on the first request that accepts gzip, not at start-up (about 30 ms for all). */
+  gzip?: Buffer;
   type: string;
 }
 
@@ -57,7 +58,7 @@ export function defaultConsoleDir(): string {
   return candidates.find((dir) => existsSync(path.join(dir, 'index.html'))) ?? candidates[candidates.length - 1];
 }
 
-/** Loads the built console once (a few hundred kilobytes, compressed ahead); null when it is not built. */
+/** Loads the built console once (a few hundred kilobytes); null when it is not built. */
 export function loadConsoleAssets(dir: string): ConsoleAssets | null {
   const indexFile = path.join(dir, 'index.html');
   if (!existsSync(indexFile)) return null;
@@ -74,7 +75,7 @@ export function loadConsoleAssets(dir: string): ConsoleAssets | null {
       if (!found) return false;
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-      const body = gzip ? found.gzip : found.body;
+      const body = gzip ? (found.gzip ??= gzipSync(found.body, { level: 9 })) : found.body;
       res.writeHead(200, {
         'content-type': found.type,
         'content-length': body.length,
@@ -94,5 +95,5 @@ export function loadConsoleAssets(dir: string): ConsoleAssets | null {
 
 function asset(file: string): Asset {
   const body = readFileSync(file);
-  return { body, gzip: gzipSync(body, { level: 9 }), type: TYPES[path.extname(file)] ?? 'application/octet-stream' };
+  return { body, type: TYPES[path.extname(file)] ?? 'application/octet-stream' };
 }
