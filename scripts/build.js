@@ -3,9 +3,10 @@
 // `npm run build`: compiles src/, schema/ and rest/ to JavaScript in dist/ (tsc with
 // tsconfig.build.json), copies the files the compiled code reads at run time (the REST
 // operation documents), and bundles the web console (src/console, Vite) into dist/console.
-// `--console` bundles the console alone (the browser tests' global setup). `--if-stale` (npm start's and npm run agent's pre-step) builds only when
-// dist/ is missing or older than a source, so `npm install && npm start` works on a fresh clone
-// and a start after `git pull` never runs yesterday's code. Plain JavaScript: it must run before
+// `--if-stale` (npm start's and npm run agent's pre-step) builds only when dist/ is missing or
+// older than a source, so `npm install && npm start` works on a fresh clone and a start after
+// `git pull` never runs yesterday's code. `--console` bundles the console alone (with
+// `--if-stale`: only when src/console changed), for the console's tests. Plain JavaScript: it must run before
 // anything is compiled, and without tsx.
 const { spawnSync } = require('node:child_process');
 const { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } = require('node:fs');

@@ -129,6 +129,13 @@ describeBrowser('web console', () => {
 
     const section = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name });
 
+    /** The Templates section, searched for `q` as a person would. */
+    async function searchTemplates(page: Page, q: string) {
+      await section(page, 'Templates').click();
+      await page.getByLabel('Search templates and registry images').fill(q);
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+    }
+
     async function signIn(page: Page, token: string) {
       await page.getByLabel('API token').fill(token);
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -170,9 +177,7 @@ describeBrowser('web console', () => {
     test('finds a template (matches highlighted), launches it, and watches its service come up live; the log tails', async () => {
       const { context, page } = await open();
       await signIn(page, ADMIN_TOKEN);
-      await section(page, 'Templates').click();
-      await page.getByLabel('Search templates and registry images').fill('demo');
-      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await searchTemplates(page, 'demo');
       const card = page.locator('li.card', { hasText: templateName });
       await card.waitFor();
       expect(await card.locator('mark').first().innerText()).toBe('Demo');
@@ -267,9 +272,7 @@ describeBrowser('web console', () => {
     test("a template's page shows its images, links and environment, its documentation as Markdown that cannot run script, and launches it with values typed over its environment", async () => {
       const { context, page } = await open();
       await signIn(page, ADMIN_TOKEN);
-      await section(page, 'Templates').click();
-      await page.getByLabel('Search templates and registry images').fill('hostile');
-      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await searchTemplates(page, 'hostile');
       await page.getByRole('link', { name: `Hostile ${sfx}` }).click();
       await page.getByRole('heading', { name: `Hostile ${sfx}`, level: 1 }).waitFor();
       await page.getByRole('cell', { name: 'db as database' }).waitFor();
@@ -335,9 +338,7 @@ describeBrowser('web console', () => {
 
       await signIn(page, token);
       await page.getByText(`viewer-${sfx} (read)`).waitFor();
-      await section(page, 'Templates').click();
-      await page.getByLabel('Search templates and registry images').fill('demo');
-      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await searchTemplates(page, 'demo');
       const launch = page.getByRole('button', { name: `Launch ${templateName}` });
       await launch.waitFor();
       expect(await launch.isDisabled()).toBe(true);
