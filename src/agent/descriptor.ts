@@ -8,7 +8,7 @@ import {
   isBlank,
   type PartsScope,
 } from '../catalog/parts-validator';
-import { mergeBy } from '../catalog/image-overrides';
+import { mergeImage } from '../catalog/image-overrides';
 import { BadRequestError } from '../errors';
 import { Problems } from '../problems';
 
@@ -153,23 +153,6 @@ export function parseDescriptor(body: unknown): DeployTemplate {
   if (templateId !== undefined) merged.id = templateId;
   if (imageCount !== undefined) merged.image_count = Number(imageCount);
   return dropUndefined(merged);
-}
-
-/**
- * docs/contract.md: override images match template images by `name`; environment merges by
- * `variable`, ports by `container_port`, volumes by `container_path` (same key replaces in place,
- * a new key is appended); `deployment` is replaced; any other field given replaces the template's.
- */
-export function mergeImage(base: TemplateImage, override: TemplateImage): TemplateImage {
-  const merged: TemplateImage = { ...base };
-  for (const [key, value] of Object.entries(override) as [keyof TemplateImage, unknown][]) {
-    if (value === undefined || key === 'name') continue;
-    if (key === 'environment') merged.environment = mergeBy(base.environment, override.environment!, (e) => e.variable);
-    else if (key === 'ports') merged.ports = mergeBy(base.ports, override.ports!, (p) => String(p.container_port));
-    else if (key === 'volumes') merged.volumes = mergeBy(base.volumes, override.volumes!, (v) => v.container_path);
-    else (merged as unknown as Record<string, unknown>)[key] = value;
-  }
-  return merged;
 }
 
 /** Interface B's phrasing of the one validator (catalog/parts-validator.ts): each member's path, then a predicate. */

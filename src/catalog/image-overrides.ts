@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors';
+import { Problems } from '../problems';
 import type { OverrideImage } from './template-shape';
 import type { ImageDefinition, TemplateDefinition } from './template-definition';
 
@@ -7,44 +7,51 @@ import type { ImageDefinition, TemplateDefinition } from './template-definition'
  * matched by image name; environment merges by `variable`, ports by `container_port`, volumes by
  * `container_path` (same key replaces in place, a new key is appended); any other field given
  * replaces the template's. Used for an app made from a template (createApp's `imageOverrides`); the
- * agent applies a deployment's with the same `mergeBy`.
+ * agent applies a deployment's with the same `mergeImage`.
  */
 export function applyImageOverrides(def: TemplateDefinition, overrides: readonly OverrideImage[]): TemplateDefinition {
-  const problems: { field: string; message: string }[] = [];
+  const problems = new Problems();
   overrides.forEach((override, i) => {
     if (!def.images.some((image) => image.name.trim() === override.name.trim())) {
-      problems.push({ field: `image_overrides[${i}].name`, message: `"${override.name}" is not an image of the template` });
+      problems.add(`image_overrides[${i}].name`, `"${override.name}" is not an image of the template`);
     }
     if (override.deployment != null) {
-      problems.push({
-        field: `image_overrides[${i}].deployment`,
-        message: 'a count applies to deployments, not to an app (one container per service)',
-      });
+      problems.add(`image_overrides[${i}].deployment`, 'a count applies to deployments, not to an app (one container per service)');
     }
   });
-  if (problems.length > 0) {
-    throw new ValidationError(
-      `imageOverrides: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
-      problems.map((p) => p.field),
-    );
-  }
+  problems.throwIfAny({ prefix: 'imageOverrides: ', separator: ' ' });
   return {
     ...def,
-    images: def.images.map((image) => overrides.filter((o) => o.name.trim() === image.name.trim()).reduce(mergeOverride, image)),
+    images: def.images.map((image) =>
+      overrides.filter((o) => o.name.trim() === image.name.trim()).reduce(mergeImage<ImageDefinition>, image),
+    ),
   };
 }
 
-function mergeOverride(base: ImageDefinition, override: OverrideImage): ImageDefinition {
-  const merged: ImageDefinition = { ...base };
-  if (override.environment) merged.environment = mergeBy(base.environment, override.environment, (e) => e.variable);
-  if (override.ports) merged.ports = mergeBy(base.ports, override.ports, (p) => String(p.container_port));
-  if (override.volumes) merged.volumes = mergeBy(base.volumes, override.volumes, (v) => v.container_path);
-  if (override.links) merged.links = override.links;
-  if (override.volumes_from) merged.volumes_from = override.volumes_from;
-  if (override.expose) merged.expose = override.expose.map(String);
-  if (override.command != null) merged.command = override.command;
-  if (override.description != null) merged.description = override.description;
-  return merged;
+/** What an image needs to be merged: the three lists merged by key (the rest are replaced). */
+interface MergeableImage {
+  name: string;
+  environment?: readonly { variable: string }[] | null;
+  ports?: readonly { container_port: number | string }[] | null;
+  volumes?: readonly { container_path: string }[] | null;
+}
+
+/**
+ * One override into its image (docs/contract.md): environment merges by `variable`, ports by
+ * `container_port`, volumes by `container_path` (same key replaces in place, a new key is
+ * appended); any other field given replaces the image's. For an app's template images and for an
+ * agent's descriptor alike.
+ */
+export function mergeImage<T extends MergeableImage>(base: T, override: Partial<T>): T {
+  const merged = { ...base } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(override)) {
+    if (value === undefined || key === 'name') continue;
+    if (key === 'environment') merged.environment = mergeBy(base.environment ?? [], override.environment!, (e) => e.variable);
+    else if (key === 'ports') merged.ports = mergeBy(base.ports ?? [], override.ports!, (p) => String(p.container_port));
+    else if (key === 'volumes') merged.volumes = mergeBy(base.volumes ?? [], override.volumes!, (v) => v.container_path);
+    else merged[key] = value;
+  }
+  return merged as T;
 }
 
 /** `base` with each of `extra` replacing the member of the same key in place, or appended. */

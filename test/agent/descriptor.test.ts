@@ -1,9 +1,10 @@
 import { expect } from '@jest/globals';
-import { mergeImage, parseDescriptor } from '../../src/agent/descriptor';
+import { parseDescriptor, type TemplateImage } from '../../src/agent/descriptor';
+import { mergeImage } from '../../src/catalog/image-overrides';
 
 describe('descriptor merge (ARCHITECTURE §5)', () => {
   test('environment by variable, ports by container_port as strings, volumes by path, deployment replaced, others replaced when given', () => {
-    const merged = mergeImage(
+    const merged = mergeImage<TemplateImage>(
       {
         name: 'web',
         source: 'nginx:1',
