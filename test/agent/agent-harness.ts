@@ -34,6 +34,8 @@ export async function startAgent(
     adapter?: Adapter;
     dataDir?: string;
     database?: TestDatabase;
+    /** Sees every request before the agent serves it (method and path are what tests count). */
+    onRequest?: (req: IncomingMessage) => void;
   } = {},
 ): Promise<RunningAgent> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'agent-test-')));
@@ -53,7 +55,7 @@ export async function startAgent(
       log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'agent-test'),
     });
     return { app, config };
-  });
+  }, options.onRequest);
   return {
     app,
     url: listening.url,
@@ -207,36 +209,10 @@ export async function agentRequest<T = unknown>(
 }
 
 /** A real agent whose HTTPS server records every request it serves (method and path). */
-export async function startCountingAgent(adapterUrl: string) {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'agent-count-'));
-  const database = await createTestDatabase('agent');
+export async function startCountingAgent(adapterUrl: string): Promise<RunningAgent & { requests: string[] }> {
   const requests: string[] = [];
-  const { app, listening } = await listenAgent(
-    async (port) => ({
-      app: await createAgentApp(
-        parseAgentConfig({
-          AGENT_PORT: String(port),
-          AGENT_DATA_DIR: dataDir,
-          DATABASE_URL: database.url,
-          AGENT_ADAPTER: 'http',
-          ADAPTER_URL: adapterUrl,
-          LOG_LEVEL: 'silent',
-        }),
-        { log: createLogger('silent') },
-      ),
-    }),
-    (req) => requests.push(`${req.method} ${req.url}`),
-  );
-  return {
-    token: app.credentials.token,
-    requests,
-    async close() {
-      await listening.close();
-      await app.close();
-      await database.drop();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  const agent = await startAgent({ env: { ADAPTER_URL: adapterUrl }, onRequest: (req) => requests.push(`${req.method} ${req.url}`) });
+  return { ...agent, requests };
 }
 
 /**
