@@ -5,6 +5,7 @@ import { createLogger, type Logger } from '../logger';
 import type { Adapter } from './adapters/adapter';
 import { createAdapter } from './adapters/create-adapter';
 import type { AgentConfig } from './config';
+import { lockAgentDatabase } from './database-lock';
 import { BasicAuthChecker, loadOrCreateCredentials, type AgentCredentials } from './credentials';
 import { AgentDeployment } from './deployment.entity';
 import { DeploymentService } from './deployment.service';
@@ -52,6 +53,8 @@ export async function createAgentApp(config: AgentConfig, deps: AgentDeps = {}):
       poolSize: 5,
     });
     cleanups.unshift(() => orm.close(true));
+    const lock = await lockAgentDatabase(orm);
+    cleanups.unshift(() => lock.release());
     const adapter = deps.adapter ?? createAdapter(config, log);
     cleanups.unshift(() => adapter.close());
     const deployments = new DeploymentService(orm, adapter, log);

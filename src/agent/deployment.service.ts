@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { queryRows } from '../db/rows';
 import { BadRequestError, NotFoundError } from '../errors';
 import type { Logger } from '../logger';
 import type { Adapter, ServiceStatus } from './adapters/adapter';
@@ -40,25 +41,26 @@ export class DeploymentService {
   ) {}
 
   /**
-   * Reads answer from rows, not entities: the main service asks every agent at once, and query
-   * building plus hydrating the stored template was a quarter of an agent's time per request
-   * (bench/RESULTS.md, scenario 2).
+   * What reads answer, kept in memory: the main service asks every agent at once, on every
+   * query and poll, and a database round trip per read was most of an agent's time (bench
+   * scenario 2). This process is the only writer (one agent per database, held by
+   * lockAgentDatabase), so the rows change only through the methods below, which bump
+   * `generation` once their write is committed; a read that began before that is not kept.
    */
+  private snapshot: { generation: number; rows: Promise<ReadRow[]> } | undefined;
+  private generation = 0;
+
   async list(options: { withStatus?: boolean } = {}): Promise<(DeploymentView & Partial<Pick<DeploymentStatusView, 'status'>>)[]> {
-    const rows = await this.orm.em
-      .getConnection()
-      .execute<ReadRow[]>(
-        `select id, name, template -> 'id' as template_id, jsonb_array_length(coalesce(template -> 'images', '[]'::jsonb)) > 0 as redeployable, service_ids from agent_deployments order by id`,
-      );
+    const rows = await this.rows();
     const views = rows.map((row) => ({
       id: row.id,
       name: row.name,
-      template: typeof row.template_id === 'number' ? row.template_id : null,
-      service_ids: row.service_ids,
-      redeployable: row.redeployable === true,
+      template: row.template,
+      service_ids: row.serviceIds,
+      redeployable: row.redeployable,
     }));
     if (!options.withStatus) return views;
-    const statuses = await Promise.all(rows.map((row) => this.adapter.status(row.service_ids)));
+    const statuses = await Promise.all(rows.map((row) => this.adapter.status(row.serviceIds)));
     return views.map((view, i) => ({ ...view, status: { services: statuses[i] } }));
   }
 
@@ -80,7 +82,7 @@ export class DeploymentService {
         serviceIds,
         adapterKey: key,
       });
-      await em.flush();
+      await this.written(em);
       this.log.info({ deployment: deploymentId, services: serviceIds.length }, 'deployment created');
       return view(row);
     } catch (error) {
@@ -95,15 +97,10 @@ export class DeploymentService {
 
   async get(rawId: string): Promise<DeploymentStatusView> {
     const id = parseId(rawId);
-    const [row] = await this.orm.em
-      .getConnection()
-      .execute<ReadRow[]>(
-        `select id, name, jsonb_array_length(coalesce(template -> 'images', '[]'::jsonb)) > 0 as redeployable, service_ids from agent_deployments where id = ?`,
-        [id],
-      );
+    const row = (await this.rows()).find((candidate) => candidate.id === id);
     if (!row) throw NotFoundError.of('deployment', id);
-    const services = await this.adapter.status(row.service_ids);
-    return { id: row.id, name: row.name, redeployable: row.redeployable === true, status: { services } };
+    const services = await this.adapter.status(row.serviceIds);
+    return { id: row.id, name: row.name, redeployable: row.redeployable, status: { services } };
   }
 
   async remove(rawId: string): Promise<void> {
@@ -113,7 +110,7 @@ export class DeploymentService {
       const row = await this.find(rawId, em);
       await this.adapter.remove(row.adapterKey, row.serviceIds);
       em.remove(row);
-      await em.flush();
+      await this.written(em);
       this.log.info({ deployment: id }, 'deployment deleted');
     });
   }
@@ -140,10 +137,43 @@ export class DeploymentService {
       }
       row.serviceIds = serviceIds;
       row.adapterKey = key;
-      await em.flush();
+      await this.written(em);
       this.log.info({ deployment: id, services: serviceIds.length }, 'deployment redeployed');
       return view(row);
     });
+  }
+
+  private rows(): Promise<ReadRow[]> {
+    if (this.snapshot?.generation === this.generation) return this.snapshot.rows;
+    const snapshot = { generation: this.generation, rows: this.readRows() };
+    this.snapshot = snapshot;
+    snapshot.rows.catch(() => {
+      if (this.snapshot === snapshot) this.snapshot = undefined;
+    });
+    return snapshot.rows;
+  }
+
+  private async readRows(): Promise<ReadRow[]> {
+    const rows = await queryRows<{ id: number; name: string | null; template_id: unknown; redeployable: boolean; service_ids: string[] }>(
+      this.orm.em,
+      `select id, name, template -> 'id' as template_id, jsonb_array_length(coalesce(template -> 'images', '[]'::jsonb)) > 0 as redeployable, service_ids from agent_deployments order by id`,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      template: typeof row.template_id === 'number' ? row.template_id : null,
+      redeployable: row.redeployable,
+      serviceIds: row.service_ids,
+    }));
+  }
+
+  /** Flushes, and whatever the outcome, the snapshot is read again by the next read. */
+  private async written(em: EntityManager): Promise<void> {
+    try {
+      await em.flush();
+    } finally {
+      this.generation++;
+    }
   }
 
   private async find(rawId: string, em = this.orm.em.fork()): Promise<AgentDeployment> {
@@ -165,12 +195,13 @@ export class DeploymentService {
   }
 }
 
+/** A deployment as reads answer it. */
 interface ReadRow {
   id: number;
   name: string | null;
-  template_id?: unknown;
-  redeployable?: boolean;
-  service_ids: string[];
+  template: number | null;
+  redeployable: boolean;
+  serviceIds: string[];
 }
 
 function view(row: AgentDeployment): DeploymentView {

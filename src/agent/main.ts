@@ -2,6 +2,7 @@ import { createLogger } from '../logger';
 import { createAgentApp } from './app';
 import { AgentConfigError, parseAgentConfig } from './config';
 import { rotateCredentials } from './credentials';
+import { DatabaseInUseError } from './database-lock';
 import { listenHttps } from './server';
 
 /**
@@ -56,7 +57,7 @@ function printToken(token: string, dataDir: string): void {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof AgentConfigError) process.stderr.write(`${error.message}\n`);
+  if (error instanceof AgentConfigError || error instanceof DatabaseInUseError) process.stderr.write(`${error.message}\n`);
   else process.stderr.write(`agent failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

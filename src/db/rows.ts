@@ -20,11 +20,25 @@ interface PoolClient {
  * entity manager, and its rows are node-postgres's (jsonb parsed, timestamps as Dates).
  */
 export async function queryRows<T>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  const connection = await acquireConnection(em);
+  try {
+    return await connection.query<T>(sql, params);
+  } finally {
+    await connection.release();
+  }
+}
+
+/** A connection of MikroORM's pool, held until released: statements on one session. */
+export interface HeldConnection {
+  query<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  release(): Promise<void>;
+}
+
+export async function acquireConnection(em: EntityManager): Promise<HeldConnection> {
   const pool = em.getConnection().getKnex().client as PoolClient;
   const connection = await pool.acquireConnection();
-  try {
-    return (await connection.query(sql, params)).rows as T[];
-  } finally {
-    await pool.releaseConnection(connection);
-  }
+  return {
+    query: async <T>(sql: string, params: readonly unknown[] = []) => (await connection.query(sql, params)).rows as T[],
+    release: () => pool.releaseConnection(connection),
+  };
 }

@@ -1,5 +1,4 @@
 import { expect } from '@jest/globals';
-import { Client } from 'pg';
 import { agentRequest, startAgent, startFakeAdapter, type RunningAgent, type AgentDeploymentBody } from './agent-harness';
 
 /**
@@ -46,9 +45,17 @@ describe('agent with the http adapter', () => {
   let fake: Awaited<ReturnType<typeof startFakeAdapter>>;
   let agent: RunningAgent;
   let failCreate = false;
+  /** The service ids the next create is answered with (states the fake would not make itself). */
+  let createIds: string[] | undefined;
 
   beforeAll(async () => {
     fake = await startFakeAdapter((call, res) => {
+      if (createIds && call.method === 'POST') {
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(createIds.map((id) => ({ id, actualState: 'pending' }))));
+        createIds = undefined;
+        return true;
+      }
       if (failCreate && call.method === 'POST') {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ message: 'cluster is full' }));
@@ -173,8 +180,18 @@ describe('agent with the http adapter', () => {
     expect((await agentRequest<AgentDeploymentBody[]>(agent, 'GET', '/deployments')).body).toEqual([]);
   });
 
+  /** A deployment whose adapter answered its create with `serviceIds`; deleted afterwards unless told. */
+  async function withDeployment(serviceIds: string[], run: (id: number) => Promise<void>, cleanup = true): Promise<void> {
+    createIds = serviceIds;
+    const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', { body: descriptor });
+    expect(created.body.service_ids).toEqual(serviceIds);
+    fake.calls.length = 0;
+    await run(created.body.id);
+    if (cleanup) expect((await agentRequest(agent, 'DELETE', `/deployments/${created.body.id}`)).status).toBe(204);
+  }
+
   test('status passes "not found" for services the adapter no longer knows; ids are URL-escaped', async () => {
-    await withRow(agent, ['gone', 'a b/c'], async (id) => {
+    await withDeployment(['gone', 'a b/c'], async (id) => {
       const one = await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${id}`);
       expect(one.body.status.services).toEqual([
         { id: 'gone', actualState: 'not found' },
@@ -207,8 +224,7 @@ describe('agent with the http adapter', () => {
   });
 
   test('deleting a deployment whose services are already gone succeeds', async () => {
-    await withRow(
-      agent,
+    await withDeployment(
       ['gone'],
       async (id) => {
         const res = await agentRequest(agent, 'DELETE', `/deployments/${id}`);
@@ -249,22 +265,6 @@ describe('agent with an unreachable or slow adapter', () => {
     }
   });
 });
-
-/** Seeds a row directly, to drive states the fake adapter would not produce on its own. */
-async function withRow(agent: RunningAgent, serviceIds: string[], run: (id: number) => Promise<void>, cleanup = true): Promise<void> {
-  const client = new Client({ connectionString: agent.config.databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ id: number }>(
-      `insert into agent_deployments (name, template, service_ids, adapter_key) values ('seeded', '{"images":[]}', $1, 'd0-seed') returning id`,
-      [JSON.stringify(serviceIds)],
-    );
-    await run(rows[0].id);
-    if (cleanup) await client.query('delete from agent_deployments where id = $1', [rows[0].id]);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * The original agents' peers as they are (reference/original-agent.md §4, §5, §7): panamaxcli's
