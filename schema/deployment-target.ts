@@ -1,4 +1,4 @@
-import type { DeploymentTarget as TargetRow } from '../src/targets/deployment-target.entity';
+import type { DeploymentTargetView as TargetRow } from '../src/targets/deployment-target.entity';
 import { maskedAuthBlob } from '../src/targets/target.service';
 import { selects } from '../src/graphql/selection';
 import { builder } from './builder';
@@ -53,7 +53,7 @@ builder.objectField(Deployment, 'target', (t) =>
   t.field({
     type: DeploymentTarget,
     description: 'The target it runs on',
-    resolve: (d, _args, ctx) => ctx.services.targets.get(d.targetId),
+    resolve: (d, _args, ctx) => ctx.services.targets.find(d.targetId),
   }),
 );
 

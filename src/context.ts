@@ -95,7 +95,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
         resolved.set(
           id,
           (target = targets()
-            .get(Number(id))
+            .find(Number(id))
             .then((t) => targets().agentTarget(t))),
         );
       return target;

@@ -2,6 +2,9 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** How many opened secrets SecretBox keeps. */
+const OPENED_MAX = 1024;
+
 /**
  * Seals secrets (registry passwords, agent credentials) with AES-256-GCM before they reach the
  * database. The key is SECRET_KEY, or a random key made on first start in DATA_DIR/secret-key
@@ -9,6 +12,12 @@ import path from 'node:path';
  */
 export class SecretBox {
   private readonly key: Buffer;
+  /**
+   * Secrets opened lately, by sealed text: an agent's token is opened for every request that
+   * reaches its target (the fan-out opened fifty per query). Plain texts are held in memory
+   * anyway (the agent client's connection pools keep theirs); bounded, oldest first out.
+   */
+  private readonly opened = new Map<string, string>();
 
   constructor(secret: string) {
     this.key = createHash('sha256').update(secret).digest();
@@ -29,6 +38,15 @@ export class SecretBox {
   }
 
   open(sealed: string): string {
+    const known = this.opened.get(sealed);
+    if (known !== undefined) return known;
+    const plain = this.decrypt(sealed);
+    if (this.opened.size >= OPENED_MAX) this.opened.delete(this.opened.keys().next().value!);
+    this.opened.set(sealed, plain);
+    return plain;
+  }
+
+  private decrypt(sealed: string): string {
     const [version, iv, tag, body] = sealed.split('.');
     if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('not a sealed secret');
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Pool, errors as undiciErrors } from 'undici';
 import { z } from 'zod';
 import {
@@ -84,7 +83,7 @@ const TLS_CODES = new Set([
  * message names the target and the cause.
  */
 export class AgentClient {
-  private readonly pools = new Map<string, { hash: string; pool: Pool; blob: AuthBlob; basePath: string }>();
+  private readonly pools = new Map<string, { authBlob: string; pool: Pool; blob: AuthBlob; basePath: string }>();
   private readonly options: Required<AgentClientOptions>;
 
   constructor(options: AgentClientOptions = {}) {
@@ -149,9 +148,8 @@ export class AgentClient {
 
   private poolFor(target: AgentTarget): { pool: Pool; blob: AuthBlob; basePath: string } {
     const key = String(target.id);
-    const hash = createHash('sha256').update(target.authBlob).digest('hex');
     const existing = this.pools.get(key);
-    if (existing?.hash === hash) return existing;
+    if (existing?.authBlob === target.authBlob) return existing;
     if (existing) void existing.pool.close().catch(() => undefined);
     const blob = decodeAuthBlob(target.authBlob);
     const pool = new Pool(new URL(blob.endpointUrl).origin, {
@@ -160,7 +158,7 @@ export class AgentClient {
       headersTimeout: this.options.headersTimeoutMs,
       bodyTimeout: this.options.bodyTimeoutMs,
     });
-    const entry = { hash, pool, blob, basePath: new URL(blob.endpointUrl).pathname.replace(/\/+$/, '') };
+    const entry = { authBlob: target.authBlob, pool, blob, basePath: new URL(blob.endpointUrl).pathname.replace(/\/+$/, '') };
     this.pools.set(key, entry);
     return entry;
   }

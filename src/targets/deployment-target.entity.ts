@@ -24,3 +24,18 @@ export const DeploymentTarget = defineEntity({
   },
 });
 export type DeploymentTarget = InferEntity<typeof DeploymentTarget>;
+
+/** A target as reads show it: the entity, or its row read without the ORM (TargetService.list). */
+export type DeploymentTargetView = Pick<
+  DeploymentTarget,
+  | 'id'
+  | 'name'
+  | 'endpointUrl'
+  | 'sealedAuthBlob'
+  | 'agentVersion'
+  | 'adapterVersion'
+  | 'adapterType'
+  | 'metadataAt'
+  | 'metadataError'
+  | 'createdAt'
+>;
