@@ -9,7 +9,9 @@ import { BENCH_TOKEN, startService } from '../lib/service';
 import { round, type BenchOptions, type ScenarioResult } from '../lib/types';
 
 const QUERY = '{ deploymentTargets { id deployments { id status { services { orchestratorId actualState } } } } }';
-const RUNS = 10;
+/** Warm queries after the cold one before the measured runs; the first 10 of them are reported too. */
+const WARMUP = 30;
+const RUNS = 20;
 /** What QUERY answers, as far as the check below reads it. */
 const FanoutAnswer = z.object({
   data: z
@@ -51,7 +53,6 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
       if (res.statusCode !== 200) throw new Error(`POST /deployment_targets: HTTP ${res.statusCode} ${await res.body.text()}`);
       await res.body.dump();
     }
-    const oneAgentMs = await oneAgentLatency(tokens[0]);
 
     const query = async (): Promise<number> => {
       const started = performance.now();
@@ -69,10 +70,17 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
     await call('reset');
     const coldMs = await query();
     const once = await call<Counts>('counts');
+    // The service and the agents' process were just started: their code runs interpreted until
+    // V8 has compiled it, which takes some dozens of queries (the first ones are about 1.5× the
+    // later). Those are reported (`wallMsFirst10`); the target is judged on the measured runs.
+    const warmup: number[] = [];
+    for (let i = 0; i < WARMUP; i++) warmup.push(await query());
     await call('reset');
     const warm: number[] = [];
     for (let i = 0; i < RUNS; i++) warm.push(await query());
     const repeated = await call<Counts>('counts');
+    // One agent, asked after the same warm-up (its process is the one that served the fan-out).
+    const oneAgentMs = await oneAgentLatency(tokens[0]);
 
     // The agents alone, without the service: every agent asked at once over kept-alive TLS, as
     // the service's loaders do, for its list and then for its deployment's status. Two such
@@ -98,6 +106,7 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
         statusRequestsPerDeployment: Math.max(...statuses),
         wallMsMedian: wallMs,
         wallMsCold: round(coldMs),
+        wallMsFirst10: round(median(warmup.slice(0, 10))),
         directAllListsMs: direct.listMs,
         directAllStatusesMs: direct.statusMs,
         directTwoRoundsMs: round(direct.listMs + direct.statusMs),
@@ -108,7 +117,7 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
       ratio,
       target: 'exactly 1 request per target, and wall time ≤ 3× one agent’s latency',
       met: exact && ratio <= 3,
-      note: `median of ${RUNS} warm queries (agent connections open); the cold first query also opens ${tokens.length} TLS connections`,
+      note: `median of ${RUNS} queries after ${WARMUP} warm-up ones (agent connections open, code compiled; the first 10 warm-up queries: ${round(median(warmup.slice(0, 10)) / oneAgentMs, 2)}×); the cold first query also opens ${tokens.length} TLS connections`,
     };
   } finally {
     await call('stop').catch(() => undefined);
