@@ -45,7 +45,8 @@ const COUNTED: Record<string, (services: Services) => Promise<number>> = {
   'Query.templates': (s) => s.templates.count(),
   'Query.templateRepos': (s) => s.repos.count(),
   'Query.registries': (s) => s.registries.count(),
-  'Query.deploymentTargets': (s) => s.targets.count(),
+  // The field answers with the list read here (TargetService keeps it for the request).
+  'Query.deploymentTargets': async (s) => (await s.targets.list()).length,
   'Query.apiTokens': (s) => s.tokens.count(),
 };
 

@@ -2,6 +2,7 @@ import { expect } from '@jest/globals';
 import { getIntrospectionQuery } from 'graphql';
 import { TemplateService } from '../../src/catalog/template.service';
 import { bareImage } from '../../src/catalog/template-shape';
+import { DeploymentTarget } from '../../src/targets/deployment-target.entity';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 const TOO_COMPLEX = { code: 'QUERY_TOO_COMPLEX', status: 400, fields: [] };
@@ -144,6 +145,31 @@ describe('cost', () => {
       '{ templatesConnection(first: 5) { nodes { images { name source ports { containerPort } } } } }',
     );
     expect(paged.body.data.templatesConnection.nodes).toHaveLength(5);
+  });
+
+  test('deploymentTargets costs its real size, read from the list the field answers with', async () => {
+    // 1 + n × (deployments 1 + 10 × (id, name)) = 1 + 21n
+    const query = '{ deploymentTargets { deployments { id name } } }';
+    expect((await c.graphql(query)).body).toEqual({ data: { deploymentTargets: [] } });
+    const em = c.app.orm.em.fork();
+    for (let n = 0; n < 100; n++) {
+      em.create(DeploymentTarget, {
+        name: `target ${n}`,
+        endpointUrl: `https://10.0.0.${n}:3001`,
+        sealedAuthBlob: 'not opened: nothing runs',
+        agentVersion: null,
+        adapterVersion: null,
+        adapterType: null,
+        metadataAt: null,
+        metadataError: null,
+      });
+    }
+    await em.flush();
+    expect((await c.graphql(query)).body).toEqual({
+      errors: [expect.objectContaining({ message: 'query cost 2101 exceeds the limit of 2000', extensions: TOO_COMPLEX })],
+    });
+    const names = await c.graphql<{ deploymentTargets: { name: string }[] }>('{ deploymentTargets { name } }');
+    expect(names.body.data.deploymentTargets.map((target) => target.name)).toEqual(Array.from({ length: 100 }, (_, n) => `target ${n}`));
   });
 });
 
