@@ -1,5 +1,6 @@
 import { expect } from '@jest/globals';
 import { describeDocker, removeByLabel, testDockerClient, testDockerHost, TEST_IMAGE } from '../helpers/docker';
+import { freePort } from '../../src/net/free-port';
 import { agentRequest, startAgent, type RunningAgent, type AgentDeploymentBody } from './agent-harness';
 
 const LABEL_KEY = 'platform.agent.key';
@@ -121,7 +122,9 @@ describeDocker('agent with the docker adapter', () => {
   });
 
   test('redeploy with a fixed host port swaps generations on the same port', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // A port free now, below the kernel's ephemeral range (a random one in 20000–40000 was taken
+    // once in CI, and the create answered 502).
+    const port = await freePort();
     const fixed = {
       template: {
         name: 'fixed',
