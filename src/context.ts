@@ -17,7 +17,7 @@ import { SearchService } from './catalog/search.service';
 import { TemplateRepoService } from './catalog/template-repo.service';
 import { TemplateService } from './catalog/template.service';
 import { UserService } from './catalog/user.service';
-import type { AgentClient, AgentTarget } from './targets/agent-client';
+import type { AgentClient } from './targets/agent-client';
 import { createAgentLoaders } from './targets/agent-loaders';
 import { TargetDeploymentService } from './targets/deployment.service';
 import { TargetService } from './targets/target.service';
@@ -84,23 +84,9 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   const platform = lazy(() => new PlatformService(em, deps.version));
   const users = lazy(() => new UserService(em, config.githubUrl, config.templateRepoRoots, Boolean(config.githubToken)));
   const targets = lazy(() => new TargetService(em, deps.secrets, deps.agents, log));
-  // Per request: one agent request per target and key, however many fields ask.
-  const agentLoaders = lazy(() => {
-    // A target's token is decrypted once per request, though its list and each of its
-    // deployments' statuses are separate loads.
-    const resolved = new Map<string, Promise<AgentTarget>>();
-    return createAgentLoaders(deps.agents, (id) => {
-      let target = resolved.get(id);
-      if (!target)
-        resolved.set(
-          id,
-          (target = targets()
-            .find(Number(id))
-            .then((t) => targets().agentTarget(t))),
-        );
-      return target;
-    });
-  });
+  // Per request: one agent request per target and key, however many fields ask; each target is
+  // looked up once per request (TargetService.find) and its token opened once per process.
+  const agentLoaders = lazy(() => createAgentLoaders(deps.agents, async (id) => targets().agentTarget(await targets().find(Number(id)))));
   const deployments = lazy(() => new TargetDeploymentService(em, targets(), deps.agents, agentLoaders()));
   const appsDeps = {
     runtime: deps.appRuntime,

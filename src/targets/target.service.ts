@@ -30,8 +30,11 @@ export class TargetService {
     private readonly log: Logger,
   ) {}
 
-  /** This request's listed targets, by id: every target of a fan-out is looked up again. */
-  private readonly listed = new Map<number, DeploymentTargetView>();
+  /**
+   * This request's targets by id, as listed or looked up: a query looks each target up again for
+   * every agent request it makes (its list, each deployment's status, `Deployment.target`).
+   */
+  private readonly found = new Map<number, Promise<DeploymentTargetView>>();
   private listing: Promise<DeploymentTargetView[]> | undefined;
 
   /**
@@ -64,15 +67,16 @@ export class TargetService {
         metadataError: row.metadata_error,
         createdAt: row.created_at,
       };
-      this.listed.set(view.id, view);
+      this.found.set(view.id, Promise.resolve(view));
       return view;
     });
   }
 
-  /** For reads: a target this request has listed, else its entity (404 when there is none). */
+  /** For reads: a target this request has listed or looked up, else its entity (404 when there is none). */
   find(id: number): Promise<DeploymentTargetView> {
-    const listed = this.listed.get(id);
-    return listed ? Promise.resolve(listed) : this.get(id);
+    let target = this.found.get(id);
+    if (!target) this.found.set(id, (target = this.get(id)));
+    return target;
   }
 
   page(window: KeysetPage): Promise<DeploymentTarget[]> {
