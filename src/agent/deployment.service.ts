@@ -47,20 +47,15 @@ export class DeploymentService {
    * lockAgentDatabase), so the rows change only through the methods below, which bump
    * `generation` once their write is committed; a read that began before that is not kept.
    */
-  private snapshot: { generation: number; rows: Promise<ReadRow[]> } | undefined;
+  private snapshot: { generation: number; rows: Promise<readonly Readonly<DeploymentView>[]> } | undefined;
   private generation = 0;
 
-  async list(options: { withStatus?: boolean } = {}): Promise<(DeploymentView & Partial<Pick<DeploymentStatusView, 'status'>>)[]> {
-    const rows = await this.rows();
-    const views = rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      template: row.template,
-      service_ids: row.serviceIds,
-      redeployable: row.redeployable,
-    }));
+  async list(
+    options: { withStatus?: boolean } = {},
+  ): Promise<readonly Readonly<DeploymentView & Partial<Pick<DeploymentStatusView, 'status'>>>[]> {
+    const views = await this.rows();
     if (!options.withStatus) return views;
-    const statuses = await Promise.all(rows.map((row) => this.adapter.status(row.serviceIds)));
+    const statuses = await Promise.all(views.map((view) => this.adapter.status(view.service_ids)));
     return views.map((view, i) => ({ ...view, status: { services: statuses[i] } }));
   }
 
@@ -99,7 +94,7 @@ export class DeploymentService {
     const id = parseId(rawId);
     const row = (await this.rows()).find((candidate) => candidate.id === id);
     if (!row) throw NotFoundError.of('deployment', id);
-    const services = await this.adapter.status(row.serviceIds);
+    const services = await this.adapter.status(row.service_ids);
     return { id: row.id, name: row.name, redeployable: row.redeployable, status: { services } };
   }
 
@@ -143,7 +138,8 @@ export class DeploymentService {
     });
   }
 
-  private rows(): Promise<ReadRow[]> {
+  /** The deployments as reads answer them; shared by every read of one generation, never changed. */
+  private rows(): Promise<readonly Readonly<DeploymentView>[]> {
     if (this.snapshot?.generation === this.generation) return this.snapshot.rows;
     const snapshot = { generation: this.generation, rows: this.readRows() };
     this.snapshot = snapshot;
@@ -153,7 +149,7 @@ export class DeploymentService {
     return snapshot.rows;
   }
 
-  private async readRows(): Promise<ReadRow[]> {
+  private async readRows(): Promise<DeploymentView[]> {
     const rows = await queryRows<{ id: number; name: string | null; template_id: unknown; redeployable: boolean; service_ids: string[] }>(
       this.orm.em,
       `select id, name, template -> 'id' as template_id, jsonb_array_length(coalesce(template -> 'images', '[]'::jsonb)) > 0 as redeployable, service_ids from agent_deployments order by id`,
@@ -162,8 +158,8 @@ export class DeploymentService {
       id: row.id,
       name: row.name,
       template: typeof row.template_id === 'number' ? row.template_id : null,
+      service_ids: row.service_ids,
       redeployable: row.redeployable,
-      serviceIds: row.service_ids,
     }));
   }
 
@@ -193,15 +189,6 @@ export class DeploymentService {
       if (this.locks.get(id) === run) this.locks.delete(id);
     }
   }
-}
-
-/** A deployment as reads answer it. */
-interface ReadRow {
-  id: number;
-  name: string | null;
-  template: number | null;
-  redeployable: boolean;
-  serviceIds: string[];
 }
 
 function view(row: AgentDeployment): DeploymentView {
