@@ -1,8 +1,5 @@
 import { expect } from '@jest/globals';
 import { Client } from 'pg';
-import { createAgentApp } from '../../src/agent/app';
-import { parseAgentConfig } from '../../src/agent/config';
-import { createLogger } from '../../src/logger';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { agentRequest, startAgent, startFakeAdapter, type AgentDeploymentBody, type RunningAgent } from './agent-harness';
 
@@ -140,15 +137,7 @@ describe('one agent per database', () => {
     const elsewhere = await createTestDatabase('agent_lock_other');
     const first = await startAgent({ database });
     try {
-      const config = parseAgentConfig({
-        AGENT_PORT: '0',
-        AGENT_DATA_DIR: first.dataDir,
-        DATABASE_URL: database.url,
-        AGENT_ADAPTER: 'http',
-        ADAPTER_URL: 'http://127.0.0.1:9',
-        LOG_LEVEL: 'silent',
-      });
-      await expect(createAgentApp(config, { log: createLogger('silent') })).rejects.toThrow(
+      await expect(startAgent({ database, dataDir: first.dataDir })).rejects.toThrow(
         'Another agent is using this database (DATABASE_URL): each agent needs a database of its own.',
       );
       // Another database on the same server is another lock.
