@@ -6,7 +6,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import type { Context } from '../src/context';
-import { checkGlobalID, checkNodeCount, decodeGlobalID, MAX_NODES, resolveNodesOrErrors } from './global-id';
+import { checkNodeCount, decodeGlobalID, MAX_NODES, resolveNodeOf, resolveNodesOrErrors } from './global-id';
 import { fieldCost } from '../src/graphql/cost';
 import {
   BadRequestError,
@@ -55,7 +55,7 @@ export const builder = new SchemaBuilder<{
     nodeQueryOptions: {
       authScopes: { read: true },
       description: 'The object with this global id; null when there is none (and a BAD_REQUEST error for an id this API did not give out)',
-      resolve: (_root, { id }, _ctx, _info, resolveNode) => resolveNode(checkGlobalID(id)),
+      resolve: (_root, { id }, _ctx, _info, resolveNode) => resolveNodeOf(id, resolveNode),
     },
     nodesQueryOptions: {
       authScopes: { read: true },

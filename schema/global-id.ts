@@ -1,3 +1,4 @@
+import { brandWithType, getTypeBrand, type OutputType, type SchemaTypes } from '@pothos/core';
 import { BadRequestError, NotFoundError } from '../src/errors';
 
 /**
@@ -21,6 +22,8 @@ export const NODE_TYPES = new Set([
 /** The typename `decodeGlobalID` gives an id this API did not give out (no type has it). */
 const NOT_OURS = '';
 
+type Decoded = { typename: string; id: string };
+
 /**
  * A global id decoded: its type and key. An id this API did not give out (not base64 of
  * `Type:key`, an unknown type, a key of the wrong shape) decodes to a marker rather than throwing:
@@ -28,7 +31,7 @@ const NOT_OURS = '';
  * where an error would refuse the whole operation. `node` and `nodes` report it as a field
  * error (`checkGlobalID`), and the rest of the operation is answered.
  */
-export function decodeGlobalID(globalID: string): { typename: string; id: string } {
+export function decodeGlobalID(globalID: string): Decoded {
   const match = /^([A-Za-z]+):(.+)$/s.exec(Buffer.from(globalID, 'base64').toString('utf8'));
   const key = match?.[1] === 'Deployment' ? /^\d{1,15}:\d{1,15}$/ : /^\d{1,15}$/;
   if (!match || !NODE_TYPES.has(match[1]) || !key.test(match[2])) return { typename: NOT_OURS, id: globalID };
@@ -46,6 +49,22 @@ export function checkGlobalID<T extends { typename: string; id: unknown }>(decod
   const invalid = invalidGlobalID(decoded, 'id');
   if (invalid) throw invalid;
   return decoded;
+}
+
+/**
+ * The id names the node's type: the node is branded with it, so `Node`'s type resolution never
+ * falls back to guessing by `isTypeOf` (a node the relay plugin served from its request cache
+ * before branding it was otherwise taken for the first type whose `isTypeOf` accepted it).
+ */
+export function brandNode<T>(node: T, typename: string): T {
+  if (typeof node === 'object' && node !== null && !(node instanceof Error) && getTypeBrand(node) === null)
+    brandWithType(node, typename as OutputType<SchemaTypes>);
+  return node;
+}
+
+/** `node(id:)`: the node, branded with its id's type. */
+export async function resolveNodeOf(id: Decoded, resolveNode: (id: Decoded) => unknown): Promise<unknown> {
+  return brandNode(await resolveNode(checkGlobalID(id)), id.typename);
 }
 
 /** `nodes(ids:)` reads at most this many, as a connection's page. */
@@ -75,8 +94,6 @@ export async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
   }
 }
 
-type Decoded = { typename: string; id: string };
-
 /**
  * `nodes(ids:)`: the nodes, with a BAD_REQUEST error (null at its index) for each id this API did
  * not give out, and the others answered.
@@ -88,7 +105,15 @@ export async function resolveNodesOrErrors(ids: Decoded[], resolveNodes: (ids: D
   errors.forEach((error, index) => {
     if (error) (ids as (Decoded | null)[])[index] = null;
   });
-  const nodes = await resolveNodes(ids);
+  // An item may be the pending load of a node another field asked for first: settled here, so
+  // that the value is branded, not its promise.
+  const nodes = await Promise.allSettled(await resolveNodes(ids));
   // An Error as a list item is that item's field error, in graphql-js and graphql-jit alike.
-  return nodes.map((node, index) => errors[index] ?? node);
+  return nodes.map(
+    (node, index) => errors[index] ?? (node.status === 'fulfilled' ? brandNode(node.value, ids[index].typename) : asError(node.reason)),
+  );
+}
+
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
 }

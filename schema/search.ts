@@ -1,12 +1,12 @@
 import { hitImageSource, type RegistrySearchError, type SearchHit } from '../src/catalog/search.service';
 import { bareImage, singleImageView, type TemplateView } from '../src/catalog/template-shape';
 import { builder } from './builder';
-import { TemplateFields } from './template';
+import { isTemplateView, TemplateFields } from './template';
 
 /** A registry image offered as a single-image template: no id, no dates. */
 const RegistryImageTemplate = builder.objectRef<TemplateView>('RegistryImageTemplate').implement({
   interfaces: [TemplateFields],
-  isTypeOf: (v) => (v as TemplateView).id === null,
+  isTypeOf: (v) => isTemplateView(v) && v.id === null,
   fields: (t) => ({
     registryId: t.int({ resolve: (v) => v.registryId as number }),
     registryName: t.string({ resolve: (v) => v.registryName as string }),

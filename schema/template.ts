@@ -54,7 +54,7 @@ export const Template = builder
   .implement({
     description: 'A reusable definition of a set of images',
     interfaces: [TemplateFields],
-    isTypeOf: (v) => (v as TemplateView).id !== null,
+    isTypeOf: (v) => isTemplateView(v) && v.id !== null,
     fields: (t) => ({
       databaseId: t.int({ resolve: (v) => v.id as number }),
       createdAt: t.field({ type: 'DateTime', resolve: (v) => v.createdAt as Date }),
@@ -125,3 +125,11 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => templateView(await ctx.services.templates.delete(input.id)),
   }),
 }));
+
+/**
+ * A template's view, stored (with an id) or offered from a registry (without): the two types of
+ * `TemplateFields` tell them apart by the id, and nothing else may pass for either.
+ */
+export function isTemplateView(value: unknown): value is TemplateView {
+  return typeof value === 'object' && value !== null && 'imageCount' in value && 'images' in value && 'id' in value;
+}

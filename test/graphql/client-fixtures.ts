@@ -31,8 +31,8 @@ export interface ClientFixture {
   close(): Promise<void>;
 }
 
-export async function startClientFixture(): Promise<ClientFixture> {
-  const t = await startTestApp({ DOCKER_HOST: 'unix:///tmp/platform-no-engine-here.sock' });
+export async function startClientFixture(env: Record<string, string> = {}): Promise<ClientFixture> {
+  const t = await startTestApp({ DOCKER_HOST: 'unix:///tmp/platform-no-engine-here.sock', ...env });
   const targets: ClientFixture['targets'] = [];
   try {
     for (const name of ['east', 'west']) {
