@@ -6,6 +6,16 @@ import type { Logger } from '../logger';
 
 export const UNEXPECTED = 'Unexpected error.';
 
+/**
+ * What yoga's own request errors may carry and no answer may: its JSON parser puts the
+ * SyntaxError (with an excerpt of the body) under `originalError`, whatever NODE_ENV is.
+ */
+const INTERNAL_EXTENSIONS = ['originalError', 'stack', 'exception'];
+
+function withoutInternals(extensions: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(extensions).filter(([key]) => !INTERNAL_EXTENSIONS.includes(key)));
+}
+
 /** A domain error as its status and body; anything else is logged and masked as a 500. */
 export function describeError(error: unknown, log: Logger): { status: number; body: ErrorBody } {
   if (error instanceof DomainError) return { status: error.httpStatus, body: errorBody(error) };
@@ -55,13 +65,14 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
     // GraphQL's own errors (syntax, validation, variable coercion) pass, without graphql-js's
     // "Did you mean …?" hints when the schema is not to be revealed.
     if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) {
-      if (options.suggestions) return error;
-      return new GraphQLError(hideSuggestions(error.message), {
+      const internal = INTERNAL_EXTENSIONS.some((key) => key in error.extensions);
+      if (options.suggestions && !internal) return error;
+      return new GraphQLError(options.suggestions ? error.message : hideSuggestions(error.message), {
         nodes: error.nodes,
         source: error.source,
         positions: error.positions,
         path: error.path,
-        extensions: error.extensions,
+        extensions: withoutInternals(error.extensions),
       });
     }
     log.error({ err: original }, 'unexpected error');

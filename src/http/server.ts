@@ -7,7 +7,7 @@ import type { Identity } from '../auth/token.service';
 import { SubscriptionTicketService } from '../auth/ticket.service';
 import { TokenService } from '../auth/token.service';
 import { createContext, type AppDeps } from '../context';
-import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, UnavailableError } from '../errors';
+import { BadRequestError, MethodNotAllowedError, NotFoundError, UnauthenticatedError, UnavailableError } from '../errors';
 import { RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { parseJson, readBody } from './body';
 import { handleConsoleSession, identifySession, SESSION_PATH } from './console-session';
@@ -53,7 +53,7 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
       const body = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
       // Parsed once, for the variables' text rules and the direct path (yoga parses its own copy).
       const json = bodyJson(body);
-      checkGraphQLVariables(url, body, json);
+      checkGraphQLVariables(req, url, body, json);
       if (url.pathname === '/graphql' && json && (await direct(req, res, identity, json.value))) return;
       return forward(yoga, req, res, url, identity, body);
     }
@@ -216,22 +216,32 @@ function bodyJson(body: Buffer): { value: unknown } | null {
   }
 }
 
-/** Variables (JSON body, or the GET query string) under the same text rules as REST input. */
-function checkGraphQLVariables(url: URL, body: Buffer, json: { value: unknown } | null): void {
-  let variables: unknown = url.searchParams.get('variables');
-  if (body.length > 0) {
+/**
+ * Variables (JSON body, or the query string's and a form body's JSON parameters) under the same
+ * text rules as REST input. A JSON parameter that does not parse is a 400 naming it: yoga's own
+ * parser would throw it as an unexpected error.
+ */
+function checkGraphQLVariables(req: IncomingMessage, url: URL, body: Buffer, json: { value: unknown } | null): void {
+  if (body.length > 0 && !/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? '')) {
     if (!json) return; // not JSON: yoga answers that itself
     // A batch is an array of operations, each with its own variables.
     const parsed = json.value;
-    variables = (Array.isArray(parsed) ? parsed : [parsed]).map((op) => (op as { variables?: unknown } | null)?.variables);
-  } else if (typeof variables === 'string') {
-    try {
-      variables = JSON.parse(variables);
-    } catch {
-      return;
-    }
+    checkInputTexts((Array.isArray(parsed) ? parsed : [parsed]).map((op) => (op as { variables?: unknown } | null)?.variables));
+    return;
   }
-  checkInputTexts(variables);
+  const params = body.length > 0 ? new URLSearchParams(body.toString('utf8')) : url.searchParams;
+  checkInputTexts(jsonParameter(params, 'variables'));
+  jsonParameter(params, 'extensions');
+}
+
+function jsonParameter(params: URLSearchParams, name: string): unknown {
+  const text = params.get(name);
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new BadRequestError(`the ${name} parameter is not valid JSON`, [name]);
+  }
 }
 
 /** A browser opening /graphql gets GraphiQL without a token; it sends the token on each query. */
