@@ -14,8 +14,7 @@ import {
 import type { Logger } from '../logger';
 import { checkInputTexts } from '../http/input-limits';
 import { answerClientErrorsAsJson } from '../http/client-errors';
-
-export const MAX_BODY_BYTES = 1024 * 1024;
+import { drainRequest, MAX_BODY_BYTES, readBody } from '../net/request-body';
 
 type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -76,7 +75,8 @@ export function createRequestHandler(options: HandlerOptions): RequestListener {
   return (req, res) => {
     const started = Date.now();
     handle(req, res)
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
+        await drainRequest(req, res);
         if (error instanceof DomainError) {
           send(res, error.httpStatus, errorBody(error));
           return;
@@ -110,22 +110,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) {
-    req.resume();
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      req.resume();
-      throw tooLarge();
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = (await readBody(req, MAX_BODY_BYTES, tooLarge)).toString('utf8');
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -153,7 +138,7 @@ export async function listenHttps(
   port: number,
 ): Promise<Listening> {
   const server = createServer({ key: tls.keyPem, cert: tls.certPem, minVersion: 'TLSv1.2' }, handler);
-  answerClientErrorsAsJson(server);
+  answerClientErrorsAsJson(server, tooLarge);
   server.headersTimeout = 30_000;
   server.requestTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,6 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { DomainError, errorBody } from '../errors';
+import { defaultTooLarge, MAX_BODY_BYTES } from '../net/request-body';
 import type { Socket } from 'node:net';
 
 /**
@@ -32,7 +34,7 @@ const STATUS_TEXT: Record<number, string> = {
   431: 'Request Header Fields Too Large',
 };
 
-export function answerClientErrorsAsJson(server: Server): void {
+export function answerClientErrorsAsJson(server: Server, tooLarge: (limit: number) => DomainError = defaultTooLarge): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
       socket.destroy();
@@ -41,6 +43,18 @@ export function answerClientErrorsAsJson(server: Server): void {
     if (error.code === 'ECONNRESET') return void socket.destroy();
     const [status, message] = BY_CODE[error.code ?? ''] ?? [400, 'The request is not valid HTTP.'];
     socket.end(jsonErrorResponse(status, message));
+  });
+  // A client that asks before sending a body over the limit is told 413 at once, and sends
+  // nothing (Node would otherwise say 100 Continue to every such request).
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers['content-length']) > MAX_BODY_BYTES) {
+      res.shouldKeepAlive = false;
+      const body = JSON.stringify(errorBody(tooLarge(MAX_BODY_BYTES)));
+      res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      return void res.end(body);
+    }
+    res.writeContinue();
+    server.emit('request', req, res);
   });
   // Node answers an Expect other than 100-continue with an empty 417.
   server.on('checkExpectation', (req, res) => {

@@ -6,7 +6,7 @@ import { ConsoleSessionService, csrfMatches, csrfTokenFor } from '../auth/sessio
 import { TokenService, type Identity } from '../auth/token.service';
 import type { AppDeps } from '../context';
 import { ForbiddenError, MethodNotAllowedError, UnauthenticatedError, ValidationError } from '../errors';
-import { parseJson, readBody } from './body';
+import { parseJson, readBody } from '../net/request-body';
 import { sendJson } from './server';
 
 export const SESSION_PATH = '/console/session';

@@ -15,7 +15,7 @@ import { WebSocketServer } from 'ws';
 import type { Identity } from '../auth/token.service';
 import type { AppDeps } from '../context';
 import { UnauthenticatedError } from '../errors';
-import { MAX_BODY_BYTES } from './body';
+import { MAX_BODY_BYTES } from '../net/request-body';
 import { maskGraphQLError } from './errors';
 import type { Yoga } from './graphql';
 import { identify, redeemTicket } from './server';

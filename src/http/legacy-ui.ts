@@ -6,7 +6,7 @@ import { prepareRoutes, runRoute, type RestRequest } from '../../rest/executor';
 import { expandScopes, type Identity } from '../auth/token.service';
 import { createContext, type AppDeps } from '../context';
 import { DomainError, MethodNotAllowedError, NotFoundError, NotImplementedError } from '../errors';
-import { parseJson, readBody } from './body';
+import { parseJson, readBody } from '../net/request-body';
 import { describeError } from './errors';
 import { sendJson, sendOutcome, withRequestLog, type Handler } from './server';
 

@@ -9,7 +9,7 @@ import { TokenService } from '../auth/token.service';
 import { createContext, type AppDeps } from '../context';
 import { BadRequestError, MethodNotAllowedError, NotFoundError, UnauthenticatedError, UnavailableError } from '../errors';
 import { RETRY_AFTER_SECONDS } from '../db/unavailable';
-import { parseJson, readBody } from './body';
+import { drainRequest, parseJson, readBody } from '../net/request-body';
 import { handleConsoleSession, identifySession, SESSION_PATH } from './console-session';
 import { defaultConsoleDir, loadConsoleAssets } from './console-static';
 import { createCors } from './cors';
@@ -113,7 +113,10 @@ export function withRequestLog(
         'request',
       );
     });
-    handle(req, res).catch((error: unknown) => fail(error, res));
+    handle(req, res).catch(async (error: unknown) => {
+      await drainRequest(req, res);
+      fail(error, res);
+    });
   };
 }
 

@@ -1,0 +1,71 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BadRequestError, PayloadTooLargeError } from '../errors';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * How much of a body the service reads and discards before answering a request it refused
+ * (413, 401, 404, ...). Node's clients (http, undici, fetch) read the answer only once they have
+ * written the whole body: an answer sent while they write, or a connection closed under them,
+ * reaches them as EPIPE or "other side closed". Past this, the answer says `Connection: close`.
+ */
+export const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+
+export function defaultTooLarge(limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`the body is larger than ${limit} bytes`);
+}
+
+/** Reads a request body up to `limit`: past it, the rest is drained (bounded) and 413 thrown. */
+export async function readBody(
+  req: IncomingMessage,
+  limit = MAX_BODY_BYTES,
+  tooLarge: (limit: number) => Error = defaultTooLarge,
+): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** An empty body is no body; anything else must be JSON. */
+export function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new BadRequestError(`malformed JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Before an error answer: reads what is left of the request body, up to DRAIN_MAX_BYTES, and
+ * discards it. A body larger than that is left unread and the connection closes after the answer.
+ */
+export async function drainRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.complete || req.destroyed) return;
+  let size = 0;
+  const drained = await new Promise<boolean>((resolve) => {
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > DRAIN_MAX_BYTES) done(false);
+    };
+    const done = (all: boolean) => {
+      req.off('data', onData).off('end', onEnd).off('close', onClose);
+      resolve(all);
+    };
+    const onEnd = () => done(true);
+    const onClose = () => done(req.complete);
+    req.on('data', onData).once('end', onEnd).once('close', onClose);
+    req.resume();
+  });
+  if (!drained) {
+    req.pause();
+    res.shouldKeepAlive = false;
+  }
+}
