@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, parseConfig } from './config';
+import { answerClientErrorsAsJson } from './http/client-errors';
 import { createLogger } from './logger';
 
 /** `npm start`: read config, create the app, listen. Ctrl-C stops it and its database. */
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   // The original web UI's listener: off unless LEGACY_UI_PORT is set (see README, Compatibility).
   const legacy = app.legacyHandler && config.legacyUi ? createServer(app.legacyHandler) : undefined;
   if (legacy && config.legacyUi) {
+    answerClientErrorsAsJson(legacy);
     const { host, port: legacyPort, scope } = config.legacyUi;
     legacy.listen(legacyPort, host, () => {
       const address = legacy.address();

@@ -14,7 +14,8 @@ import {
 import type { Logger } from '../logger';
 import { checkInputTexts } from '../http/input-limits';
 import { answerClientErrorsAsJson } from '../http/client-errors';
-import { drainRequest, MAX_BODY_BYTES, readBody } from '../net/request-body';
+import { drainRequest, jsonErrorPosition, MAX_BODY_BYTES, readBody } from '../net/request-body';
+import { requireHost } from '../net/request-target';
 
 type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -48,6 +49,7 @@ export function createRequestHandler(options: HandlerOptions): RequestListener {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    requireHost(req);
     const method = (req.method ?? 'GET').toUpperCase() as Method;
     const [path, search] = (req.url ?? '/').split('?');
     const found = router.find(method, path);
@@ -115,7 +117,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new BadRequestError(`The request body is not valid JSON: ${(error as Error).message}`, ['body']);
+    throw new BadRequestError(`The request body is not valid JSON${jsonErrorPosition(error)}.`, ['body']);
   }
 }
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { DomainError, errorBody } from '../errors';
 import { defaultTooLarge, MAX_BODY_BYTES } from '../net/request-body';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 /**
  * Errors node's HTTP parser raises before any handler runs (a header section over the limit, a
@@ -30,6 +31,8 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
   408: 'Request Timeout',
   413: 'Payload Too Large',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
   417: 'Expectation Failed',
   431: 'Request Header Fields Too Large',
 };
@@ -43,6 +46,13 @@ export function answerClientErrorsAsJson(server: Server, tooLarge: (limit: numbe
     if (error.code === 'ECONNRESET') return void socket.destroy();
     const [status, message] = BY_CODE[error.code ?? ''] ?? [400, 'The request is not valid HTTP.'];
     socket.end(jsonErrorResponse(status, message));
+  });
+  // Node's own Host check answers an empty 400: each door checks it instead (requireHost). The
+  // server reads its `requireHostHeader` option on every request, so it can be turned off here.
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  // Without a listener node closes a CONNECT's socket without a word; no path here is a tunnel.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.end(jsonErrorResponse(405, 'CONNECT is not supported: this is not a proxy.'));
   });
   // A client that asks before sending a body over the limit is told 413 at once, and sends
   // nothing (Node would otherwise say 100 Continue to every such request).

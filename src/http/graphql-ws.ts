@@ -19,6 +19,8 @@ import { MAX_BODY_BYTES } from '../net/request-body';
 import { maskGraphQLError } from './errors';
 import type { Yoga } from './graphql';
 import { identify, redeemTicket } from './server';
+import { requestUrl } from '../net/request-target';
+import { jsonErrorResponse } from './client-errors';
 
 type Enveloped = ReturnType<Yoga['getEnveloped']>;
 
@@ -33,8 +35,9 @@ type Enveloped = ReturnType<Yoga['getEnveloped']>;
 export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/graphql') {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    const { pathname } = requestUrl(req.url);
+    if (pathname !== '/graphql') {
+      socket.end(jsonErrorResponse(404, `no such path: ${pathname}`));
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));

@@ -9,6 +9,7 @@ import { DomainError, MethodNotAllowedError, NotFoundError, NotImplementedError 
 import { parseJson, readBody } from '../net/request-body';
 import { describeError } from './errors';
 import { sendJson, sendOutcome, withRequestLog, type Handler } from './server';
+import { requestUrl } from '../net/request-target';
 
 type Store = { row: DialectRow };
 
@@ -33,7 +34,7 @@ export function createLegacyUiHandler(
   const identity: Identity = { tokenId: null, username: 'legacy-ui', email: null, scopes: expandScopes([scope]) };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestUrl(req.url);
     if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
     const pathname = url.pathname.replace(/\.json$/, '');
     const found = router.find(req.method as HTTPMethod, pathname);

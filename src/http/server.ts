@@ -18,6 +18,7 @@ import { describeError } from './errors';
 import { graphqlMaskError, type Yoga } from './graphql';
 import { createDirectGraphQL, servedDirectly } from './graphql-direct';
 import { scalarText } from '../scalar-text';
+import { requestUrl, requireHost } from '../net/request-target';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -39,7 +40,7 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (await cors(req, res)) return;
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestUrl(req.url);
     // Liveness: the process answers. Readiness: it can serve, which needs the database.
     if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (url.pathname === '/readyz') return readyz(deps, res);
@@ -113,10 +114,15 @@ export function withRequestLog(
         'request',
       );
     });
-    handle(req, res).catch(async (error: unknown) => {
-      await drainRequest(req, res);
-      fail(error, res);
-    });
+    Promise.resolve()
+      .then(() => {
+        requireHost(req);
+        return handle(req, res);
+      })
+      .catch(async (error: unknown) => {
+        await drainRequest(req, res);
+        fail(error, res);
+      });
   };
 }
 

@@ -39,8 +39,17 @@ export function parseJson(raw: Buffer): unknown {
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch (error) {
-    throw new BadRequestError(`malformed JSON: ${(error as Error).message}`);
+    throw new BadRequestError(`malformed JSON${jsonErrorPosition(error)}`);
   }
+}
+
+/**
+ * Where JSON.parse stopped, without its message: V8 quotes an excerpt of the text in it, and no
+ * answer repeats what a request carried.
+ */
+export function jsonErrorPosition(error: unknown): string {
+  const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+  return position === undefined ? '' : ` at position ${position}`;
 }
 
 /**

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { request as undiciRequest } from 'undici';
 import { createApp, type App } from '../../src/app';
 import { parseConfig, type Config } from '../../src/config';
+import { answerClientErrorsAsJson } from '../../src/http/client-errors';
 import { createLogger, type Logger } from '../../src/logger';
 import { createTestDatabase, type TestDatabase } from './db';
 
@@ -77,7 +78,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const legacyServer = app.legacyHandler ? createServer(app.legacyHandler) : undefined;
-  if (legacyServer) await new Promise<void>((resolve) => legacyServer.listen(0, '127.0.0.1', resolve));
+  if (legacyServer) {
+    answerClientErrorsAsJson(legacyServer);
+    await new Promise<void>((resolve) => legacyServer.listen(0, '127.0.0.1', resolve));
+  }
   const legacyUrl = legacyServer ? `http://127.0.0.1:${(legacyServer.address() as AddressInfo).port}` : undefined;
 
   const request = async <T = unknown>(method: string, target: string, options: RequestOptions = {}): Promise<TestResponse<T>> => {
