@@ -43,6 +43,19 @@ export function isNeverAddress(address: string): boolean {
   return NEVER.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
 }
 
+/** Names of the clouds' metadata services, refused like their addresses. */
+const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog']);
+
+/**
+ * A URL host (an IP literal, bracketed for IPv6, or a name) that is never connected to, judged
+ * without resolving it: for refusing a configured URL when it is given, beside the check at
+ * connect time that catches names resolving to such an address.
+ */
+export function isNeverHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return isIP(host) ? isNeverAddress(host) : METADATA_NAMES.has(host.replace(/\.$/, ''));
+}
+
 /** Refused by the policy; callers report it exactly like an unreachable host. */
 export class OutboundRefusedError extends Error {
   readonly code = 'EOUTBOUNDREFUSED';

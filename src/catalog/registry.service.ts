@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box';
 import { findPage, type KeysetPage } from '../db/keyset';
 import { NotFoundError, ValidationError } from '../errors';
+import { isNeverHost } from './outbound-policy';
 import { Registry } from './registry.entity';
 
 export interface RegistryCredentials {
@@ -105,11 +106,16 @@ function requireEndpoint(value: string | null | undefined): string {
   try {
     url = new URL(text);
   } catch {
-    // Not echoed: a URL that does not parse may still carry user:password@ (issue 9).
+    // Not echoed: a URL that does not parse may still carry user:password@.
     throw new ValidationError('endpoint_url is not a URL', ['endpoint_url']);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ValidationError('endpoint_url must be an http or https URL', ['endpoint_url']);
+  }
+  if (isNeverHost(url.hostname)) {
+    throw new ValidationError('endpoint_url is a link-local or cloud metadata address, which this service never connects to', [
+      'endpoint_url',
+    ]);
   }
   if (url.username || url.password) {
     throw new ValidationError('endpoint_url must not carry credentials: give username and password', ['endpoint_url']);

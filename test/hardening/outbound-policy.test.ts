@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import type { Identified } from '../helpers/bodies';
 
 /**
- * Issue 9: a read token's search made the service request any registry endpoint (metadata and
+ * A read token's search made the service request any registry endpoint (metadata and
  * link-local addresses, any loopback or private port), the errors told closed ports, non-HTTP
  * ports and HTTP services apart, and stored credentials went to whatever token realm a registry
  * named. Real HTTP servers on loopback stand for the hosts; the service runs without
@@ -46,8 +46,13 @@ describe('the outbound policy for registries', () => {
   });
 
   async function searchErrors(t: TestApp, name: string, endpoint: string, credentials: Record<string, string> = {}) {
-    const created = await t.request<Identified>('POST', '/registries', { body: { name, endpoint_url: endpoint, ...credentials } });
+    const created = await t.request<Identified>('POST', '/registries', {
+      body: { name, endpoint_url: 'https://placeholder.example', ...credentials },
+    });
     expect(created.status).toBe(201);
+    // Stored as it is, past the check at creation: a name may resolve to such an address later,
+    // and rows may predate the check. The check at use must hold on its own.
+    await t.app.orm.em.getConnection().execute('update registries set endpoint_url = ? where id = ?', [endpoint, created.body.id]);
     const res = await t.graphql<{ search: { errors: { registryName: string; message: string }[] } }>(
       '{ search(q: "anything") { errors { registryName message } } }',
     );
@@ -66,6 +71,37 @@ describe('the outbound policy for registries', () => {
     // A closed port answers exactly like a refused address: nothing maps the network.
     expect(await searchErrors(relaxed, 'closed', 'http://127.0.0.1:9')).toEqual(unreachable('closed'));
     expect(await searchErrors(relaxed, 'metadata', 'http://169.254.169.254/latest')).toEqual(unreachable('metadata'));
+  });
+
+  test.each([
+    'http://169.254.169.254/latest',
+    'http://[::ffff:169.254.169.254]/',
+    'http://2852039166/',
+    'http://0xa9fea9fe/',
+    'http://[fe80::1]/',
+    'http://metadata.google.internal/computeMetadata/v1',
+    'https://100.100.100.200/',
+  ])('a link-local or metadata endpoint (%s) is refused at creation (422 naming endpoint_url) and at update', async (endpoint) => {
+    const refused = {
+      code: 422,
+      message: 'endpoint_url is a link-local or cloud metadata address, which this service never connects to',
+      fields: 'endpoint_url',
+    };
+    const created = await relaxed.request('POST', '/registries', { body: { name: 'meta', endpoint_url: endpoint } });
+    expect({ status: created.status, body: created.body }).toEqual({ status: 422, body: refused });
+    const fine = await relaxed.request<Identified>('POST', '/registries', { body: { name: 'fine', endpoint_url: 'https://fine.example' } });
+    const updated = await relaxed.graphql(
+      'mutation($id: Int!, $url: String!) { updateRegistry(input: { id: $id, endpointUrl: $url }) { __typename ... on Error { code message fields } } }',
+      { id: fine.body.id, url: endpoint },
+    );
+    expect(updated.body).toEqual({
+      data: {
+        updateRegistry: { __typename: 'ValidationError', code: 'VALIDATION_FAILED', message: refused.message, fields: ['endpoint_url'] },
+      },
+    });
+    // Nothing changed.
+    expect((await relaxed.request('GET', `/registries/${fine.body.id}`)).body).toMatchObject({ endpoint_url: 'https://fine.example' });
+    await relaxed.request('DELETE', `/registries/${fine.body.id}`);
   });
 
   test('with REGISTRY_ALLOW_PRIVATE a loopback registry is asked, but its credentials do not go to a plain-HTTP realm on another host', async () => {
