@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by .ci/swarm3-up.sh, .ci/swarm3-down.sh and .ci/swarm3-node.sh: a Docker Swarm of three
 # nodes on this one machine, each node a dockerd in its own network, mount and UTS namespaces.
 #
@@ -30,6 +31,9 @@
 #   engines' rules live and die with their netns). vfs and --iptables=false are fallbacks only.
 # - The kernel has no IPVS: services need endpoint mode dnsrr, and ports published in host mode
 #   (no routing mesh, no VIPs). Overlay networks (VXLAN, built in) work between the nodes.
+# - The nodes have no default route: the only way out is the hub. The swarm agent tries to pull a
+#   service's image before using the local one (no digest could be recorded without a registry);
+#   with no route that fails at once instead of waiting on DNS timeouts.
 # - UTS namespace: each node's hostname is platform-swarm3-nodeN, which `docker node ls` and
 #   `docker service ps` show.
 
@@ -146,17 +150,17 @@ engine_answers() { dk "$1" version --format '{{.Server.Version}}' >/dev/null 2>&
 # Every process of node n: those in its netns (dockerd, containerd, shims, docker-proxy) and those
 # in its containers' cgroups (the containers have netns of their own).
 node_pids() {
-  local n=$1 f
+  local n=$1
   {
     netns_exists "$(node_ns "$n")" && ip netns pids "$(node_ns "$n")" 2>/dev/null
-    for f in $(find /sys/fs/cgroup -path "*/$PREFIX-node$n/*" -name cgroup.procs 2>/dev/null); do cat "$f" 2>/dev/null; done
+    find /sys/fs/cgroup -path "*/$PREFIX-node$n/*" -name cgroup.procs -exec cat {} + 2>/dev/null
   } | sort -un
 }
 
 # rmdir of node n's cgroups, deepest first (docker leaves its containers' after a hard stop).
 remove_cgroups() {
   local dir
-  for dir in $(find /sys/fs/cgroup -maxdepth 2 -type d -name "$PREFIX-node$1" 2>/dev/null); do
+  find /sys/fs/cgroup -maxdepth 2 -type d -name "$PREFIX-node$1" 2>/dev/null | while read -r dir; do
     find "$dir" -depth -type d -exec rmdir {} \; 2>/dev/null || true
   done
 }
@@ -236,6 +240,7 @@ try_engine() {
   dir=$(node_dir "$n")
   log "node$n: starting dockerd $*"
   # setsid: the engine outlives this script; 9>&-: it must not hold the lock.
+  # shellcheck disable=SC2016 # expanded by the inner bash
   setsid ip netns exec "$(node_ns "$n")" unshare --uts -- \
     bash -c 'source "$1"; shift; engine_exec "$@"' _ "$LIB" "$n" \
     --config-file "$dir/daemon.json" --data-root "$dir/data" --exec-root "$dir/exec" \

@@ -15,7 +15,10 @@
 # stopped): stop ~0.4s; node 3 marked down 1.6-2.8s later with heartbeat 1s (12-13s with Docker's
 # default 5s: the dispatcher's grace is 3 heartbeats); 3 tasks running on nodes 1 and 2 again
 # 7.2-8.3s after the stop, of which 5s is the service's restart delay (default 5s; 1.9-3.1s with
-# --restart-delay 0s); start ~2-8s until Ready (raft catching up). A heartbeat changed by
+# --restart-delay 0s); start ~2-8s until Ready (raft catching up). Losing node 1, the raft leader
+# at first: a new leader after ~10s (raft election timeout: 10 ticks of 1s, not settable from the
+# CLI), node 1 marked down ~16s and the 3 tasks running on nodes 2 and 3 ~22s after the stop; use
+# another node's socket meanwhile (node 1's is gone). A heartbeat changed by
 # `docker swarm update --dispatcher-heartbeat` applies to a node from its next heartbeat on.
 set -euo pipefail
 SWARM3_TAG=swarm3-node
