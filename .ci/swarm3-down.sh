@@ -24,8 +24,10 @@ for n in 3 2 1; do
     timeout 20 docker -H "unix://$(node_sock "$n")" swarm leave --force >/dev/null 2>&1 || log "node$n: swarm leave failed or timed out"
   fi
 done
+log "left the swarm in $((SECONDS - start))s"
 for n in "${NODES[@]}"; do stop_engine "$n" & done
 wait
+log "engines stopped in $((SECONDS - start))s"
 network_down
 for n in "${NODES[@]}"; do remove_cgroups "$n"; done
 # Mounts die with the nodes' mount namespaces; check before deleting their data roots.
