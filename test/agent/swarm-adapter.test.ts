@@ -87,6 +87,8 @@ describeDocker('agent with the swarm adapter', () => {
     const workerSpec = (await swarmApi.inspectService(docker, worker))!.Spec;
     expect(workerSpec.Mode).toEqual({ Replicated: { Replicas: 2 } });
     expect(workerSpec.TaskTemplate.Networks).toEqual([{ Target: expect.any(String), Aliases: ['worker', 'backend'] }]);
+    // AGENT_STOP_TIMEOUT_SECONDS, in nanoseconds, where the engine keeps it (it drops it elsewhere).
+    expect(workerSpec.TaskTemplate.ContainerSpec.StopGracePeriod).toBe(1_000_000_000);
 
     expect(await waitRunning(id)).toEqual([
       { id: web, actualState: 'running' },

@@ -46,10 +46,10 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
               ? { Type: 'bind' as const, Source: volume.host_path, Target: volume.container_path }
               : { Type: 'volume' as const, Target: volume.container_path },
           ),
+          StopGracePeriod: (options.stopTimeoutSec ?? 10) * 1_000_000_000,
         },
         Networks: [{ Target: network(key), Aliases: aliasesOf(template, image) }],
         RestartPolicy: { Condition: 'any' },
-        StopGracePeriod: (options.stopTimeoutSec ?? 10) * 1_000_000_000,
       },
       Mode: { Replicated: { Replicas: image.deployment?.count ?? 1 } },
       EndpointSpec: {

@@ -13,11 +13,11 @@ export interface SwarmServiceSpec {
       Env?: string[];
       Labels?: Record<string, string>;
       Mounts?: { Type: 'bind' | 'volume'; Source?: string; Target: string }[];
+      /** Nanoseconds. */
+      StopGracePeriod?: number;
     };
     Networks?: { Target: string; Aliases?: string[] }[];
     RestartPolicy?: { Condition: 'none' | 'on-failure' | 'any' };
-    /** Nanoseconds. */
-    StopGracePeriod?: number;
   };
   Mode: { Replicated: { Replicas: number } };
   EndpointSpec?: {
