@@ -3,7 +3,9 @@
 # kube-scheduler, kubelet) and the matching kubectl from Debian's `kubernetes` source package,
 # into a cache outside the checkout keyed by the package's version:
 #   ${PLATFORM_K8S_CACHE:-/var/cache/platform-k8s}/<debian-version>/bin
-# Prints that bin directory (alone, on stdout; progress goes to stderr). Idempotent and
+# Prints that bin directory (alone, on stdout; progress goes to stderr). With --cached it only
+# answers whether the binaries are there (exit 0 and the path, or exit 1) and builds nothing.
+# Idempotent and
 # flock-protected: a second run, or one started while another builds, finds the binaries and
 # does nothing. Nothing is fetched but Debian packages (no dl.k8s.io, no GitHub, no Go proxy).
 #
@@ -27,7 +29,18 @@ log() { echo "k8s-build: $*" >&2; }
 source_version() {
   apt-cache showsrc --only-source kubernetes 2>/dev/null | awk '/^Version:/ {print $2}' | sort -V | tail -n 1
 }
+complete() {
+  local b
+  for b in "${BINARIES[@]}"; do [ -x "$1/$b" ] || return 1; done
+}
 version=${PLATFORM_K8S_DEB_VERSION:-$(source_version)}
+if [ "${1:-}" = --cached ]; then
+  # Without apt's source lists (no deb-src entry yet) the version is unknown: any complete build.
+  for bin in ${version:+"$CACHE/$version/bin"} ${version:-"$CACHE"/*/bin}; do
+    if complete "$bin"; then echo "$bin"; exit 0; fi
+  done
+  exit 1
+fi
 if [ -z "$version" ]; then
   if [ ! -e "$SOURCES_FILE" ]; then
     log "adding a deb-src entry for bookworm main ($SOURCES_FILE)"
@@ -45,16 +58,12 @@ EOF
 fi
 
 BIN=$CACHE/$version/bin
-complete() {
-  local b
-  for b in "${BINARIES[@]}"; do [ -x "$BIN/$b" ] || return 1; done
-}
-if complete; then echo "$BIN"; exit 0; fi
+if complete "$BIN"; then echo "$BIN"; exit 0; fi
 
 mkdir -p "$CACHE"
 exec 9>"$CACHE/build.lock"
 flock 9 # two jobs building at once would each take ~8 min, for the same binaries
-if complete; then echo "$BIN"; exit 0; fi
+if complete "$BIN"; then echo "$BIN"; exit 0; fi
 
 # Build tools: Go 1.19 from Debian (the toolchain Debian builds this package with), and the
 # package's Build-Depends that the build runs (rsync, jq), make, and dpkg-dev for apt-get source.
