@@ -27,7 +27,7 @@ log() { echo "k8s-build: $*" >&2; }
 # The version of the `kubernetes` source package apt would fetch (the cache key). Needs a
 # deb-src entry for bookworm main: added beside the machine's `deb` one when missing.
 source_version() {
-  apt-cache showsrc --only-source kubernetes 2>/dev/null | awk '/^Version:/ {print $2}' | sort -V | tail -n 1
+  { apt-cache showsrc --only-source kubernetes 2>/dev/null || true; } | awk '/^Version:/ {print $2}' | sort -V | tail -n 1
 }
 complete() {
   local b
