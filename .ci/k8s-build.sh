@@ -5,9 +5,10 @@
 #   ${PLATFORM_K8S_CACHE:-/var/cache/platform-k8s}/<debian-version>/bin
 # Prints that bin directory (alone, on stdout; progress goes to stderr). With --cached it only
 # answers whether the binaries are there (exit 0 and the path, or exit 1) and builds nothing.
-# Idempotent and
-# flock-protected: a second run, or one started while another builds, finds the binaries and
-# does nothing. Nothing is fetched but Debian packages (no dl.k8s.io, no GitHub, no Go proxy).
+# Idempotent and flock-protected: a second run, or one started while another builds, finds the
+# binaries and does nothing. A new Debian revision of the package (a security update) is a new
+# cache key, so the next run builds again. Nothing is fetched but Debian packages (no dl.k8s.io,
+# no GitHub, no Go proxy).
 #
 # Why build: Debian 12 ships only kubernetes-client (kubectl) as a binary package; the server
 # parts are in the source package. The machine's /usr/bin/kubectl (Google Cloud SDK, v1.32) is
