@@ -8,6 +8,7 @@ import { createContext, type AppDeps } from '../context';
 import { DomainError, MethodNotAllowedError, NotFoundError, NotImplementedError } from '../errors';
 import { parseJson, readBody } from './body';
 import { describeError } from './errors';
+import { checkInputTexts } from './input-limits';
 import { sendJson, sendOutcome, withRequestLog, type Handler } from './server';
 
 type Store = { row: DialectRow };
@@ -43,7 +44,12 @@ export function createLegacyUiHandler(
     }
     const { row } = found.store as Store;
     if (isUnsupported(row)) throw new NotImplementedError(`${req.method} ${pathname} is not served: ${row.unsupported}`);
-    let request: RestRequest = { params: found.params, query: Object.fromEntries(url.searchParams), body: parseJson(await readBody(req)) };
+    const query = Object.fromEntries(url.searchParams);
+    const sent = parseJson(await readBody(req));
+    // The same door as the main listener's: what the client sent, before any transform moves it.
+    checkInputTexts({ ...found.params, ...query });
+    checkInputTexts(sent);
+    let request: RestRequest = { params: found.params, query, body: sent };
     for (const transform of row.request ?? []) request = transform(request);
     const outcome = await runRoute(schema, prepared.get(row)!, request, createContext(identity, deps));
     if (!outcome.ok) throw outcome.error;
