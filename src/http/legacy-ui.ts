@@ -54,7 +54,7 @@ export function createLegacyUiHandler(
     const outcome = await runRoute(schema, prepared.get(row)!, request, createContext(identity, deps));
     if (!outcome.ok) throw outcome.error;
     let body = outcome.body;
-    for (const transform of row.response ?? []) body = transform(body, request);
+    for (const transform of row.response ?? []) body = transform(body, request, outcome.failures);
     if (body instanceof RawBody) {
       res.writeHead(outcome.status, { 'content-type': body.contentType, 'content-length': Buffer.byteLength(body.text) });
       return void res.end(body.text);
