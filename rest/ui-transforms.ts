@@ -20,19 +20,19 @@ export const queryOverBody: RequestTransform = (request) => ({
 export const ignoreBody: RequestTransform = (request) => ({ ...request, body: {} });
 
 /**
- * D8: `{resource_type: "Template", resource_id: "12"}` names what to deploy; only templates can be.
- * `display_name` is the UI's own label.
+ * D8: `{resource_type: "Template" | "App", resource_id: "12"}` names what to deploy: a template,
+ * or an app as a template made from it would be. `display_name` is the UI's own label.
  */
 export const deployResource: RequestTransform = (request) => {
   const body = isObject(request.body) ? request.body : {};
-  if (body.resource_type === undefined && body.template_id !== undefined) return request;
-  if (body.resource_type !== 'Template') {
-    throw new ValidationError(
-      `resource_type ${JSON.stringify(body.resource_type ?? null)} cannot be deployed: save the app as a template, then deploy the template`,
-      ['resource_type'],
-    );
+  if (body.resource_type === undefined && (body.template_id !== undefined || body.app_id !== undefined)) return request;
+  const key = body.resource_type === 'Template' ? 'template_id' : body.resource_type === 'App' ? 'app_id' : undefined;
+  if (!key) {
+    throw new ValidationError(`resource_type ${JSON.stringify(body.resource_type ?? null)} cannot be deployed: give Template or App`, [
+      'resource_type',
+    ]);
   }
-  return { ...request, body: { template_id: body.resource_id, override: body.override } };
+  return { ...request, body: { [key]: body.resource_id, override: body.override } };
 };
 
 /**

@@ -11,7 +11,7 @@ import { cleanupEngine, instanceId, suffix } from '../apps/fixtures';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 import { describeBrowser, launchChromium } from '../helpers/browser';
 import { describeDocker, testDockerClient, testDockerHost } from '../helpers/docker';
-import { agentRequest, startAgent } from '../agent/agent-harness';
+import { agentRequest, startAgent, startFakeAdapter } from '../agent/agent-harness';
 import { makeGitRepo, pmx } from '../helpers/git';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -469,6 +469,50 @@ describeBrowser('web console', () => {
         }
       }
     }, 180_000);
+
+    test("deploys an app from its page: the target's agent gets the app's services as the images, and the target's page lists it", async () => {
+      // The agent's adapter is a recording server standing for an external orchestrator.
+      const adapter = await startFakeAdapter();
+      const agent = await startAgent({ env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url } });
+      let appId: number | undefined;
+      try {
+        const target = await t.request<{ id: number }>('POST', '/deployment_targets', {
+          body: { name: `orchestrator-${sfx}`, auth_blob: agent.token },
+        });
+        expect(target.status).toBe(200);
+        const templateId = (await t.request<{ id: number; name: string }[]>('GET', '/templates')).body.find(
+          (x) => x.name === `Hostile ${sfx}`,
+        )!.id;
+        const launched = await t.graphql<{ createApp: { databaseId: number } }>(
+          `mutation($templateId: Int!, $name: String!) { createApp(input: { templateId: $templateId, name: $name }) { ... on App { databaseId } } }`,
+          { templateId, name: `Shipped ${sfx}` },
+        );
+        appId = launched.body.data.createApp.databaseId;
+
+        const { context, page } = await open();
+        await signIn(page, ADMIN_TOKEN);
+        await page.goto(`${t.url}/#/apps/${appId}`);
+        await page.getByRole('heading', { name: `Shipped ${sfx}` }).waitFor();
+        await page.getByLabel('Target', { exact: true }).selectOption({ label: `orchestrator-${sfx}` });
+        await page.getByRole('button', { name: 'Deploy app' }).click();
+        await page.getByRole('heading', { name: `orchestrator-${sfx}` }).waitFor();
+        await page.locator(`tr[data-deployment="Shipped ${sfx}"]`).waitFor();
+        const sent = adapter.calls.find((c) => c.method === 'POST' && c.path === '/v1/services')!.body as {
+          name: string;
+          source: string;
+        }[];
+        expect(sent.map((s) => [s.name, s.source])).toEqual([
+          ['web', 'platform-test/busybox:latest'],
+          ['db', 'platform-test/busybox:latest'],
+        ]);
+        expect(await seriousViolations(page)).toEqual([]);
+        await context.close();
+      } finally {
+        if (appId !== undefined) await t.request('DELETE', `/apps/${appId}`);
+        await agent.close();
+        await adapter.close();
+      }
+    }, 120_000);
 
     test('dark, in a laptop-narrow window: every section fits the width and axe finds nothing serious (contrast included)', async () => {
       const { context, page } = await open({ colorScheme: 'dark', width: 760 });

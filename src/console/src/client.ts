@@ -56,6 +56,9 @@ export function createConsoleClient(csrfToken: string, onUnauthenticated: () => 
             deleteApp: (_result, _args, cache) => cache.invalidate('Query', 'apps'),
             createApiToken: (_result, _args, cache) => cache.invalidate('Query', 'apiTokens'),
             createDeploymentTarget: (_result, _args, cache) => cache.invalidate('Query', 'deploymentTargets'),
+            // Deployed from an app's page: the target's page reads its deployments again.
+            createDeployment: (_result, args, cache) =>
+              cache.invalidate('Query', 'deploymentTarget', { id: (args.input as { targetId: number }).targetId }),
             createTemplateRepo: (_result, _args, cache) => cache.invalidate('Query', 'templateRepos'),
             createRegistry: (_result, _args, cache) => cache.invalidate('Query', 'registries'),
           },

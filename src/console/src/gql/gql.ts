@@ -22,6 +22,8 @@ type Documents = {
     "\n  mutation ConsoleCreateTemplate($appId: Int!, $name: String) {\n    createTemplate(input: { appId: $appId, name: $name }) {\n      __typename\n      ... on Template {\n        id\n        databaseId\n        name\n      }\n      ... on Error {\n        message\n      }\n    }\n  }\n": typeof types.ConsoleCreateTemplateDocument,
     "\n  mutation ConsoleSaveTemplate($id: Int!, $repo: String!) {\n    saveTemplate(input: { id: $id, repo: $repo }) {\n      __typename\n      ... on SavedTemplate {\n        path\n        commit\n      }\n      ... on Error {\n        message\n      }\n    }\n  }\n": typeof types.ConsoleSaveTemplateDocument,
     "\n  query ConsoleRepoNames {\n    templateRepos {\n      id\n      name\n    }\n  }\n": typeof types.ConsoleRepoNamesDocument,
+    "\n  query ConsoleDeployTargets {\n    deploymentTargets {\n      id\n      databaseId\n      name\n    }\n  }\n": typeof types.ConsoleDeployTargetsDocument,
+    "\n  mutation ConsoleDeployApp($targetId: Int!, $appId: Int!) {\n    createDeployment(input: { targetId: $targetId, appId: $appId }) {\n      __typename\n      ... on Deployment {\n        id\n        databaseId\n      }\n      ... on Error {\n        message\n      }\n    }\n  }\n": typeof types.ConsoleDeployAppDocument,
     "\n  mutation ConsoleDeleteApp($id: Int!) {\n    deleteApp(input: { id: $id }) {\n      __typename\n      ... on Error {\n        message\n      }\n    }\n  }\n": typeof types.ConsoleDeleteAppDocument,
     "\n  query ConsoleApps {\n    apps {\n      id\n      databaseId\n      name\n      from\n      errors {\n        message\n      }\n      services {\n        id\n        databaseId\n        name\n        activeState\n        subState\n      }\n    }\n  }\n": typeof types.ConsoleAppsDocument,
     "\n  query ConsoleCatalog {\n    templateRepos {\n      id\n      databaseId\n      name\n      templateCount\n      updatedAt\n      loadErrors {\n        file\n        line\n        message\n      }\n    }\n    registries {\n      id\n      databaseId\n      name\n      endpointUrl\n      enabled\n      hasCredentials\n    }\n  }\n": typeof types.ConsoleCatalogDocument,
@@ -53,6 +55,8 @@ const documents: Documents = {
     "\n  mutation ConsoleCreateTemplate($appId: Int!, $name: String) {\n    createTemplate(input: { appId: $appId, name: $name }) {\n      __typename\n      ... on Template {\n        id\n        databaseId\n        name\n      }\n      ... on Error {\n        message\n      }\n    }\n  }\n": types.ConsoleCreateTemplateDocument,
     "\n  mutation ConsoleSaveTemplate($id: Int!, $repo: String!) {\n    saveTemplate(input: { id: $id, repo: $repo }) {\n      __typename\n      ... on SavedTemplate {\n        path\n        commit\n      }\n      ... on Error {\n        message\n      }\n    }\n  }\n": types.ConsoleSaveTemplateDocument,
     "\n  query ConsoleRepoNames {\n    templateRepos {\n      id\n      name\n    }\n  }\n": types.ConsoleRepoNamesDocument,
+    "\n  query ConsoleDeployTargets {\n    deploymentTargets {\n      id\n      databaseId\n      name\n    }\n  }\n": types.ConsoleDeployTargetsDocument,
+    "\n  mutation ConsoleDeployApp($targetId: Int!, $appId: Int!) {\n    createDeployment(input: { targetId: $targetId, appId: $appId }) {\n      __typename\n      ... on Deployment {\n        id\n        databaseId\n      }\n      ... on Error {\n        message\n      }\n    }\n  }\n": types.ConsoleDeployAppDocument,
     "\n  mutation ConsoleDeleteApp($id: Int!) {\n    deleteApp(input: { id: $id }) {\n      __typename\n      ... on Error {\n        message\n      }\n    }\n  }\n": types.ConsoleDeleteAppDocument,
     "\n  query ConsoleApps {\n    apps {\n      id\n      databaseId\n      name\n      from\n      errors {\n        message\n      }\n      services {\n        id\n        databaseId\n        name\n        activeState\n        subState\n      }\n    }\n  }\n": types.ConsoleAppsDocument,
     "\n  query ConsoleCatalog {\n    templateRepos {\n      id\n      databaseId\n      name\n      templateCount\n      updatedAt\n      loadErrors {\n        file\n        line\n        message\n      }\n    }\n    registries {\n      id\n      databaseId\n      name\n      endpointUrl\n      enabled\n      hasCredentials\n    }\n  }\n": types.ConsoleCatalogDocument,
@@ -122,6 +126,14 @@ export function graphql(source: "\n  mutation ConsoleSaveTemplate($id: Int!, $re
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleRepoNames {\n    templateRepos {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  query ConsoleRepoNames {\n    templateRepos {\n      id\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleDeployTargets {\n    deploymentTargets {\n      id\n      databaseId\n      name\n    }\n  }\n"): (typeof documents)["\n  query ConsoleDeployTargets {\n    deploymentTargets {\n      id\n      databaseId\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDeployApp($targetId: Int!, $appId: Int!) {\n    createDeployment(input: { targetId: $targetId, appId: $appId }) {\n      __typename\n      ... on Deployment {\n        id\n        databaseId\n      }\n      ... on Error {\n        message\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleDeployApp($targetId: Int!, $appId: Int!) {\n    createDeployment(input: { targetId: $targetId, appId: $appId }) {\n      __typename\n      ... on Deployment {\n        id\n        databaseId\n      }\n      ... on Error {\n        message\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
