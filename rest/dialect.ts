@@ -1,11 +1,14 @@
-import type { RestRequest } from './executor';
+import type { FieldFailure, RestRequest } from './executor';
 import type { HttpMethod, RestRoute } from './route';
 
 /** Reshapes a request before its operation runs (where a client puts its fields). */
 export type RequestTransform = (request: RestRequest) => RestRequest;
 
-/** Reshapes a result body into what a client reads; `request` is the shaped request. */
-export type ResponseTransform = (body: unknown, request: RestRequest) => unknown;
+/**
+ * Reshapes a result body into what a client reads; `request` is the shaped request, `failures`
+ * the row's `partial` fields that failed (null in the body).
+ */
+export type ResponseTransform = (body: unknown, request: RestRequest, failures: readonly FieldFailure[]) => unknown;
 
 /** A body sent as text with its own content type instead of JSON (a YAML download). */
 export class RawBody {

@@ -33,7 +33,13 @@ export interface RestRequest {
   body: unknown;
 }
 
-export type RestOutcome = { ok: true; status: number; body: unknown } | { ok: false; error: unknown };
+/** A root field of a route's `partial` that failed upstream, and why. */
+export interface FieldFailure {
+  field: string;
+  error: DomainError;
+}
+
+export type RestOutcome = { ok: true; status: number; body: unknown; failures: FieldFailure[] } | { ok: false; error: unknown };
 
 interface Prepared {
   route: RestRoute;
@@ -123,15 +129,29 @@ export async function runRoute(schema: GraphQLSchema, prepared: Prepared, reques
         variableValues: variables,
         contextValue: context,
       });
-  if (result.errors?.length) return { ok: false, error: toDomainError(result.errors[0]) };
+  const failures: FieldFailure[] = [];
+  for (const graphqlError of result.errors ?? []) {
+    const error = toDomainError(graphqlError);
+    const failure = partialFailure(prepared.route, graphqlError, error);
+    if (!failure) return { ok: false, error };
+    failures.push(failure);
+  }
   const typed =
     prepared.typedErrors &&
     typedError((result.data as Record<string, unknown> | null)?.[prepared.resultPath[0] ?? ''], prepared.typedErrors);
   if (typed) return { ok: false, error: typed };
-  if (prepared.route.status === 204) return { ok: true, status: 204, body: undefined };
+  if (prepared.route.status === 204) return { ok: true, status: 204, body: undefined, failures };
   let body: unknown = result.data;
   for (const key of prepared.resultPath) body = (body as Record<string, unknown> | null)?.[key];
-  return { ok: true, status: prepared.route.status, body };
+  return { ok: true, status: prepared.route.status, body, failures };
+}
+
+/** The error as a failure the route answers beside (its `partial`), or null when it is the answer. */
+function partialFailure(route: RestRoute, graphqlError: GraphQLError, error: unknown): FieldFailure | null {
+  const field = graphqlError.path?.[0];
+  if (typeof field !== 'string' || !route.partial?.includes(field)) return null;
+  if (!(error instanceof DomainError) || (error.httpStatus !== 502 && error.httpStatus !== 504)) return null;
+  return { field, error };
 }
 
 /**

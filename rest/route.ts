@@ -29,4 +29,11 @@ export interface RestRoute {
    * text; form rows marked `_deleted: "1"` are dropped. Default: JSON types as they are.
    */
   coerce?: 'form';
+  /**
+   * Root fields that may fail alone (docs/contract.md "Errors": fields backed by the engine, an
+   * agent or a registry): when one of them fails upstream (502, 504), the route still answers,
+   * with null there, and hands the failure to the dialect's response transforms. Any other error
+   * (a 404, a 422) is the route's answer, as without this.
+   */
+  partial?: readonly string[];
 }

@@ -73,6 +73,8 @@ export const extraRoutes = [
   { method: 'PUT', path: '/apps/:app_id/categories/:id', operation: 'UpdateCategory', status: 204 },
   { method: 'DELETE', path: '/apps/:app_id/categories/:id', operation: 'DeleteCategory', status: 204 },
   { method: 'POST', path: '/deployment_targets/:id/metadata/refresh', operation: 'RefreshDeploymentTargetMetadata', status: 200 },
+  // Not the original's: replaces a target's token in place (README "Rotating the agent's credentials").
+  { method: 'PUT', path: '/deployment_targets/:id', operation: 'UpdateDeploymentTarget', status: 200 },
   { method: 'GET', path: '/repositories/*', operation: 'GetRepository', status: 200, wildcard: 'name' },
   { method: 'PUT', path: '/user', operation: 'UpdateUser', status: 200 },
 ] as const satisfies readonly RestRoute[];

@@ -1,5 +1,6 @@
 import { ValidationError } from '../src/errors';
 import { RawBody, type RequestTransform, type ResponseTransform } from './dialect';
+import type { RestRequest } from './executor';
 
 /**
  * The original web UI's dialect (docs/original-system.md "Original web UI dialect"), as small
@@ -19,19 +20,19 @@ export const queryOverBody: RequestTransform = (request) => ({
 export const ignoreBody: RequestTransform = (request) => ({ ...request, body: {} });
 
 /**
- * D8: `{resource_type: "Template", resource_id: "12"}` names what to deploy; only templates can be.
- * `display_name` is the UI's own label.
+ * D8: `{resource_type: "Template" | "App", resource_id: "12"}` names what to deploy: a template,
+ * or an app as a template made from it would be. `display_name` is the UI's own label.
  */
 export const deployResource: RequestTransform = (request) => {
   const body = isObject(request.body) ? request.body : {};
-  if (body.resource_type === undefined && body.template_id !== undefined) return request;
-  if (body.resource_type !== 'Template') {
-    throw new ValidationError(
-      `resource_type ${JSON.stringify(body.resource_type ?? null)} cannot be deployed: save the app as a template, then deploy the template`,
-      ['resource_type'],
-    );
+  if (body.resource_type === undefined && (body.template_id !== undefined || body.app_id !== undefined)) return request;
+  const key = body.resource_type === 'Template' ? 'template_id' : body.resource_type === 'App' ? 'app_id' : undefined;
+  if (!key) {
+    throw new ValidationError(`resource_type ${JSON.stringify(body.resource_type ?? null)} cannot be deployed: give Template or App`, [
+      'resource_type',
+    ]);
   }
-  return { ...request, body: { template_id: body.resource_id, override: body.override } };
+  return { ...request, body: { [key]: body.resource_id, override: body.override } };
 };
 
 /**
@@ -59,10 +60,12 @@ export const serviceIdNames: ResponseTransform = (body) =>
 
 /**
  * A8, A17: systemd journal entries, as the original's journal API answered: the cursor, the
- * time in microseconds (a string), the service as SYSLOG_IDENTIFIER, the line as MESSAGE.
+ * time in microseconds (a string), the service as SYSLOG_IDENTIFIER, the line as MESSAGE. While
+ * the engine cannot be read (the row's `partial`), no entries: the UI polls every second, and an
+ * empty pane beats an error each time.
  */
 export const journalEntries: ResponseTransform = (body) =>
-  (body as { timestamp: string; service: string; stream: string; message: string; cursor: string }[]).map((e) => ({
+  ((body ?? []) as { timestamp: string; service: string; stream: string; message: string; cursor: string }[]).map((e) => ({
     __CURSOR: e.cursor,
     __REALTIME_TIMESTAMP: `${Date.parse(e.timestamp) * 1000}`,
     SYSLOG_IDENTIFIER: e.service,
@@ -71,37 +74,75 @@ export const journalEntries: ResponseTransform = (body) =>
   }));
 
 interface UiSearchData {
-  search: { query: string; items: Record<string, unknown>[]; errors: { registry_id: number; registry_name: string; message: string }[] };
-  localImages: { id: string; tags: string[]; virtual_size: number }[];
+  /** Absent when the row's `type` skipped it. */
+  search?: {
+    query: string;
+    items: Record<string, unknown>[];
+    errors: { registry_id: number; registry_name: string; message: string }[];
+  };
+  /** Absent when skipped; null when the engine failed (the row's `partial`). */
+  localImages?: { id: string; tags: string[]; virtual_size: number }[] | null;
 }
+
+/** What each search `type` asks for; without a type, everything. */
+const SEARCHED: Record<string, { sources?: string; search: boolean; localImages: boolean }> = {
+  template: { sources: 'TEMPLATES', search: true, localImages: false },
+  remote_image: { sources: 'REGISTRIES', search: true, localImages: false },
+  local_image: { search: false, localImages: true },
+};
+
+/**
+ * S1: UiSearch's variables from `type`, so that a search asks only what its answer shows: a
+ * template search needs neither a registry nor the engine, a remote one no engine.
+ */
+export const searchSources: RequestTransform = (request) => {
+  const type = searchType(request);
+  const wanted = type === undefined ? { search: true, localImages: true } : (SEARCHED[type] ?? { search: false, localImages: false });
+  const { sources: _client, ...query } = request.query;
+  return {
+    ...request,
+    query: {
+      ...query,
+      ...(wanted.sources ? { sources: wanted.sources } : {}),
+      with_search: String(wanted.search),
+      with_local_images: String(wanted.localImages),
+    },
+  };
+};
 
 /**
  * S1: an object of arrays, only the keys of the requested `type` (all of them without one):
  * `templates`, `local_images` (engine images whose tag contains a term), `remote_images` with
- * `errors` (one `summary` per registry that could not be searched).
+ * `errors` (one `summary` per registry that could not be searched). Without a type, an engine
+ * that cannot be reached leaves `local_images` empty and adds an entry to `errors` (`registry_id`
+ * null, `registry_name` "Docker engine"): the only place of that shape for a failure; asked for
+ * local images alone, its failure is the answer.
  */
-export const searchByType: ResponseTransform = (body, request) => {
+export const searchByType: ResponseTransform = (body, request, failures) => {
   const data = body as UiSearchData;
-  const type = typeof request.query.type === 'string' ? request.query.type : undefined;
+  const type = searchType(request);
   const limit = Number(request.query.limit) > 0 ? Number(request.query.limit) : Infinity;
-  const terms = data.search.query
+  const q = data.search?.query ?? lastValue(request.query.q) ?? '';
+  const terms = q
     .toLowerCase()
     .split(/[\s,]+/)
     .filter(Boolean);
-  const out: Record<string, unknown> = { q: data.search.query };
+  const engine = failures.find((failure) => failure.field === 'localImages');
+  const out: Record<string, unknown> = { q };
   if (!type || type === 'template') {
-    out.templates = data.search.items
+    out.templates = (data.search?.items ?? [])
       .filter((item) => item.id !== null)
       .map(({ registry_id: _r, registry_name: _n, tags: _t, is_official: _o, is_trusted: _u, star_count: _s, ...template }) => template);
   }
   if (!type || type === 'local_image') {
-    out.local_images = data.localImages
+    if (engine && type === 'local_image') throw engine.error;
+    out.local_images = (data.localImages ?? [])
       .filter((image) => image.tags.some((tag) => terms.some((term) => tag.toLowerCase().includes(term))))
       .slice(0, limit)
       .map((image) => ({ id: image.id, source: image.tags[0].replace(/:[^:/]+$/, ''), tags: image.tags }));
   }
   if (!type || type === 'remote_image') {
-    out.remote_images = data.search.items
+    out.remote_images = (data.search?.items ?? [])
       .filter((item) => item.id === null)
       .map((item) => ({
         source: (item.images as { source: string }[])[0]?.source.replace(/:[^:/]+$/, '') ?? item.name,
@@ -113,10 +154,31 @@ export const searchByType: ResponseTransform = (body, request) => {
         registry_id: item.registry_id,
         registry_name: item.registry_name,
       }));
-    out.errors = data.search.errors.map((e) => ({ registry_id: e.registry_id, registry_name: e.registry_name, summary: e.message }));
+    out.errors = [
+      ...(data.search?.errors ?? []).map((e) => ({ registry_id: e.registry_id, registry_name: e.registry_name, summary: e.message })),
+      ...(engine
+        ? [
+            {
+              registry_id: null,
+              registry_name: 'Docker engine',
+              summary: `The local images could not be searched: ${engine.error.message}`,
+            },
+          ]
+        : []),
+    ];
   }
   return out;
 };
+
+/** The search's `type`; none for the no-JS form, which sends only `q` (or an empty type). */
+function searchType(request: RestRequest): string | undefined {
+  return lastValue(request.query.type) || undefined;
+}
+
+/** A query parameter's value; the last one when it was repeated, as the executor reads it. */
+function lastValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[value.length - 1] : value;
+}
 
 /** A10: the Compose file itself, for download. */
 export const composeText: ResponseTransform = (body) =>

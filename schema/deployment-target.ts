@@ -63,6 +63,14 @@ const CreateDeploymentTargetInput = builder.inputType('CreateDeploymentTargetInp
     authBlob: t.string({ required: true, description: "The agent's token, as it printed it" }),
   }),
 });
+const UpdateDeploymentTargetInput = builder.inputType('UpdateDeploymentTargetInput', {
+  description: 'A new name and/or a new token (e.g. after the agent rotated its password); at least one',
+  fields: (t) => ({
+    id: t.int({ required: true }),
+    name: t.string(),
+    authBlob: t.string({ description: "The agent's new token: checked against the agent as a new target's is" }),
+  }),
+});
 const DeploymentTargetIdInput = builder.inputType('DeploymentTargetIdInput', { fields: (t) => ({ id: t.int({ required: true }) }) });
 
 builder.queryFields((t) => ({
@@ -103,6 +111,15 @@ builder.mutationFields((t) => ({
     authScopes: { deploy: true },
     args: { input: t.arg({ type: CreateDeploymentTargetInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.targets.create(input),
+  }),
+  updateDeploymentTarget: t.field({
+    type: DeploymentTarget,
+    errors: {},
+    authScopes: { deploy: true },
+    description:
+      'Renames the target or replaces its token in place; a token its agent refuses is a 422 naming auth_blob, and the target keeps its old one',
+    args: { input: t.arg({ type: UpdateDeploymentTargetInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.targets.update(input),
   }),
   refreshDeploymentTargetMetadata: t.field({
     type: DeploymentTarget,

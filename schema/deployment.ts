@@ -98,7 +98,11 @@ const DeploymentOverrideInput = builder.inputType('DeploymentOverrideInput', {
 const CreateDeploymentInput = builder.inputType('CreateDeploymentInput', {
   fields: (t) => ({
     targetId: t.int({ required: true }),
-    templateId: t.int({ required: true }),
+    templateId: t.int({ description: 'The template to deploy; exactly one of templateId and appId' }),
+    appId: t.int({
+      description:
+        'The app to deploy, as a template made from it would be (its services as the images); exactly one of templateId and appId',
+    }),
     override: t.field({ type: DeploymentOverrideInput }),
   }),
 });
@@ -151,8 +155,7 @@ builder.mutationFields((t) => ({
     errors: {},
     authScopes: { deploy: true },
     args: { input: t.arg({ type: CreateDeploymentInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      ctx.services.deployments.create(input.targetId, input.templateId, overrideImages(input.override?.images)),
+    resolve: (_root, { input }, ctx) => ctx.services.deployments.create(input.targetId, input, overrideImages(input.override?.images)),
   }),
   redeployDeployment: t.field({
     type: Deployment,

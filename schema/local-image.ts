@@ -15,7 +15,9 @@ const LocalImageIdInput = builder.inputType('LocalImageIdInput', { fields: (t) =
 builder.queryFields((t) => ({
   localImages: t.field({
     type: [LocalImage],
+    nullable: true,
     authScopes: { read: true },
+    description: 'null (with an UPSTREAM_FAILED error) when the engine cannot be reached: the rest of a query still answers',
     resolve: (_root, _args, ctx) => ctx.services.localImages.list(),
   }),
   localImage: t.field({

@@ -30,6 +30,14 @@ const SearchError = builder.objectRef<RegistrySearchError>('RegistrySearchError'
   }),
 });
 
+const SearchSource = builder.enumType('SearchSource', {
+  description: 'Where a search looks',
+  values: {
+    TEMPLATES: { value: 'templates', description: 'The stored templates' },
+    REGISTRIES: { value: 'registries', description: 'The images of every enabled registry' },
+  } as const,
+});
+
 const SearchResult = builder.objectRef<{ query: string; items: TemplateView[]; errors: RegistrySearchError[] }>('SearchResult').implement({
   fields: (t) => ({
     query: t.exposeString('query'),
@@ -44,9 +52,13 @@ builder.queryFields((t) => ({
     authScopes: { read: true },
     description:
       'Templates ranked by full-text relevance (name and keywords, description, images, documentation; all words first; typo-tolerant), then matching images of every enabled registry',
-    args: { q: t.arg.string({ required: true }), limit: t.arg.int() },
-    resolve: async (_root, { q, limit }, ctx) => {
-      const result = await ctx.services.search.search(q, limit ?? undefined);
+    args: {
+      q: t.arg.string({ required: true }),
+      limit: t.arg.int(),
+      sources: t.arg({ type: [SearchSource], description: 'Where to look; every source when not given' }),
+    },
+    resolve: async (_root, { q, limit, sources }, ctx) => {
+      const result = await ctx.services.search.search(q, limit ?? undefined, sources ?? undefined);
       return { query: result.query, items: result.hits.map(hitView), errors: result.errors };
     },
   }),

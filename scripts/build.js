@@ -6,7 +6,7 @@
 // `--if-stale` (npm start's and npm run agent's pre-step) builds only when dist/ is missing or
 // older than a source, so `npm install && npm start` works on a fresh clone and a start after
 // `git pull` never runs yesterday's code. `--console` bundles the console alone (with
-// `--if-stale`: only when src/console changed), for the console's tests. Plain JavaScript: it must run before
+// `--if-stale`: only when src/console or the schema's possible types changed), for the console's tests. Plain JavaScript: it must run before
 // anything is compiled, and without tsx.
 const { spawnSync } = require('node:child_process');
 const { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } = require('node:fs');
@@ -40,6 +40,8 @@ function isStale() {
 
 const CONSOLE = path.join(ROOT, 'src', 'console');
 const CONSOLE_OUT = path.join(DIST, 'console', 'index.html');
+/** Outside src/console, bundled into it: the schema's unions and interfaces, for the client's cache. */
+const CONSOLE_INPUTS = [CONSOLE, path.join(ROOT, 'schema', 'possible-types.json')];
 
 function buildConsole() {
   const vite = path.join(path.dirname(require.resolve('vite/package.json', { paths: [ROOT] })), 'bin', 'vite.js');
@@ -71,7 +73,7 @@ function build() {
 }
 
 if (process.argv.includes('--console')) {
-  const stale = !existsSync(CONSOLE_OUT) || newestMtime(CONSOLE) > statSync(CONSOLE_OUT).mtimeMs;
+  const stale = !existsSync(CONSOLE_OUT) || Math.max(...CONSOLE_INPUTS.map(newestMtime)) > statSync(CONSOLE_OUT).mtimeMs;
   if (!process.argv.includes('--if-stale') || stale) buildConsole();
 } else if (process.argv.includes('--if-stale')) {
   if (isStale()) {

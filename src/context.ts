@@ -87,7 +87,6 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   // Per request: one agent request per target and key, however many fields ask; each target is
   // looked up once per request (TargetService.find) and its token opened once per process.
   const agentLoaders = lazy(() => createAgentLoaders(deps.agents, async (id) => targets().agentTarget(await targets().find(Number(id)))));
-  const deployments = lazy(() => new TargetDeploymentService(em, targets(), deps.agents, agentLoaders()));
   const appsDeps = {
     runtime: deps.appRuntime,
     runnerFor: (forEm: EntityManager) => new AppRunner(forEm, deps.appRuntime, new RegistryService(forEm, deps.secrets), log),
@@ -98,6 +97,10 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   const categories = lazy(() => new CategoryService(em));
   const localImages = lazy(() => new LocalImageService(deps.appRuntime.docker));
   const appTemplates = lazy(() => new AppTemplateService(em, templates(), config, path.join(config.dataDir, 'repos')));
+  // An app deploys as the template made from it would be: the apps domain renders it.
+  const deployments = lazy(
+    () => new TargetDeploymentService(em, targets(), deps.agents, agentLoaders(), (appId) => appTemplates().deployable(appId)),
+  );
   const subscriptions = lazy(
     () =>
       new SubscriptionService(

@@ -37,6 +37,13 @@ export class AppTemplateService {
     return withMetadata(appDefinition(await loadApp(this.em, appId)), meta);
   }
 
+  /** The app as a template made from it would be, checked as one: what deploying the app sends. */
+  async deployable(appId: number): Promise<TemplateDefinition> {
+    const definition = await this.definition(appId, {});
+    validateTemplate(definition);
+    return definition;
+  }
+
   async preview(appId: number, meta: TemplateMetadata): Promise<string> {
     const definition = await this.definition(appId, meta);
     validateTemplate(definition);

@@ -21,6 +21,10 @@ export interface SearchHit {
   image: RegistryImage | null;
 }
 
+/** Where a search looks: the stored templates, the enabled registries. */
+export const SEARCH_SOURCES = ['templates', 'registries'] as const;
+export type SearchSource = (typeof SEARCH_SOURCES)[number];
+
 export interface RegistrySearchError {
   registryId: number;
   registryName: string;
@@ -45,15 +49,20 @@ export class SearchService {
   /**
    * Templates ranked by full-text relevance (README "Search: how templates rank"), then one hit
    * per matching image of each enabled registry. A registry that fails adds an error, never fails
-   * the search.
+   * the search. `sources` leaves out what the caller does not want: no registry is asked for a
+   * template search.
    */
-  async search(query: string, limit = DEFAULT_SEARCH_LIMIT): Promise<SearchResult> {
+  async search(query: string, limit = DEFAULT_SEARCH_LIMIT, sources: readonly SearchSource[] = SEARCH_SOURCES): Promise<SearchResult> {
     const terms = searchTerms(query);
     if (terms.length === 0) throw new BadRequestError('q must contain a search term', ['q']);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
       throw new BadRequestError(`limit must be between 1 and ${MAX_SEARCH_LIMIT}`, ['limit']);
     }
-    const [templates, remote] = await Promise.all([this.searchTemplates(query, limit), this.searchRegistries(terms, limit)]);
+    if (sources.length === 0) throw new BadRequestError('sources must name at least one source', ['sources']);
+    const [templates, remote] = await Promise.all([
+      sources.includes('templates') ? this.searchTemplates(query, limit) : [],
+      sources.includes('registries') ? this.searchRegistries(terms, limit) : { hits: [], errors: [] },
+    ]);
     return {
       query,
       hits: [...templates.map((template) => ({ template, registry: null, image: null })), ...remote.hits],

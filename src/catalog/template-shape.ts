@@ -352,10 +352,11 @@ export const volumeFromInput = (v: VolumeInput): VolumeDef => ({ host_path: v.ho
 export type OverrideImage = Partial<Omit<ImageDefinition, 'name'>> & { name: string };
 
 /** Interface B's DeploymentDescriptor: the template in its file form, plus the overrides. */
-export function deploymentDescriptor(templateId: number, def: TemplateDefinition, overrides: OverrideImage[]) {
+export function deploymentDescriptor(templateId: number | null, def: TemplateDefinition, overrides: OverrideImage[]) {
   return {
     template: {
-      id: templateId,
+      // None for an app's definition: the agent then lists the deployment with no template.
+      id: templateId ?? undefined,
       name: def.name,
       description: def.description ?? undefined,
       keywords: def.keywords ?? undefined,

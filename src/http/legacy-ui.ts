@@ -8,6 +8,7 @@ import { createContext, type AppDeps } from '../context';
 import { DomainError, MethodNotAllowedError, NotFoundError, NotImplementedError } from '../errors';
 import { parseJson, readBody } from '../net/request-body';
 import { describeError } from './errors';
+import { checkInputTexts } from './input-limits';
 import { sendJson, sendOutcome, withRequestLog, type Handler } from './server';
 import { requestUrl } from '../net/request-target';
 
@@ -44,12 +45,17 @@ export function createLegacyUiHandler(
     }
     const { row } = found.store as Store;
     if (isUnsupported(row)) throw new NotImplementedError(`${req.method} ${pathname} is not served: ${row.unsupported}`);
-    let request: RestRequest = { params: found.params, query: Object.fromEntries(url.searchParams), body: parseJson(await readBody(req)) };
+    const query = Object.fromEntries(url.searchParams);
+    const sent = parseJson(await readBody(req));
+    // The same door as the main listener's: what the client sent, before any transform moves it.
+    checkInputTexts({ ...found.params, ...query });
+    checkInputTexts(sent);
+    let request: RestRequest = { params: found.params, query, body: sent };
     for (const transform of row.request ?? []) request = transform(request);
     const outcome = await runRoute(schema, prepared.get(row)!, request, createContext(identity, deps));
     if (!outcome.ok) throw outcome.error;
     let body = outcome.body;
-    for (const transform of row.response ?? []) body = transform(body, request);
+    for (const transform of row.response ?? []) body = transform(body, request, outcome.failures);
     if (body instanceof RawBody) {
       res.writeHead(outcome.status, { 'content-type': body.contentType, 'content-length': Buffer.byteLength(body.text) });
       return void res.end(body.text);

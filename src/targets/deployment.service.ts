@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TemplateDefinition } from '../catalog/template-definition';
 import { deploymentDescriptor, templateFromStored, type OverrideImage } from '../catalog/template-shape';
 import { TemplateService } from '../catalog/template.service';
+import { ValidationError } from '../errors';
 import type { AgentClient, AgentDeployment, AgentDeploymentStatus } from './agent-client';
 import type { AgentLoaders } from './agent-loaders';
 import type { TargetService } from './target.service';
@@ -16,6 +18,15 @@ export interface TargetDeploymentView {
   status?: AgentDeploymentStatus['status'];
 }
 
+/** What a deployment is made of: a stored template, or an app's current definition. */
+export interface DeploymentSource {
+  templateId?: number | null;
+  appId?: number | null;
+}
+
+/** The app as a template made from it would be (the apps domain renders it). */
+export type AppDefinitionOf = (appId: number) => Promise<TemplateDefinition>;
+
 /**
  * Deployments live on the agents; this service proxies them. Reads go through the per-request
  * loaders (one request per target and key); writes go straight to the target's agent.
@@ -26,6 +37,7 @@ export class TargetDeploymentService {
     private readonly targets: TargetService,
     private readonly agents: AgentClient,
     private readonly loaders: AgentLoaders,
+    private readonly appDefinition: AppDefinitionOf,
   ) {}
 
   // The loaders look the target up (once per request) and fail with its 404 when it is gone.
@@ -49,15 +61,27 @@ export class TargetDeploymentService {
     return (entry?.[field] ?? null) as NonNullable<TargetDeploymentView[K]> | null;
   }
 
-  /** Sends the template, in the descriptor form, with the overrides; answers with its status. */
-  async create(targetId: number, templateId: number, overrideImages: OverrideImage[]): Promise<TargetDeploymentView> {
+  /**
+   * Sends the template, or the app as a template made from it would be (its services as the
+   * images, as the original deployed an app), in the descriptor form with the overrides;
+   * answers with its status.
+   */
+  async create(targetId: number, source: DeploymentSource, overrideImages: OverrideImage[]): Promise<TargetDeploymentView> {
+    const given = [source.templateId, source.appId].filter((id) => id !== null && id !== undefined).length;
+    if (given !== 1) {
+      throw new ValidationError('give exactly one of template_id and app_id: the template or the app to deploy', ['template_id', 'app_id']);
+    }
     const target = this.targets.agentTarget(await this.targets.get(targetId));
-    const template = await new TemplateService(this.em).get(templateId);
-    const created = await this.agents.createDeployment(
-      target,
-      deploymentDescriptor(template.id, templateFromStored(template), overrideImages),
-    );
+    const { templateId, definition } = await this.definitionOf(source);
+    const created = await this.agents.createDeployment(target, deploymentDescriptor(templateId, definition, overrideImages));
     return this.fresh(targetId, created);
+  }
+
+  private async definitionOf(source: DeploymentSource): Promise<{ templateId: number | null; definition: TemplateDefinition }> {
+    if (source.appId !== null && source.appId !== undefined)
+      return { templateId: null, definition: await this.appDefinition(source.appId) };
+    const template = await new TemplateService(this.em).get(source.templateId!);
+    return { templateId: template.id, definition: templateFromStored(template) };
   }
 
   async redeploy(targetId: number, id: number): Promise<TargetDeploymentView> {

@@ -95,43 +95,68 @@ export class TargetService {
 
   /**
    * Decodes the token (422 naming auth_blob when it is not one), then asks the agent for its
-   * metadata. An agent that rejects the token's credentials or presents another certificate has
-   * answered for good: 422 naming auth_blob with its reason, nothing stored. An agent that
+   * metadata (`checkToken`): nothing is stored when the agent refused the token. An agent that
    * cannot be reached still gets its target, with the failure kept in `metadataError`; the row
    * is written once, after the agent answered or failed.
    */
   async create(input: { name?: string | null; authBlob?: string | null }): Promise<DeploymentTarget> {
     const name = input.name?.trim();
     if (!name) throw new ValidationError("name can't be blank", ['name']);
-    const blob = decodeAuthBlob(input.authBlob ?? '');
+    const authBlob = compactBlob(input.authBlob);
+    const blob = decodeAuthBlob(authBlob);
+    const answer = await this.checkToken(name, authBlob, `new:${blob.endpointUrl}`);
     const target = this.em.create(DeploymentTarget, {
       name,
       endpointUrl: blob.endpointUrl,
-      sealedAuthBlob: this.secrets.seal((input.authBlob ?? '').replace(/\s+/g, '')),
+      sealedAuthBlob: this.secrets.seal(authBlob),
       agentVersion: null,
       adapterVersion: null,
       adapterType: null,
       metadataAt: null,
       metadataError: null,
     });
-    // Not yet flushed: the agent is asked with a provisional key.
-    const failure = await this.applyMetadata(target, { id: `new:${blob.endpointUrl}`, name, authBlob: this.authBlob(target) }).finally(() =>
-      this.agents.forget(`new:${blob.endpointUrl}`),
-    );
-    if (failure instanceof AgentRejectedTokenError) {
-      this.em.remove(target);
-      throw new ValidationError(failure.message, ['auth_blob']);
-    }
+    this.record(target, answer);
     await this.em.flush();
+    return target;
+  }
+
+  /**
+   * Renames the target and/or replaces its token in place (a rotated agent password, a moved
+   * agent): a new token is checked against its agent as a new target's is, so a token the agent
+   * refuses is a 422 naming auth_blob and the target keeps its old one. Nothing changes on any
+   * failure; the deployments live on the agent and stay.
+   */
+  async update(input: { id: number; name?: string | null; authBlob?: string | null }): Promise<DeploymentTarget> {
+    const given = (value: string | null | undefined): value is string => value !== null && value !== undefined;
+    if (!given(input.name) && !given(input.authBlob)) throw new ValidationError('give a name or an auth_blob', ['name', 'auth_blob']);
+    const target = await this.get(input.id);
+    const name = given(input.name) ? input.name.trim() : target.name;
+    if (!name) throw new ValidationError("name can't be blank", ['name']);
+    if (given(input.authBlob)) {
+      const authBlob = compactBlob(input.authBlob);
+      const blob = decodeAuthBlob(authBlob);
+      const answer = await this.checkToken(name, authBlob, `check:${target.id}`);
+      target.endpointUrl = blob.endpointUrl;
+      target.sealedAuthBlob = this.secrets.seal(authBlob);
+      // An agent that could not be asked is as a new target's: its versions are not known.
+      if (answer instanceof DomainError)
+        Object.assign(target, { agentVersion: null, adapterVersion: null, adapterType: null, metadataAt: null });
+      this.record(target, answer);
+    }
+    target.name = name;
+    await this.em.flush();
+    // Its pool holds the old token's credentials and certificate.
+    if (given(input.authBlob)) await this.agents.forget(target.id);
     return target;
   }
 
   /** Asks the agent again; its failure is recorded on the target and is the answer (502/504). */
   async refreshMetadata(id: number): Promise<DeploymentTarget> {
     const target = await this.get(id);
-    const failure = await this.applyMetadata(target, this.agentTarget(target));
+    const answer = await this.askMetadata(target.name, this.agentTarget(target));
+    this.record(target, answer);
     await this.em.flush();
-    if (failure) throw failure;
+    if (answer instanceof DomainError) throw answer;
     return target;
   }
 
@@ -151,24 +176,45 @@ export class TargetService {
     return this.secrets.open(target.sealedAuthBlob);
   }
 
-  /** Records the agent's versions, or why it could not be asked (returned, for the caller to judge). */
-  private async applyMetadata(target: DeploymentTarget, agent: AgentTarget): Promise<DomainError | null> {
-    let metadata: AgentMetadata;
+  /**
+   * Asks the agent of a token not yet stored for its metadata, under a provisional pool key. An
+   * agent that rejects the token's credentials or presents another certificate has answered for
+   * good: 422 naming auth_blob, with its reason. Any other failure is returned, to be recorded.
+   */
+  private async checkToken(name: string, authBlob: string, key: string): Promise<AgentMetadata | DomainError> {
+    const answer = await this.askMetadata(name, { id: key, name, authBlob }).finally(() => this.agents.forget(key));
+    if (answer instanceof AgentRejectedTokenError) throw new ValidationError(answer.message, ['auth_blob']);
+    return answer;
+  }
+
+  /** The agent's metadata, or why it could not be asked (returned, for the caller to judge). */
+  private async askMetadata(name: string, agent: AgentTarget): Promise<AgentMetadata | DomainError> {
     try {
-      metadata = await this.agents.metadata(agent);
+      return await this.agents.metadata(agent);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      this.log.warn({ target: target.name }, `agent metadata failed: ${error.message}`);
-      target.metadataError = error.message;
+      this.log.warn({ target: name }, `agent metadata failed: ${error.message}`);
       return error;
     }
-    target.agentVersion = metadata.agent.version;
-    target.adapterVersion = metadata.adapter.version;
-    target.adapterType = metadata.adapter.type;
+  }
+
+  /** Records the agent's versions, or why it could not be asked. */
+  private record(target: DeploymentTarget, answer: AgentMetadata | DomainError): void {
+    if (answer instanceof DomainError) {
+      target.metadataError = answer.message;
+      return;
+    }
+    target.agentVersion = answer.agent.version;
+    target.adapterVersion = answer.adapter.version;
+    target.adapterType = answer.adapter.type;
     target.metadataAt = new Date();
     target.metadataError = null;
-    return null;
   }
+}
+
+/** Installers wrap the token's base64 (docs/original-system.md "Agent token"): stored without the breaks. */
+function compactBlob(authBlob: string | null | undefined): string {
+  return (authBlob ?? '').replace(/\s+/g, '');
 }
 
 /** The token as shown to clients: the password part masked (the rest identifies the agent). */

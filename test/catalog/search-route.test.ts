@@ -120,6 +120,27 @@ describeRegistry('GET /search over templates and registries (real docker-registr
     });
   });
 
+  test('sources narrows where GraphQL search looks: templates alone ask no registry (the Down one reports no error), registries alone', async () => {
+    const query =
+      'query($q: String!, $sources: [SearchSource!]) { search(q: $q, sources: $sources) { items { name } errors { registryName } } }';
+    const templates = await t.graphql<{ search: unknown }>(query, { q: 'wordpress', sources: ['TEMPLATES'] });
+    expect(templates.body).toEqual({ data: { search: { items: [{ name: 'WordPress Stack' }], errors: [] } } });
+    const registries = await t.graphql<{ search: unknown }>(query, { q: 'wordpress', sources: ['REGISTRIES'] });
+    expect(registries.body).toEqual({
+      data: { search: { items: [{ name: 'team/wordpress-fpm' }], errors: [{ registryName: 'Down' }] } },
+    });
+    const none = await t.graphql(query, { q: 'wordpress', sources: [] });
+    expect(none.body).toEqual({
+      data: null,
+      errors: [
+        expect.objectContaining({
+          message: 'sources must name at least one source',
+          extensions: expect.objectContaining({ code: 'BAD_REQUEST' }),
+        }),
+      ],
+    });
+  });
+
   test('a disabled registry is not searched', async () => {
     const registries = (await t.request('GET', '/registries')).body as { id: number; name: string }[];
     const team = registries.find((r) => r.name === 'Team')!;

@@ -494,11 +494,19 @@ describeDocker('the original UI against the legacy listener', () => {
     expect(redeploy.body).toEqual(expect.any(Object));
     ok(await ui('DELETE', `/deployment_targets/${ids.target}/deployments/${redeploy.body.id}.json`));
 
-    const app = await ui<FormErrorBody>('POST', `/deployment_targets/${ids.target}/deployments.json`, {
-      body: { resource_type: 'App', resource_id: String(ids.app), override: {} },
+    // "Deploy to Target" from an app page: the app's services are the images.
+    const app = await ui('POST', `/deployment_targets/${ids.target}/deployments.json`, {
+      body: { resource_type: 'App', resource_id: String(ids.app), display_name: 'Unnamed Deployment', override: {} },
     });
-    expect(app.status).toBe(422);
-    expect(app.body.errors).toEqual({ resource_type: [app.body.message] });
+    ok(await ui('DELETE', `/deployment_targets/${ids.target}/deployments/${createdId(app)}.json`));
+    const services = (await ui<{ name: string; from: string }[]>('GET', `/apps/${ids.app}/services.json`)).body;
+    const sentForApp = adapter.calls.filter((c) => c.method === 'POST').pop()!.body as { name: string; source: string }[];
+    expect(sentForApp.map((s) => [s.name, s.source]).sort()).toEqual(services.map((s) => [s.name, s.from]).sort());
+    const unknown = await ui<FormErrorBody>('POST', `/deployment_targets/${ids.target}/deployments.json`, {
+      body: { resource_type: 'Job', resource_id: '1' },
+    });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors).toEqual({ resource_type: [unknown.body.message] });
     ok(await ui('DELETE', `/deployment_targets/${ids.target}.json`));
   });
 

@@ -4,14 +4,14 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { encodeToken } from '../../src/agent/credentials';
+import { encodeToken, rotateCredentials } from '../../src/agent/credentials';
 import { createSelfSigned } from '../../src/agent/self-signed';
 import { freePort } from '../../src/net/free-port';
-import { cleanupEngine, instanceId, suffix } from '../apps/fixtures';
+import { cleanupEngine, instanceId, suffix, waitFor } from '../apps/fixtures';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 import { describeBrowser, launchChromium } from '../helpers/browser';
 import { describeDocker, testDockerClient, testDockerHost } from '../helpers/docker';
-import { agentRequest, startAgent } from '../agent/agent-harness';
+import { agentRequest, startAgent, startFakeAdapter } from '../agent/agent-harness';
 import { makeGitRepo, pmx } from '../helpers/git';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -469,6 +469,103 @@ describeBrowser('web console', () => {
         }
       }
     }, 180_000);
+
+    test("deploys an app from its page: the target's agent gets the app's services as the images, and the target's page lists it", async () => {
+      // The agent's adapter is a recording server standing for an external orchestrator.
+      const adapter = await startFakeAdapter();
+      const agent = await startAgent({ env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url } });
+      let appId: number | undefined;
+      try {
+        const target = await t.request<{ id: number }>('POST', '/deployment_targets', {
+          body: { name: `orchestrator-${sfx}`, auth_blob: agent.token },
+        });
+        expect(target.status).toBe(200);
+        const templateId = (await t.request<{ id: number; name: string }[]>('GET', '/templates')).body.find(
+          (x) => x.name === `Hostile ${sfx}`,
+        )!.id;
+        const launched = await t.graphql<{ createApp: { databaseId: number } }>(
+          `mutation($templateId: Int!, $name: String!) { createApp(input: { templateId: $templateId, name: $name }) { ... on App { databaseId } } }`,
+          { templateId, name: `Shipped ${sfx}` },
+        );
+        appId = launched.body.data.createApp.databaseId;
+
+        const { context, page } = await open();
+        await signIn(page, ADMIN_TOKEN);
+        await page.goto(`${t.url}/#/apps/${appId}`);
+        await page.getByRole('heading', { name: `Shipped ${sfx}` }).waitFor();
+        await page.getByLabel('Target', { exact: true }).selectOption({ label: `orchestrator-${sfx}` });
+        await page.getByRole('button', { name: 'Deploy app' }).click();
+        await page.getByRole('heading', { name: `orchestrator-${sfx}` }).waitFor();
+        await page.locator(`tr[data-deployment="Shipped ${sfx}"]`).waitFor();
+        const sent = adapter.calls.find((c) => c.method === 'POST' && c.path === '/v1/services')!.body as {
+          name: string;
+          source: string;
+        }[];
+        expect(sent.map((s) => [s.name, s.source])).toEqual([
+          ['web', 'platform-test/busybox:latest'],
+          ['db', 'platform-test/busybox:latest'],
+        ]);
+        expect(await seriousViolations(page)).toEqual([]);
+        await context.close();
+      } finally {
+        if (appId !== undefined) await t.request('DELETE', `/apps/${appId}`);
+        await agent.close();
+        await adapter.close();
+      }
+    }, 120_000);
+
+    test('edits a target after its agent rotated its password: a wrong token is refused and changes nothing, the new one brings its deployments back', async () => {
+      const adapter = await startFakeAdapter();
+      const agent = await startAgent({ env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url } });
+      try {
+        const target = await t.request<{ id: number }>('POST', '/deployment_targets', {
+          body: { name: `rotating-${sfx}`, auth_blob: agent.token },
+        });
+        const templateId = (await t.request<{ id: number; name: string }[]>('GET', '/templates')).body.find(
+          (x) => x.name === templateName,
+        )!.id;
+        const deployments = `/deployment_targets/${target.body.id}/deployments`;
+        expect((await t.request('POST', deployments, { body: { template_id: templateId } })).status).toBe(200);
+        const rotated = await rotateCredentials(agent.dataDir, agent.config.publicUrl, { info: () => undefined });
+        // The running agent takes the new password within a second: wait until it refuses the old one.
+        await waitFor(
+          () => t.request('GET', deployments),
+          (res) => res.status === 502,
+        );
+
+        const { context, page } = await open();
+        await signIn(page, ADMIN_TOKEN);
+        await page.goto(`${t.url}/#/targets/${target.body.id}`);
+        await page
+          .getByRole('alert')
+          .getByText(/rejected the credentials/)
+          .waitFor();
+        await page.getByRole('button', { name: 'Edit target' }).click();
+        expect(await page.getByLabel('Target name').inputValue()).toBe(`rotating-${sfx}`);
+
+        const [url, username, , cert] = Buffer.from(rotated.token, 'base64').toString('utf8').split('|');
+        await page.getByLabel(/^New agent token/).fill(encodeToken(url, username, 'not-the-password', cert));
+        await page.getByRole('button', { name: 'Save target' }).click();
+        const form = page.getByRole('form', { name: `Edit rotating-${sfx}` });
+        await form
+          .getByRole('alert')
+          .getByText(/rejected the credentials in its token/)
+          .waitFor();
+        expect((await t.request('GET', deployments)).status).toBe(502);
+
+        await page.getByLabel(/^New agent token/).fill(rotated.token);
+        await page.getByLabel('Target name').fill(`rotated-${sfx}`);
+        await page.getByRole('button', { name: 'Save target' }).click();
+        await page.getByRole('heading', { name: `rotated-${sfx}`, level: 1 }).waitFor();
+        await page.locator(`tr[data-deployment="${templateName}"]`).waitFor();
+        expect((await t.request('GET', deployments)).status).toBe(200);
+        expect(await seriousViolations(page)).toEqual([]);
+        await context.close();
+      } finally {
+        await agent.close();
+        await adapter.close();
+      }
+    }, 120_000);
 
     test('dark, in a laptop-narrow window: every section fits the width and axe finds nothing serious (contrast included)', async () => {
       const { context, page } = await open({ colorScheme: 'dark', width: 760 });

@@ -1,6 +1,7 @@
 import { cacheExchange } from '@urql/exchange-graphcache';
 import { createClient as createSseClient } from 'graphql-sse';
 import { Client, fetchExchange, subscriptionExchange, mapExchange } from 'urql';
+import { possibleTypes } from '../../../schema/possible-types.json';
 
 /**
  * The console's GraphQL client: urql with graphcache's normalized cache (every object with an
@@ -23,6 +24,9 @@ export function createConsoleClient(csrfToken: string, onUnauthenticated: () => 
         },
       }),
       cacheExchange({
+        // The schema's unions and interfaces (printed with it): without them graphcache cannot
+        // tell that `... on Error { message }` matches a ValidationError, and drops the message.
+        possibleTypes,
         keys: {
           // Values of their owner, with no identity of their own: cached inside it.
           CategoryPosition: () => null,
@@ -56,6 +60,9 @@ export function createConsoleClient(csrfToken: string, onUnauthenticated: () => 
             deleteApp: (_result, _args, cache) => cache.invalidate('Query', 'apps'),
             createApiToken: (_result, _args, cache) => cache.invalidate('Query', 'apiTokens'),
             createDeploymentTarget: (_result, _args, cache) => cache.invalidate('Query', 'deploymentTargets'),
+            // Deployed from an app's page: the target's page reads its deployments again.
+            createDeployment: (_result, args, cache) =>
+              cache.invalidate('Query', 'deploymentTarget', { id: (args.input as { targetId: number }).targetId }),
             createTemplateRepo: (_result, _args, cache) => cache.invalidate('Query', 'templateRepos'),
             createRegistry: (_result, _args, cache) => cache.invalidate('Query', 'registries'),
           },

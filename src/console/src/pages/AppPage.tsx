@@ -154,6 +154,31 @@ const ReposQuery = graphql(`
   }
 `);
 
+const DeployTargetsQuery = graphql(`
+  query ConsoleDeployTargets {
+    deploymentTargets {
+      id
+      databaseId
+      name
+    }
+  }
+`);
+
+const DeployApp = graphql(`
+  mutation ConsoleDeployApp($targetId: Int!, $appId: Int!) {
+    createDeployment(input: { targetId: $targetId, appId: $appId }) {
+      __typename
+      ... on Deployment {
+        id
+        databaseId
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+
 const DeleteApp = graphql(`
   mutation ConsoleDeleteApp($id: Int!) {
     deleteApp(input: { id: $id }) {
@@ -241,6 +266,7 @@ export function AppPage({ id }: { id: number }) {
           {editedService && <ServiceEditor key={editedService.id} appId={id} service={editedService} onDone={() => setEditing(null)} />}
           <Journal appId={id} services={(app.services ?? []).map((s) => s.name)} />
           <SaveAsTemplate appId={id} appName={app.name} />
+          <DeployToTarget appId={id} />
           <h2>Delete</h2>
           {!confirming ? (
             <ScopedButton scope="write" className="danger" onClick={() => setConfirming(true)}>
@@ -386,6 +412,45 @@ function SaveAsTemplate({ appId, appName }: { appId: number; appName: string }) 
         </ScopedButton>
       </form>
       {saved && <p role="status">Saved as {saved}.</p>}
+      <Alert message={failure} />
+    </>
+  );
+}
+
+/** Deploys the app as it is now: its services go to the target's agent as the images of a template made from it. */
+function DeployToTarget({ appId }: { appId: number }) {
+  const [{ data }] = useQuery({ query: DeployTargetsQuery });
+  const [targetId, setTargetId] = useState('');
+  const [deploying, deploy] = useMutation(DeployApp);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await deploy({ targetId: Number(targetId), appId });
+    const failed = failureOf(result, 'createDeployment');
+    setFailure(failed);
+    if (!failed) navigate(`/targets/${targetId}`);
+  };
+
+  return (
+    <>
+      <h2>Deploy to a target</h2>
+      <form onSubmit={(e) => void submit(e)} className="toolbar">
+        <label htmlFor="deploy-app-target">Target</label>
+        <select id="deploy-app-target" value={targetId} onChange={(e) => setTargetId(e.target.value)} required>
+          <option value="" disabled>
+            Choose a target…
+          </option>
+          {data?.deploymentTargets.map((target) => (
+            <option key={target.id} value={target.databaseId}>
+              {target.name}
+            </option>
+          ))}
+        </select>
+        <ScopedButton scope="deploy" type="submit" disabled={deploying.fetching}>
+          {deploying.fetching ? 'Deploying…' : 'Deploy app'}
+        </ScopedButton>
+      </form>
       <Alert message={failure} />
     </>
   );

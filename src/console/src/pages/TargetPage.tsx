@@ -78,6 +78,28 @@ const Deploy = graphql(`
   }
 `);
 
+const UpdateTarget = graphql(`
+  mutation ConsoleUpdateTarget($input: UpdateDeploymentTargetInput!) {
+    updateDeploymentTarget(input: $input) {
+      __typename
+      ... on DeploymentTarget {
+        id
+        name
+        endpointUrl
+        metadataError
+        metadata {
+          agentVersion
+          adapterType
+          adapterVersion
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+
 const Redeploy = graphql(`
   mutation ConsoleRedeploy($id: Int!, $targetId: Int!) {
     redeployDeployment(input: { id: $id, targetId: $targetId }) {
@@ -107,6 +129,7 @@ const DeleteDeployment = graphql(`
 export function TargetPage({ id }: { id: number }) {
   const [{ data, error }, refetch] = useQuery({ query: TargetQuery, variables: { id } });
   const [failure, setFailure] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
   const target = data?.deploymentTarget;
   const reload = () => refetch({ requestPolicy: 'network-only' });
 
@@ -127,6 +150,21 @@ export function TargetPage({ id }: { id: number }) {
             </p>
           ) : (
             <p className="error">Agent unreachable: {target.metadataError ?? 'no answer yet'}</p>
+          )}
+          {!editing ? (
+            <ScopedButton scope="deploy" onClick={() => setEditing(true)}>
+              Edit target
+            </ScopedButton>
+          ) : (
+            <EditTarget
+              key={target.id}
+              targetId={target.databaseId}
+              name={target.name}
+              onDone={(saved) => {
+                setEditing(false);
+                if (saved) reload();
+              }}
+            />
           )}
           <h2>Deployments</h2>
           <Alert message={failure} />
@@ -156,6 +194,43 @@ export function TargetPage({ id }: { id: number }) {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * Renames the target or replaces its token in place (the agent rotated its password, or moved):
+ * the new token is checked against the agent, and a refused one changes nothing.
+ */
+function EditTarget(props: { targetId: number; name: string; onDone: (saved: boolean) => void }) {
+  const [name, setName] = useState(props.name);
+  const [token, setToken] = useState('');
+  const [saving, update] = useMutation(UpdateTarget);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const authBlob = token.trim();
+    const result = await update({ input: { id: props.targetId, name, ...(authBlob ? { authBlob } : {}) } });
+    const failed = failureOf(result, 'updateDeploymentTarget');
+    setFailure(failed);
+    if (!failed) props.onDone(true);
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} className="card" aria-labelledby="edit-target-title">
+      <h2 id="edit-target-title">Edit {props.name}</h2>
+      <label htmlFor="edit-target-name">Target name</label>
+      <input id="edit-target-name" value={name} onChange={(e) => setName(e.target.value)} required />
+      <label htmlFor="edit-target-token">New agent token (blank keeps the current one)</label>
+      <textarea id="edit-target-token" rows={3} value={token} onChange={(e) => setToken(e.target.value)} spellCheck={false} />
+      <Alert message={failure} />
+      <ScopedButton scope="deploy" type="submit" disabled={saving.fetching}>
+        {saving.fetching ? 'Checking with the agent…' : 'Save target'}
+      </ScopedButton>{' '}
+      <button type="button" onClick={() => props.onDone(false)}>
+        Cancel
+      </button>
+    </form>
   );
 }
 
