@@ -169,11 +169,21 @@ function variableProblem(prepared: Prepared, variables: Record<string, unknown>)
     }
     let problem: BadRequestError | null = null;
     coerceInputValue(value, type, (path, invalid, error) => {
-      problem ??= new BadRequestError(error.message, fieldsAt(type, path, invalid, name));
+      const fields = fieldsAt(type, path, invalid, name);
+      problem ??= new BadRequestError(restMessage(error.message, fields), fields);
     });
     if (problem) return problem;
   }
   return null;
+}
+
+/**
+ * graphql-js's message in the client's names: a missing field is said as the top-level ones are,
+ * and a field quoted in the message is named as the client sends it (snake_case).
+ */
+function restMessage(message: string, fields: string[]): string {
+  if (/ was not provided\.$/.test(message) && fields.length === 1) return `${fields[0]} is required`;
+  return message.replace(/Field "(\w+)"/g, (_match, field: string) => `Field "${snake(field)}"`);
 }
 
 /**
