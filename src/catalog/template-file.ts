@@ -322,14 +322,18 @@ function readDeployment(value: unknown, path: string, field: string, problems: F
  */
 export function indentQuotedContinuations(text: string): string {
   const lines = text.split('\n');
-  const opening = /^(\s*)(-\s+)?(?:[^\s'"#][^:#]*:\s+)?(['"])/;
+  // An optional `- `, an optional key (plain or quoted) and its colon, optional node properties
+  // (`&anchor`, `!tag`), then the opening quote.
+  const opening = /^(\s*)(-\s+)?((?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s'"#][^:#]*?)\s*:\s+)?(?:[&!]\S*\s+)*(['"])/;
   for (let i = 0; i < lines.length; i++) {
     const match = opening.exec(lines[i]);
-    if (!match || (!match[2] && !/:\s+['"]$/.test(match[0]))) continue;
-    const quote = match[3];
+    // A quote opening a line holds the value of the key on the line before (`documentation:` then `'…`).
+    const valueLine = !match?.[2] && !match?.[3] && /:\s*$/.test(previousContent(lines, i));
+    if (!match || (!match[2] && !match[3] && !valueLine)) continue;
+    const quote = match[4];
     let state = scanQuoted(lines[i].slice(match[0].length), quote);
     if (state === 'closed') continue;
-    const indent = ' '.repeat(match[1].length + (match[2]?.length ?? 0) + 2);
+    const indent = ' '.repeat(valueLine ? match[1].length : match[1].length + (match[2]?.length ?? 0) + 2);
     let j = i + 1;
     for (; j < lines.length && state === 'open'; j++) {
       if (lines[j].trim() !== '' && !lines[j].startsWith(indent)) lines[j] = indent + lines[j].trimStart();
@@ -338,6 +342,15 @@ export function indentQuotedContinuations(text: string): string {
     i = j - 1;
   }
   return lines.join('\n');
+}
+
+/** The line before `i` that is neither blank nor a comment, without its line break. */
+function previousContent(lines: string[], i: number): string {
+  for (let j = i - 1; j >= 0; j--) {
+    const line = lines[j].replace(/\r$/, '');
+    if (line.trim() !== '' && !line.trimStart().startsWith('#')) return line;
+  }
+  return '';
 }
 
 /** Whether a quoted scalar that is open at the start of `rest` closes in it. */
