@@ -55,7 +55,6 @@ export class TemplateFileError extends ValidationError {
 }
 
 const TOP_KEYS = ['name', 'description', 'keywords', 'recommended', 'type', 'documentation', 'authors', 'source', 'images'];
-const YAML_OPTIONS = { maxAliasCount: 1000 };
 
 export function parseTemplateFile(text: string, file: string): TemplateDefinition {
   try {
@@ -64,13 +63,13 @@ export function parseTemplateFile(text: string, file: string): TemplateDefinitio
     throw new TemplateFileError(`${file}: ${(error as Error).message}`, [], null);
   }
   let lines = new LineCounter();
-  let doc = YAML.parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines });
+  let doc = YAML.parseDocument(text, { lineCounter: lines });
   if (doc.errors.length > 0) {
     // Lines are only indented, never added or removed: positions stay right for the retry.
     const repaired = indentQuotedContinuations(text);
     if (repaired !== text) {
       const retryLines = new LineCounter();
-      const retry = YAML.parseDocument(repaired, { ...YAML_OPTIONS, lineCounter: retryLines });
+      const retry = YAML.parseDocument(repaired, { lineCounter: retryLines });
       if (retry.errors.length === 0) [doc, lines] = [retry, retryLines];
     }
   }
@@ -80,7 +79,7 @@ export function parseTemplateFile(text: string, file: string): TemplateDefinitio
   }
   let data: unknown;
   try {
-    data = toJSBounded(doc, { maxAliases: YAML_OPTIONS.maxAliasCount });
+    data = toJSBounded(doc);
   } catch (error) {
     throw new TemplateFileError(`${file}: not valid YAML: ${firstLine((error as Error).message)}`, [], null);
   }
