@@ -174,9 +174,15 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
         ...(hc.interval != null ? { Interval: duration(hc.interval, `${at}.healthcheck.interval`, problems) } : {}),
         ...(hc.timeout != null ? { Timeout: duration(hc.timeout, `${at}.healthcheck.timeout`, problems) } : {}),
         ...(hc.start_period != null ? { StartPeriod: duration(hc.start_period, `${at}.healthcheck.start_period`, problems) } : {}),
+        ...(hc.start_interval != null ? { StartInterval: duration(hc.start_interval, `${at}.healthcheck.start_interval`, problems) } : {}),
         ...(hc.retries != null ? { Retries: Number(hc.retries) } : {}),
       };
     }
+  }
+  if (isMapping(svc.healthcheck) && svc.healthcheck.start_interval != null && svc.healthcheck.disable !== true) {
+    warnings.push(
+      `${at}.healthcheck.start_interval is given to the engine, which honours it from API version 1.44 (Docker 25) on; an older engine checks at interval from the start`,
+    );
   }
   if (svc.restart != null) {
     const [policy, retries] = str(svc.restart).split(':');
@@ -239,13 +245,20 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   if (options.networks.length === 0) delete options.networks;
   if (svc.depends_on != null) {
     options.dependsOn = isMapping(svc.depends_on)
-      ? Object.entries(svc.depends_on).map(([service, v]) => ({
-          service,
-          condition: ((isMapping(v) && v.condition) || 'service_started') as DependsOnCondition,
-        }))
+      ? Object.entries(svc.depends_on).map(([service, v]) => {
+          const long = isMapping(v) ? v : {};
+          return {
+            service,
+            condition: (long.condition || 'service_started') as DependsOnCondition,
+            ...(long.required === false ? { required: false } : {}),
+            ...(long.restart === true ? { restart: true } : {}),
+          };
+        })
       : list(svc.depends_on).map((service) => ({ service, condition: 'service_started' as const }));
     for (const d of options.dependsOn) {
-      if (!(d.service in model.services))
+      // `required: false`: a dependency that is not there (not in the file, or in a profile not
+      // active) is not waited for, as compose skips it.
+      if (!(d.service in model.services) && d.required !== false)
         problems.push(`${at}.depends_on: "${d.service}" is not a service of this file (or not in an active profile)`);
     }
   }

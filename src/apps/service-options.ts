@@ -8,7 +8,7 @@ export interface ServiceOptions {
   /** The app networks the service joins (compose `networks:`); none given: the app's default network. */
   networks?: AppNetwork[];
   /** Services to wait for before this one is made, and for what (compose `depends_on`). */
-  dependsOn?: { service: string; condition: DependsOnCondition }[];
+  dependsOn?: DependsOn[];
   /** How many containers (compose `deploy.replicas` / `scale`); default 1. */
   replicas?: number;
   /** Files written into the container before it starts (compose `secrets` and `configs`). */
@@ -21,6 +21,15 @@ export interface ServiceOptions {
   builtImage?: string;
   /** The service's image is built (compose `build:`) from this context when the app is made; no credentials. */
   buildContext?: string;
+}
+
+export interface DependsOn {
+  service: string;
+  condition: DependsOnCondition;
+  /** false: the service may be missing (not in the file, or in a profile not active); not waited for then. */
+  required?: boolean;
+  /** true: this service is recreated whenever that one is (compose `restart: true`). */
+  restart?: boolean;
 }
 
 export type DependsOnCondition = 'service_started' | 'service_healthy' | 'service_completed_successfully';

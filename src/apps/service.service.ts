@@ -132,7 +132,8 @@ export class AppServiceManager {
   /**
    * Applies the fields given (collections replace), then recreates the container unless
    * `restart` is false. A rename also recreates the services that link to or mount from it,
-   * since their containers name it. An unreachable engine still saves: 204 with the failure in errors.
+   * since their containers name it, and so is a service that depends on it with compose's
+   * `restart: true`. An unreachable engine still saves: 204 with the failure in errors.
    */
   async update(appId: number, id: number, input: ServiceInput, restart: boolean): Promise<Service> {
     const app = await loadApp(this.em, appId);
@@ -152,12 +153,15 @@ export class AppServiceManager {
     for (const from of checked.volumesFrom ?? []) this.em.create(SharedVolume, { mountedOn: service, exportedFrom: from });
     await this.em.flush();
     if (!restart) return service;
-    const dependents =
+    const renamed =
       oldName === service.name
         ? []
         : all.filter(
             (s) => s.links.getItems().some((l) => l.to === service) || s.volumesFrom.getItems().some((v) => v.exportedFrom === service),
           );
+    // Compose `depends_on: {<this>: {restart: true}}`: those services are recreated with it.
+    const restartWith = all.filter((s) => s !== service && (s.options?.dependsOn ?? []).some((d) => d.restart && d.service === oldName));
+    const dependents = [...new Set([...renamed, ...restartWith])];
     await launch(this.em, this.deps, app, [service, ...dependents], { background: false, failOnEngineError: false });
     return service;
   }
