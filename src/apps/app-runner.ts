@@ -169,6 +169,7 @@ export class AppRunner {
           command: service.command,
           environment: service.environment,
           extraEnvironment: await this.linkVariables(appId, name, service),
+          unsetEnvironment: options.unsetEnvironment,
           ports: service.ports,
           expose: service.expose,
           volumes: await this.volumes(appId, ctx.project, service),

@@ -73,8 +73,12 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
       const colon = message.indexOf(': ');
       problems.push({ path: message.slice(0, colon), message: message.slice(colon + 2) });
     }
-    const image = readService(name, svc, problems, builds.get(name)?.tag);
+    const unset: string[] = [];
+    const image = readService(name, svc, problems, builds.get(name)?.tag, model.environment, unset);
     if (svc.env_file != null && model.directory) image.environment = withEnvFiles(name, svc.env_file, image.environment, model, problems);
+    // Named without a value and not in the request's environment: unset in the container, not empty.
+    const absent = unset.filter((variable) => !image.environment.some((e) => e.variable === variable));
+    if (absent.length) mapped.options.unsetEnvironment = absent;
     return image;
   });
   const template = bareTemplate(model.name ?? COMPOSE_TEMPLATE_NAME, images);
@@ -128,7 +132,14 @@ function withEnvFiles(name: string, value: unknown, own: EnvDef[], model: Return
   return [...merged].map(([variable, v]) => ({ variable, value: v }));
 }
 
-function readService(name: string, raw: unknown, problems: Problem[], builtTag?: string): ImageDefinition {
+function readService(
+  name: string,
+  raw: unknown,
+  problems: Problem[],
+  builtTag: string | undefined,
+  env: Record<string, string>,
+  unset: string[],
+): ImageDefinition {
   const at = `services.${name}`;
   const add = (path: string, message: string) => problems.push({ path, message });
   const svc = isMapping(raw) ? raw : {};
@@ -167,7 +178,7 @@ function readService(name: string, raw: unknown, problems: Problem[], builtTag?:
     ).map((e) => e.port),
     ports: each('ports', readPort),
     links: each('links', readLink),
-    environment: readEnvironment(svc.environment, `${at}.environment`, add),
+    environment: readEnvironment(svc.environment, `${at}.environment`, add, env, unset),
     volumes: each('volumes', readVolume),
     volumes_from: each('volumes_from', readVolumesFrom),
     deployment: readReplicas(svc, `${at}.deploy.replicas`, add),
@@ -261,12 +272,27 @@ function readVolumesFrom(item: unknown): VolumesFromDef | string {
   return { service: parts[0] === 'service' && parts.length > 1 ? parts[1] : parts[0] };
 }
 
-function readEnvironment(value: unknown, at: string, add: (path: string, message: string) => void): EnvDef[] {
+/**
+ * `{NAME: value}` or `["NAME=value"]`. A name without a value (`NAME:` or `NAME`) takes its value
+ * from `env` (the request's environment, where compose looks in the shell's); when it is not
+ * there the variable is left unset, listed in `unset`, not set to an empty string.
+ */
+function readEnvironment(
+  value: unknown,
+  at: string,
+  add: (path: string, message: string) => void,
+  env: Record<string, string>,
+  unset: string[],
+): EnvDef[] {
+  const fromEnv = (variable: string): EnvDef[] => {
+    if (env[variable] !== undefined) return [{ variable, value: env[variable] }];
+    unset.push(variable);
+    return [];
+  };
   if (isMapping(value)) {
-    return Object.entries(value).map(([variable, v]) => ({
-      variable,
-      value: v == null ? '' : typeof v === 'string' ? v : JSON.stringify(v),
-    }));
+    return Object.entries(value).flatMap(([variable, v]) =>
+      v == null ? fromEnv(variable) : [{ variable, value: typeof v === 'string' ? v : JSON.stringify(v) }],
+    );
   }
   return asList(value, at, add).flatMap((item, i) => {
     if (typeof item !== 'string') {
@@ -274,7 +300,7 @@ function readEnvironment(value: unknown, at: string, add: (path: string, message
       return [];
     }
     const eq = item.indexOf('=');
-    return [eq < 0 ? { variable: item.trim(), value: '' } : { variable: item.slice(0, eq).trim(), value: item.slice(eq + 1) }];
+    return eq < 0 ? fromEnv(item.trim()) : [{ variable: item.slice(0, eq).trim(), value: item.slice(eq + 1) }];
   });
 }
 

@@ -11,6 +11,11 @@ export interface ServiceOptions {
   dependsOn?: DependsOn[];
   /** How many containers (compose `deploy.replicas` / `scale`); default 1. */
   replicas?: number;
+  /**
+   * Variables the compose file names without a value that the request's environment did not
+   * give: unset in the container (the engine's `NAME` without `=`), even where the image sets them.
+   */
+  unsetEnvironment?: string[];
   /** Files written into the container before it starts (compose `secrets` and `configs`). */
   files?: { target: string; content: string; mode?: number }[];
   /** Volume names (as in `volumes[].host_path`) that are the engine's own, not the app's (compose `external`). */

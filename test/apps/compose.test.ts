@@ -1,4 +1,5 @@
-import { COMPOSE_TEMPLATE_NAME, parseComposeYaml, shellQuote } from '../../src/apps/compose';
+import { COMPOSE_TEMPLATE_NAME, loadComposeApp, parseComposeYaml, shellQuote } from '../../src/apps/compose';
+import { containerSpec } from '../../src/engines/container-spec';
 import type { ImageDefinition } from '../../src/catalog/template-definition';
 import { bareImage } from '../../src/catalog/template-shape';
 import { BadRequestError, ValidationError } from '../../src/errors';
@@ -56,20 +57,15 @@ cache:
             { host_port: 8080, container_port: 80, proto: 'TCP' },
             { container_port: 443, proto: 'TCP' },
           ],
-          environment: [
-            { variable: 'WORDPRESS_DB_HOST', value: 'db' },
-            { variable: 'EMPTY', value: '' },
-          ],
+          // EMPTY has no value and the request's environment does not give it: left unset.
+          environment: [{ variable: 'WORDPRESS_DB_HOST', value: 'db' }],
           volumes_from: [{ service: 'db' }],
           expose: ['9000', '9001'],
         }),
         image({
           name: 'db',
           source: 'mysql:5.7',
-          environment: [
-            { variable: 'MYSQL_ROOT_PASSWORD', value: 's3cr=t' },
-            { variable: 'MYSQL_ALLOW_EMPTY', value: '' },
-          ],
+          environment: [{ variable: 'MYSQL_ROOT_PASSWORD', value: 's3cr=t' }],
           volumes: [
             { container_path: '/var/lib/mysql' },
             { host_path: '/etc/conf', container_path: '/etc/mysql/conf.d:ro' },
@@ -182,6 +178,44 @@ services:
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.message).toBe('compose_yaml: no services defined');
   });
+});
+
+test("an environment entry without a value takes the request's variable, else stays unset (not empty)", () => {
+  const text =
+    'services:\n  web:\n    image: busybox\n    environment: {GIVEN:, ABSENT:, SET: "1"}\n  db:\n    image: busybox\n    environment: [GIVEN, ABSENT, EMPTY]\n';
+  const app = loadComposeApp(text, { environment: { GIVEN: 'from the call', EMPTY: '' } });
+  expect(app.definition.images.map((i) => [i.name, i.environment])).toEqual([
+    [
+      'web',
+      [
+        { variable: 'GIVEN', value: 'from the call' },
+        { variable: 'SET', value: '1' },
+      ],
+    ],
+    [
+      'db',
+      [
+        { variable: 'GIVEN', value: 'from the call' },
+        { variable: 'EMPTY', value: '' },
+      ],
+    ],
+  ]);
+  expect(app.options.get('web')).toEqual({ unsetEnvironment: ['ABSENT'] });
+  expect(app.options.get('db')).toEqual({ unsetEnvironment: ['ABSENT'] });
+  // The engine unsets a bare NAME, the image's own value too; the service's own value still wins.
+  const spec = containerSpec({
+    name: 'web',
+    image: 'busybox',
+    environment: [{ variable: 'SET', value: '1' }],
+    unsetEnvironment: ['ABSENT', 'SET'],
+    ports: [],
+    expose: [],
+    volumes: [],
+    volumesFrom: [],
+    links: [],
+    labels: {},
+  });
+  expect(spec.Env).toEqual(['ABSENT', 'SET=1']);
 });
 
 test('shellQuote leaves safe words bare and single-quotes the rest', () => {
