@@ -125,8 +125,10 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
 
   for (const key of Object.keys(svc)) {
     if (key.startsWith('x-') || TEMPLATE_KEYS.includes(key) || ENGINE_KEYS.includes(key)) continue;
-    if (key in WARNED_KEYS) warnings.push(`${at}.${key} is ignored: ${WARNED_KEYS[key]}`);
-    else problems.push(`${at}.${key}: ${REFUSED_KEYS[key] || 'is not supported'}`);
+    // An empty value (`platform: ${DOCKER_PLATFORM:-}`) asks for nothing.
+    if (key in WARNED_KEYS) {
+      if (svc[key] !== '' && svc[key] != null) warnings.push(`${at}.${key} is ignored: ${WARNED_KEYS[key]}`);
+    } else problems.push(`${at}.${key}: ${REFUSED_KEYS[key] || 'is not supported'}`);
   }
   const build = svc.build != null ? buildOf(at, svc.build, model, problems) : undefined;
   // A git context needs no directory; any other remote one was refused by buildOf.
