@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -95,4 +96,73 @@ test("a file with many YAML aliases (Sentry self-hosted's structure) loads as an
       { variable: 'SENTRY_EVENT_RETENTION_DAYS', value: '90' },
     ],
   });
+});
+
+test('what will run is shown: GraphQL Service entrypoint, user, workingDir, restart, dependsOn, and the compose export', async () => {
+  const compose = `services:
+  web:
+    image: busybox
+    entrypoint: ["/bin/sh", "-c"]
+    command: exec httpd -f
+    user: "1000:1000"
+    working_dir: /srv
+    restart: on-failure:3
+    environment: [TOKEN, MODE=prod]
+    depends_on:
+      db: {condition: service_healthy, restart: true}
+      cache: {condition: service_started, required: false}
+  db:
+    image: busybox
+    restart: unless-stopped
+`;
+  const created = await t.request<{ id: number }>('POST', '/apps', { body: { compose_yaml: compose, name: 'shown' } });
+  expect(created.status).toBe(200);
+  const res = await t.graphql<{ services: unknown[] }>(
+    'query($id: Int!) { services(appId: $id) { name command entrypoint user workingDir restart dependsOn { service condition required restart } } }',
+    { id: created.body.id },
+  );
+  expect(res.body).toEqual({
+    data: {
+      services: [
+        {
+          name: 'web',
+          command: 'exec httpd -f',
+          entrypoint: ['/bin/sh', '-c'],
+          user: '1000:1000',
+          workingDir: '/srv',
+          restart: 'on-failure:3',
+          dependsOn: [
+            { service: 'db', condition: 'service_healthy', required: true, restart: true },
+            { service: 'cache', condition: 'service_started', required: false, restart: false },
+          ],
+        },
+        { name: 'db', command: null, entrypoint: null, user: null, workingDir: null, restart: 'unless-stopped', dependsOn: [] },
+      ],
+    },
+  });
+  const exported = await t.request<{ compose_yaml: string }>('GET', `/apps/${created.body.id}/compose_yml.json`);
+  expect(exported.body.compose_yaml).toBe(`services:
+  web:
+    image: busybox
+    entrypoint:
+      - /bin/sh
+      - -c
+    command: exec httpd -f
+    user: 1000:1000
+    working_dir: /srv
+    restart: on-failure:3
+    depends_on:
+      db:
+        condition: service_healthy
+        restart: true
+      cache:
+        condition: service_started
+        required: false
+    environment:
+      TOKEN: null
+      MODE: prod
+  db:
+    image: busybox
+    restart: unless-stopped
+`);
 });
