@@ -43,7 +43,8 @@ export function composeYaml(app: App): string {
     const links = service.links.getItems();
     if (links.length) entry.links = links.map((l) => (l.alias && l.alias !== l.to.name ? `${l.to.name}:${l.alias}` : l.to.name));
     const shared = service.volumesFrom.getItems();
-    if (shared.length) entry.volumes_from = shared.map((v) => v.exportedFrom.name);
+    const readOnly = new Set(service.options?.readOnlyVolumesFrom ?? []);
+    if (shared.length) entry.volumes_from = shared.map((v) => `${v.exportedFrom.name}${readOnly.has(v.exportedFrom.name) ? ':ro' : ''}`);
     services[service.name] = entry;
   }
   return stringify({ services });

@@ -3,6 +3,7 @@ import { contextLabel, gitContext, isRemoteContext, type GitContext } from './bu
 import { buildContext, readInside } from './compose-files';
 import { isMapping, type ComposeModel, type Mapping } from './compose-loader';
 import { volumeSourceKind } from './names';
+import { parseCidr } from './network-pool';
 import type { AppNetwork, DependsOnCondition, ServiceOptions } from './service-options';
 
 /**
@@ -213,7 +214,8 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   if (svc.cpu_shares != null) host.CpuShares = Number(svc.cpu_shares);
   if (svc.pids_limit != null) host.PidsLimit = Number(svc.pids_limit);
   if (svc.oom_score_adj != null) host.OomScoreAdj = Number(svc.oom_score_adj);
-  if (svc.tmpfs != null) host.Tmpfs = Object.fromEntries(list(svc.tmpfs).map((t) => [t.split(':')[0], t.split(':').slice(1).join(':')]));
+  const tmpfs = tmpfsOf(at, svc, problems);
+  if (Object.keys(tmpfs).length) host.Tmpfs = tmpfs;
   if (svc.read_only != null) host.ReadonlyRootfs = Boolean(svc.read_only);
   if (svc.init != null) host.Init = Boolean(svc.init);
   if (svc.privileged != null) host.Privileged = Boolean(svc.privileged);
@@ -243,8 +245,14 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
     } else problems.push(`${at}.network_mode: "${str(svc.network_mode)}" is not supported: services join their app's networks`);
   }
 
-  options.networks = networksOf(at, svc.networks, model, problems);
+  // No `networks:` joins the default network, which the file may still give subnets of its own.
+  const networks = svc.networks ?? (isMapping(model.networks.default) && model.networks.default.ipam != null ? ['default'] : undefined);
+  options.networks = networksOf(at, networks, model, problems, warnings);
   if (options.networks.length === 0) delete options.networks;
+  const fixed = options.networks?.find((n) => n.ipv4Address);
+  const replicaCount = isMapping(svc.deploy) ? svc.deploy.replicas : svc.scale;
+  if (fixed && typeof replicaCount === 'number' && replicaCount > 1)
+    problems.push(`${at}.networks.${fixed.name}.ipv4_address: ${replicaCount} replicas cannot share one fixed address`);
   if (svc.depends_on != null) {
     options.dependsOn = isMapping(svc.depends_on)
       ? Object.entries(svc.depends_on).map(([service, v]) => {
@@ -337,7 +345,18 @@ function buildOf(at: string, value: unknown, model: ComposeModel, problems: stri
   };
 }
 
-function networksOf(at: string, value: unknown, model: ComposeModel, problems: string[]): AppNetwork[] {
+/** Per-service network keys the engine is not given here: accepted with a warning naming them. */
+const UNHONOURED_ENDPOINT_KEYS = [
+  'ipv6_address',
+  'link_local_ips',
+  'mac_address',
+  'driver_opts',
+  'priority',
+  'gw_priority',
+  'interface_name',
+];
+
+function networksOf(at: string, value: unknown, model: ComposeModel, problems: string[], warnings: string[]): AppNetwork[] {
   const entries: [string, unknown][] = Array.isArray(value)
     ? value.map((n) => [str(n), null])
     : isMapping(value)
@@ -356,9 +375,110 @@ function networksOf(at: string, value: unknown, model: ComposeModel, problems: s
         network.external = str(def.name ?? (isMapping(def.external) ? def.external.name : undefined) ?? name);
       if (def.driver != null && def.driver !== 'bridge')
         problems.push(`networks.${name}.driver: "${str(def.driver)}" is not supported: app networks are bridge networks on one engine`);
+      if (def.ipam != null && !network.external) {
+        const ipam = ipamOf(name, def.ipam, problems, warnings);
+        if (ipam.length) network.ipam = ipam;
+      }
+    }
+    if (isMapping(v)) {
+      for (const key of UNHONOURED_ENDPOINT_KEYS) {
+        if (v[key] != null) warnings.push(`${at}.networks.${name}.${key} is ignored: the engine gives the address and settings of its own`);
+      }
+      if (typeof v.ipv4_address === 'string') {
+        const address = v.ipv4_address.trim();
+        const inside = network.ipam?.some((c) => inSubnet(address, c.Subnet));
+        if (network.external) network.ipv4Address = address;
+        else if (!network.ipam)
+          problems.push(
+            `${at}.networks.${name}.ipv4_address: a fixed address needs a subnet of the network's own: give networks.${name}.ipam.config[].subnet`,
+          );
+        else if (!inside)
+          problems.push(
+            `${at}.networks.${name}.ipv4_address: ${address} is not in a subnet of networks.${name} (${network.ipam.map((c) => c.Subnet).join(', ')})`,
+          );
+        else network.ipv4Address = address;
+      }
     }
     return [network];
   });
+}
+
+/** A top-level network's `ipam`: its config blocks in the engine's names (the default driver only). */
+function ipamOf(name: string, value: unknown, problems: string[], warnings: string[]): NonNullable<AppNetwork['ipam']> {
+  const ipam = isMapping(value) ? value : {};
+  if (ipam.driver != null && ipam.driver !== 'default') {
+    problems.push(`networks.${name}.ipam.driver: "${str(ipam.driver)}" is not supported: the engine's default IPAM driver is used`);
+    return [];
+  }
+  if (isMapping(ipam.options) && Object.keys(ipam.options).length)
+    warnings.push(`networks.${name}.ipam.options is ignored: the default IPAM driver takes no options`);
+  const blocks = Array.isArray(ipam.config) ? ipam.config.filter(isMapping) : [];
+  return blocks.flatMap((block, i) => {
+    const subnet = typeof block.subnet === 'string' ? block.subnet.trim() : '';
+    if (!isIpv4Cidr(subnet)) {
+      problems.push(`networks.${name}.ipam.config[${i}].subnet: "${subnet}" is not an IPv4 subnet (a.b.c.d/n)`);
+      return [];
+    }
+    return [
+      {
+        Subnet: subnet,
+        ...(typeof block.gateway === 'string' ? { Gateway: block.gateway } : {}),
+        ...(typeof block.ip_range === 'string' ? { IPRange: block.ip_range } : {}),
+        ...(isMapping(block.aux_addresses)
+          ? { AuxiliaryAddresses: Object.fromEntries(Object.entries(block.aux_addresses).map(([k, a]) => [k, str(a)])) }
+          : {}),
+      },
+    ];
+  });
+}
+
+function isIpv4Cidr(text: string): boolean {
+  try {
+    parseCidr(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function inSubnet(address: string, subnet: string): boolean {
+  if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(address) || !isIpv4Cidr(subnet)) return false;
+  const [net, bits] = parseCidr(subnet);
+  const [ip] = parseCidr(`${address}/32`);
+  return ip >= net && ip < net + 2 ** (32 - bits);
+}
+
+/**
+ * The service's tmpfs mounts, as HostConfig.Tmpfs (path → mount options): the `tmpfs:` key
+ * (`/run` or `/run:size=64m,mode=1777`, one or a list) and `volumes` of `type: tmpfs` (with
+ * `tmpfs.size`, `tmpfs.mode` in octal, `read_only`).
+ */
+function tmpfsOf(at: string, svc: Mapping, problems: string[]): Record<string, string> {
+  const mounts: Record<string, string> = {};
+  const entries = Array.isArray(svc.tmpfs) ? svc.tmpfs.map(str) : svc.tmpfs != null ? [str(svc.tmpfs)] : [];
+  for (const entry of entries) {
+    const colon = entry.indexOf(':');
+    mounts[colon < 0 ? entry : entry.slice(0, colon)] = colon < 0 ? '' : entry.slice(colon + 1);
+  }
+  (Array.isArray(svc.volumes) ? svc.volumes : []).forEach((volume, i) => {
+    if (!isMapping(volume) || volume.type !== 'tmpfs') return;
+    const where = `${at}.volumes[${i}]`;
+    if (typeof volume.target !== 'string' || !volume.target.startsWith('/')) {
+      problems.push(`${where}.target: a tmpfs needs an absolute container path`);
+      return;
+    }
+    if (volume.source != null) problems.push(`${where}.source: a tmpfs has no source`);
+    const options = isMapping(volume.tmpfs) ? volume.tmpfs : {};
+    const mode =
+      options.mode == null ? null : typeof options.mode === 'number' ? options.mode.toString(8) : str(options.mode).replace(/^0o/, '');
+    if (mode !== null && !/^[0-7]{1,4}$/.test(mode)) problems.push(`${where}.tmpfs.mode: "${str(options.mode)}" is not an octal file mode`);
+    mounts[volume.target] = [
+      ...(options.size != null ? [`size=${bytes(options.size, `${where}.tmpfs.size`, problems)}`] : []),
+      ...(mode !== null ? [`mode=${mode}`] : []),
+      ...(volume.read_only === true ? ['ro'] : []),
+    ].join(',');
+  });
+  return mounts;
 }
 
 function filesOf(

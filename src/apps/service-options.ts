@@ -1,3 +1,5 @@
+import type { IpamSubnet } from '../engines/docker-types';
+
 /**
  * What a service's compose definition asked for beyond the spec's Service fields, stored with
  * the service (`services.options`) and applied each time its containers are made.
@@ -16,6 +18,8 @@ export interface ServiceOptions {
    * give: unset in the container (the engine's `NAME` without `=`), even where the image sets them.
    */
   unsetEnvironment?: string[];
+  /** The services (of its volumes_from) whose volumes it mounts read-only (compose `volumes_from: [name:ro]`). */
+  readOnlyVolumesFrom?: string[];
   /** Files written into the container before it starts (compose `secrets` and `configs`). */
   files?: { target: string; content: string; mode?: number }[];
   /** Volume names (as in `volumes[].host_path`) that are the engine's own, not the app's (compose `external`). */
@@ -47,4 +51,8 @@ export interface AppNetwork {
   internal?: boolean;
   /** The engine's network, used as is and never removed (compose `external: true`). */
   external?: string;
+  /** The service's fixed address on it (compose `ipv4_address`). */
+  ipv4Address?: string;
+  /** The network's own subnets (compose `ipam.config`), instead of one from the app network pool. */
+  ipam?: IpamSubnet[];
 }

@@ -144,6 +144,7 @@ export class AppServiceManager {
     if (input.name != null && sanitizeName(input.name.trim()) !== service.name)
       service.name = this.uniqueServiceName(app, input.name, service.name);
     applyServiceFields(service, input, checked);
+    if (oldName !== service.name) renameInOptions(all, oldName, service.name);
     // Old links go in a flush of their own: the unit of work inserts before it deletes, and a
     // kept (from, to) pair would clash with its own old row.
     if (checked.links) for (const link of service.links.getItems()) this.em.remove(link);
@@ -211,4 +212,18 @@ function viewsOf(services: Service[], observed: Map<string, ContainerSummary[]> 
     const first = (observed.get(String(s.id)) ?? []).find((c) => c.Id === replicas[0]?.containerId);
     return serviceView(s, first ? { kind: 'summary', container: first } : { kind: 'none' }, Date.now(), replicas);
   });
+}
+
+/** Other services' compose options name this one (depends_on, read-only volumes_from): they follow a rename. */
+function renameInOptions(all: Service[], from: string, to: string): void {
+  for (const other of all) {
+    const options = other.options ?? {};
+    if (!options.dependsOn?.some((d) => d.service === from) && !options.readOnlyVolumesFrom?.includes(from)) continue;
+    // A new object: the ORM sees a JSON property change by identity.
+    other.options = {
+      ...options,
+      ...(options.dependsOn ? { dependsOn: options.dependsOn.map((d) => (d.service === from ? { ...d, service: to } : d)) } : {}),
+      ...(options.readOnlyVolumesFrom ? { readOnlyVolumesFrom: options.readOnlyVolumesFrom.map((n) => (n === from ? to : n)) } : {}),
+    };
+  }
 }

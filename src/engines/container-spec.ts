@@ -27,8 +27,8 @@ export interface ServiceDefinition {
   volumesFrom: string[];
   links: Array<{ service: string; alias: string }>;
   labels: Record<string, string>;
-  /** The app's user-defined network and this container's own names on it. */
-  network?: { name: string; aliases: string[] };
+  /** The app's user-defined network, this container's own names on it, and its fixed address if any. */
+  network?: { name: string; aliases: string[]; ipv4Address?: string };
   /** Engine restart policy: no, always, on-failure, unless-stopped. Default: the engine's (no). */
   restart?: string;
   /** Set before the service's own environment, which wins on a clash (the legacy link variables). */
@@ -99,6 +99,7 @@ export function containerSpec(service: ServiceDefinition): ContainerCreateBody {
   if (service.restart) body.HostConfig.RestartPolicy = { Name: service.restart };
   if (service.network) {
     const endpoint: EndpointSettings = { Aliases: [...service.network.aliases] };
+    if (service.network.ipv4Address) endpoint.IPAMConfig = { IPv4Address: service.network.ipv4Address };
     if (links.length) endpoint.Links = links;
     body.HostConfig.NetworkMode = service.network.name;
     body.NetworkingConfig = { EndpointsConfig: { [service.network.name]: endpoint } };

@@ -263,6 +263,27 @@ services:
     );
   });
 
+  test('fixed addresses need a subnet of the network; endpoint keys not given to the engine are warned about', () => {
+    const net = (service: string, top: string) =>
+      `services:\n  web:\n    image: x\n    networks:\n      back: ${service}\nnetworks:\n  back: ${top}\n`;
+    expect(thrown(() => loadComposeApp(net('{ipv4_address: 10.1.2.3}', '{}'))).message).toBe(
+      "compose_yaml: services.web.networks.back.ipv4_address: a fixed address needs a subnet of the network's own: give networks.back.ipam.config[].subnet",
+    );
+    expect(thrown(() => loadComposeApp(net('{ipv4_address: 10.9.9.9}', '{ipam: {config: [{subnet: 10.1.2.0/24}]}}'))).message).toBe(
+      'compose_yaml: services.web.networks.back.ipv4_address: 10.9.9.9 is not in a subnet of networks.back (10.1.2.0/24)',
+    );
+    expect(thrown(() => loadComposeApp(net('{}', '{ipam: {driver: dhcp}}'))).message).toBe(
+      'compose_yaml: networks.back.ipam.driver: "dhcp" is not supported: the engine\'s default IPAM driver is used',
+    );
+    const app = loadComposeApp(net('{ipv4_address: 10.1.2.3, ipv6_address: "fd00::3"}', '{ipam: {config: [{subnet: 10.1.2.0/24}]}}'));
+    expect(app.options.get('web')).toEqual({
+      networks: [{ name: 'back', aliases: [], ipv4Address: '10.1.2.3', ipam: [{ Subnet: '10.1.2.0/24' }] }],
+    });
+    expect(app.warnings).toEqual([
+      'services.web.networks.back.ipv6_address is ignored: the engine gives the address and settings of its own',
+    ]);
+  });
+
   test('each refused key is a 422 naming it', () => {
     const cases: [string, string][] = [
       [

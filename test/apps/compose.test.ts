@@ -147,7 +147,7 @@ services:
     build: .
   web:
     image: nginx
-    ports: ["80:abc", "8000-8010:8000-8010", {published: 80}]
+    ports: ["80:abc", "8000-8010:80", {published: 80}]
     links: [nowhere]
     volumes_from: ["container:other"]
   other:
@@ -164,7 +164,7 @@ services:
       [
         "compose_yaml: services.app.build: an app's compose file given inline has no directory on the server: create the app from its template repo (compose_repo_id and compose_file); or give the image to run",
         'services.web.ports[0]: "80:abc": "abc" is not a port number',
-        'services.web.ports[1]: "8000-8010:8000-8010": port ranges (8000-8010) are not supported',
+        'services.web.ports[1]: "8000-8010:80": the host and container ranges differ in size (a host range for one container port is not supported: give one host port)',
         'services.web.ports[2]: target: "" is not a port number',
         'services.web.volumes_from[0]: "container:other": only services of this file can share volumes, not containers',
         'services.web.links[0]: linked service "nowhere" is not an image of this template',
