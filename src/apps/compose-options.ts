@@ -3,7 +3,8 @@ import { contextLabel, gitContext, isRemoteContext, type GitContext } from './bu
 import { buildContext, readInside } from './compose-files';
 import { isMapping, type ComposeModel, type Mapping } from './compose-loader';
 import { volumeSourceKind } from './names';
-import type { AppNetwork, DependsOnCondition, ServiceOptions } from './service-options';
+import { networksOf } from './compose-networks';
+import type { DependsOnCondition, ServiceOptions } from './service-options';
 
 /**
  * A compose service's keys beyond the template fields, mapped to what the engine can carry
@@ -125,8 +126,10 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
 
   for (const key of Object.keys(svc)) {
     if (key.startsWith('x-') || TEMPLATE_KEYS.includes(key) || ENGINE_KEYS.includes(key)) continue;
-    if (key in WARNED_KEYS) warnings.push(`${at}.${key} is ignored: ${WARNED_KEYS[key]}`);
-    else problems.push(`${at}.${key}: ${REFUSED_KEYS[key] || 'is not supported'}`);
+    // An empty value (`platform: ${DOCKER_PLATFORM:-}`) asks for nothing.
+    if (key in WARNED_KEYS) {
+      if (svc[key] !== '' && svc[key] != null) warnings.push(`${at}.${key} is ignored: ${WARNED_KEYS[key]}`);
+    } else problems.push(`${at}.${key}: ${REFUSED_KEYS[key] || 'is not supported'}`);
   }
   const build = svc.build != null ? buildOf(at, svc.build, model, problems) : undefined;
   // A git context needs no directory; any other remote one was refused by buildOf.
@@ -174,9 +177,15 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
         ...(hc.interval != null ? { Interval: duration(hc.interval, `${at}.healthcheck.interval`, problems) } : {}),
         ...(hc.timeout != null ? { Timeout: duration(hc.timeout, `${at}.healthcheck.timeout`, problems) } : {}),
         ...(hc.start_period != null ? { StartPeriod: duration(hc.start_period, `${at}.healthcheck.start_period`, problems) } : {}),
+        ...(hc.start_interval != null ? { StartInterval: duration(hc.start_interval, `${at}.healthcheck.start_interval`, problems) } : {}),
         ...(hc.retries != null ? { Retries: Number(hc.retries) } : {}),
       };
     }
+  }
+  if (isMapping(svc.healthcheck) && svc.healthcheck.start_interval != null && svc.healthcheck.disable !== true) {
+    warnings.push(
+      `${at}.healthcheck.start_interval is given to the engine, which honours it from API version 1.44 (Docker 25) on; an older engine checks at interval from the start`,
+    );
   }
   if (svc.restart != null) {
     const [policy, retries] = str(svc.restart).split(':');
@@ -205,7 +214,8 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   if (svc.cpu_shares != null) host.CpuShares = Number(svc.cpu_shares);
   if (svc.pids_limit != null) host.PidsLimit = Number(svc.pids_limit);
   if (svc.oom_score_adj != null) host.OomScoreAdj = Number(svc.oom_score_adj);
-  if (svc.tmpfs != null) host.Tmpfs = Object.fromEntries(list(svc.tmpfs).map((t) => [t.split(':')[0], t.split(':').slice(1).join(':')]));
+  const tmpfs = tmpfsOf(at, svc, problems);
+  if (Object.keys(tmpfs).length) host.Tmpfs = tmpfs;
   if (svc.read_only != null) host.ReadonlyRootfs = Boolean(svc.read_only);
   if (svc.init != null) host.Init = Boolean(svc.init);
   if (svc.privileged != null) host.Privileged = Boolean(svc.privileged);
@@ -235,17 +245,30 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
     } else problems.push(`${at}.network_mode: "${str(svc.network_mode)}" is not supported: services join their app's networks`);
   }
 
-  options.networks = networksOf(at, svc.networks, model, problems);
+  // No `networks:` joins the default network, which the file may still give subnets of its own.
+  const networks = svc.networks ?? (isMapping(model.networks.default) && model.networks.default.ipam != null ? ['default'] : undefined);
+  options.networks = networksOf(at, networks, model, problems, warnings);
   if (options.networks.length === 0) delete options.networks;
+  const fixed = options.networks?.find((n) => n.ipv4Address);
+  const replicaCount = isMapping(svc.deploy) ? svc.deploy.replicas : svc.scale;
+  if (fixed && typeof replicaCount === 'number' && replicaCount > 1)
+    problems.push(`${at}.networks.${fixed.name}.ipv4_address: ${replicaCount} replicas cannot share one fixed address`);
   if (svc.depends_on != null) {
     options.dependsOn = isMapping(svc.depends_on)
-      ? Object.entries(svc.depends_on).map(([service, v]) => ({
-          service,
-          condition: ((isMapping(v) && v.condition) || 'service_started') as DependsOnCondition,
-        }))
+      ? Object.entries(svc.depends_on).map(([service, v]) => {
+          const long = isMapping(v) ? v : {};
+          return {
+            service,
+            condition: (long.condition || 'service_started') as DependsOnCondition,
+            ...(long.required === false ? { required: false } : {}),
+            ...(long.restart === true ? { restart: true } : {}),
+          };
+        })
       : list(svc.depends_on).map((service) => ({ service, condition: 'service_started' as const }));
     for (const d of options.dependsOn) {
-      if (!(d.service in model.services))
+      // `required: false`: a dependency that is not there (not in the file, or in a profile not
+      // active) is not waited for, as compose skips it.
+      if (!(d.service in model.services) && d.required !== false)
         problems.push(`${at}.depends_on: "${d.service}" is not a service of this file (or not in an active profile)`);
     }
   }
@@ -322,28 +345,37 @@ function buildOf(at: string, value: unknown, model: ComposeModel, problems: stri
   };
 }
 
-function networksOf(at: string, value: unknown, model: ComposeModel, problems: string[]): AppNetwork[] {
-  const entries: [string, unknown][] = Array.isArray(value)
-    ? value.map((n) => [str(n), null])
-    : isMapping(value)
-      ? Object.entries(value)
-      : [];
-  return entries.flatMap(([name, v]) => {
-    if (name !== 'default' && !(name in model.networks)) {
-      problems.push(`${at}.networks: "${name}" is not declared under the top-level networks`);
-      return [];
+/**
+ * The service's tmpfs mounts, as HostConfig.Tmpfs (path → mount options): the `tmpfs:` key
+ * (`/run` or `/run:size=64m,mode=1777`, one or a list) and `volumes` of `type: tmpfs` (with
+ * `tmpfs.size`, `tmpfs.mode` in octal, `read_only`).
+ */
+function tmpfsOf(at: string, svc: Mapping, problems: string[]): Record<string, string> {
+  const mounts: Record<string, string> = {};
+  const entries = Array.isArray(svc.tmpfs) ? svc.tmpfs.map(str) : svc.tmpfs != null ? [str(svc.tmpfs)] : [];
+  for (const entry of entries) {
+    const colon = entry.indexOf(':');
+    mounts[colon < 0 ? entry : entry.slice(0, colon)] = colon < 0 ? '' : entry.slice(colon + 1);
+  }
+  (Array.isArray(svc.volumes) ? svc.volumes : []).forEach((volume, i) => {
+    if (!isMapping(volume) || volume.type !== 'tmpfs') return;
+    const where = `${at}.volumes[${i}]`;
+    if (typeof volume.target !== 'string' || !volume.target.startsWith('/')) {
+      problems.push(`${where}.target: a tmpfs needs an absolute container path`);
+      return;
     }
-    const def = model.networks[name];
-    const network: AppNetwork = { name, aliases: isMapping(v) && Array.isArray(v.aliases) ? v.aliases.map(String) : [] };
-    if (isMapping(def)) {
-      if (def.internal === true) network.internal = true;
-      if (def.external === true || isMapping(def.external))
-        network.external = str(def.name ?? (isMapping(def.external) ? def.external.name : undefined) ?? name);
-      if (def.driver != null && def.driver !== 'bridge')
-        problems.push(`networks.${name}.driver: "${str(def.driver)}" is not supported: app networks are bridge networks on one engine`);
-    }
-    return [network];
+    if (volume.source != null) problems.push(`${where}.source: a tmpfs has no source`);
+    const options = isMapping(volume.tmpfs) ? volume.tmpfs : {};
+    const mode =
+      options.mode == null ? null : typeof options.mode === 'number' ? options.mode.toString(8) : str(options.mode).replace(/^0o/, '');
+    if (mode !== null && !/^[0-7]{1,4}$/.test(mode)) problems.push(`${where}.tmpfs.mode: "${str(options.mode)}" is not an octal file mode`);
+    mounts[volume.target] = [
+      ...(options.size != null ? [`size=${bytes(options.size, `${where}.tmpfs.size`, problems)}`] : []),
+      ...(mode !== null ? [`mode=${mode}`] : []),
+      ...(volume.read_only === true ? ['ro'] : []),
+    ].join(',');
   });
+  return mounts;
 }
 
 function filesOf(

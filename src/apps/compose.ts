@@ -73,8 +73,17 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
       const colon = message.indexOf(': ');
       problems.push({ path: message.slice(0, colon), message: message.slice(colon + 2) });
     }
-    const image = readService(name, svc, problems, builds.get(name)?.tag);
+    const unset: string[] = [];
+    const image = readService(name, svc, problems, builds.get(name)?.tag, model.environment, unset);
     if (svc.env_file != null && model.directory) image.environment = withEnvFiles(name, svc.env_file, image.environment, model, problems);
+    // Named without a value and not in the request's environment: unset in the container, not empty.
+    const absent = unset.filter((variable) => !image.environment.some((e) => e.variable === variable));
+    if (absent.length) mapped.options.unsetEnvironment = absent;
+    const readOnly = (Array.isArray(svc.volumes_from) ? svc.volumes_from : []).flatMap((item) => {
+      const from = typeof item === 'string' ? volumesFromParts(item) : null;
+      return from?.mode === 'ro' ? [from.service] : [];
+    });
+    if (readOnly.length) mapped.options.readOnlyVolumesFrom = readOnly;
     return image;
   });
   const template = bareTemplate(model.name ?? COMPOSE_TEMPLATE_NAME, images);
@@ -128,7 +137,14 @@ function withEnvFiles(name: string, value: unknown, own: EnvDef[], model: Return
   return [...merged].map(([variable, v]) => ({ variable, value: v }));
 }
 
-function readService(name: string, raw: unknown, problems: Problem[], builtTag?: string): ImageDefinition {
+function readService(
+  name: string,
+  raw: unknown,
+  problems: Problem[],
+  builtTag: string | undefined,
+  env: Record<string, string>,
+  unset: string[],
+): ImageDefinition {
   const at = `services.${name}`;
   const add = (path: string, message: string) => problems.push({ path, message });
   const svc = isMapping(raw) ? raw : {};
@@ -139,14 +155,15 @@ function readService(name: string, raw: unknown, problems: Problem[], builtTag?:
   else if (typeof svc.image === 'string' && svc.image.trim() !== '') source = svc.image.trim();
   else if (svc.build === undefined) add(at, 'has no image:');
 
-  const each = <T>(key: string, read: (item: unknown, path: string) => T | string): T[] =>
+  // `read` answers null for an item that is not a template field (a tmpfs volume: compose-options.ts).
+  const each = <T>(key: string, read: (item: unknown, path: string) => T | string | null): T[] =>
     asList(svc[key], `${at}.${key}`, add).flatMap((item, i) => {
       const result = read(item, `${at}.${key}[${i}]`);
       if (typeof result === 'string') {
         add(`${at}.${key}[${i}]`, result);
         return [];
       }
-      return [result];
+      return result === null ? [] : [result];
     });
 
   return {
@@ -156,43 +173,50 @@ function readService(name: string, raw: unknown, problems: Problem[], builtTag?:
     category: null,
     type: normalizeType(null),
     command: readCommand(svc.command, `${at}.command`, add),
+    // TCP, the default, stays a bare number; another protocol is kept (`53/udp`).
     expose: each('expose', (item) =>
       typeof item === 'number' || typeof item === 'string'
         ? {
             port: String(item)
               .trim()
-              .replace(/\/(tcp|udp|sctp)$/i, ''),
+              .replace(/\/tcp$/i, '')
+              .replace(/\/(udp|sctp)$/i, (p) => p.toLowerCase()),
           }
         : `must be a port number, got ${describe(item)}`,
     ).map((e) => e.port),
-    ports: each('ports', readPort),
+    ports: each('ports', readPort).flat(),
     links: each('links', readLink),
-    environment: readEnvironment(svc.environment, `${at}.environment`, add),
+    environment: readEnvironment(svc.environment, `${at}.environment`, add, env, unset),
     volumes: each('volumes', readVolume),
     volumes_from: each('volumes_from', readVolumesFrom),
     deployment: readReplicas(svc, `${at}.deploy.replicas`, add),
   };
 }
 
-/** `80`, `8080:80`, `127.0.0.1:8080:80`, `[::1]:8080:80`, `8080:80/udp`, or `{target, published, protocol, host_ip}`. */
-export function readPort(item: unknown): PortDef | string {
+/**
+ * `80`, `8080:80`, `127.0.0.1:8080:80`, `[::1]:8080:80`, `8080:80/udp`, or `{target, published,
+ * protocol, host_ip}`. A range (`8000-8010:8000-8010`, `9090-9091`) is one mapping per port, as
+ * docker's `-p` makes of it. A host range for one container port (`8000-8010:80`, the engine
+ * picks a free one) is refused: a service's host port is one port.
+ */
+export function readPort(item: unknown): PortDef[] | string {
   if (isMapping(item)) {
-    const port: PortDef = { container_port: 0 };
-    const target = portNumber(item.target);
+    const target = portRange(item.target);
     if (typeof target === 'string') return `target: ${target}`;
-    port.container_port = target;
-    if (item.host_ip != null) port.host_interface = typeof item.host_ip === 'string' ? item.host_ip : JSON.stringify(item.host_ip);
+    let published: [number, number] | string | null = null;
     if (item.published != null && item.published !== '') {
-      const published = portNumber(item.published);
+      published = portRange(item.published);
       if (typeof published === 'string') return `published: ${published}`;
-      port.host_port = published;
     }
-    port.proto = typeof item.protocol === 'string' ? item.protocol.toUpperCase() : 'TCP';
-    return port;
+    const proto = typeof item.protocol === 'string' ? item.protocol.toUpperCase() : 'TCP';
+    const hostIp = item.host_ip != null ? (typeof item.host_ip === 'string' ? item.host_ip : JSON.stringify(item.host_ip)) : undefined;
+    return (
+      mappings(target, published, proto, hostIp) ?? `published ${rangeText(published!)} and target ${rangeText(target)} differ in size`
+    );
   }
   if (typeof item === 'number') {
     const container = portNumber(item);
-    return typeof container === 'string' ? container : { container_port: container, proto: 'TCP' };
+    return typeof container === 'string' ? container : [{ container_port: container, proto: 'TCP' }];
   }
   if (typeof item !== 'string') return `must be a port mapping, got ${describe(item)}`;
   let spec = item.trim();
@@ -208,22 +232,58 @@ export function readPort(item: unknown): PortDef | string {
   const parts = spec.split(':');
   if (parts.length > 3 || (hostIp !== undefined && parts.length !== 2)) return `"${item}" is not a port mapping`;
   if (parts.length === 3) hostIp = parts.shift();
-  const container = portNumber(parts.pop());
+  const container = portRange(parts.pop());
   if (typeof container === 'string') return `"${item}": ${container}`;
-  const port: PortDef = { container_port: container, proto };
-  if (hostIp) port.host_interface = hostIp;
   const host = parts.pop();
+  let published: [number, number] | null = null;
   if (host !== undefined && host !== '') {
-    const hostPort = portNumber(host);
-    if (typeof hostPort === 'string') return `"${item}": ${hostPort}`;
-    port.host_port = hostPort;
+    const range = portRange(host);
+    if (typeof range === 'string') return `"${item}": ${range}`;
+    published = range;
   }
-  return port;
+  return (
+    mappings(container, published, proto, hostIp || undefined) ??
+    `"${item}": the host and container ranges differ in size (a host range for one container port is not supported: give one host port)`
+  );
+}
+
+/** One mapping per container port; null when the ranges cannot be paired. */
+function mappings(container: [number, number], host: [number, number] | null, proto: string, hostIp?: string): PortDef[] | null {
+  const count = container[1] - container[0] + 1;
+  const hostCount = host ? host[1] - host[0] + 1 : count;
+  const one = (containerPort: number, hostPort?: number): PortDef => ({
+    ...(hostIp !== undefined ? { host_interface: hostIp } : {}),
+    ...(hostPort !== undefined ? { host_port: hostPort } : {}),
+    container_port: containerPort,
+    proto,
+  });
+  if (hostCount !== count) return null;
+  return Array.from({ length: count }, (_, i) => one(container[0] + i, host ? host[0] + i : undefined));
+}
+
+/** `8080` or `8000-8010` as [first, last]; a message when it is neither. */
+function portRange(value: unknown): [number, number] | string {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const range = /^(\d+)-(\d+)$/.exec(text);
+  if (range) {
+    const [first, last] = [portNumber(range[1]), portNumber(range[2])];
+    if (typeof first === 'string') return first;
+    if (typeof last === 'string') return last;
+    if (last < first) return `"${text}" is not a port range (it ends before it starts)`;
+    // A mapping per port: a range is bounded so that one line cannot make thousands of them.
+    if (last - first >= 1000) return `"${text}" spans more than 1000 ports`;
+    return [first, last];
+  }
+  const port = portNumber(text);
+  return typeof port === 'string' ? port : [port, port];
+}
+
+function rangeText([first, last]: [number, number]): string {
+  return first === last ? String(first) : `${first}-${last}`;
 }
 
 function portNumber(value: unknown): number | string {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-  if (/^\d+-\d+$/.test(text)) return `port ranges (${text}) are not supported`;
   if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65535) return `"${text}" is not a port number`;
   return Number(text);
 }
@@ -234,9 +294,11 @@ function readLink(item: unknown): LinkDef | string {
   return { service, alias: alias || service };
 }
 
-/** `/data`, `host:/data`, `host:/data:ro`, `volume:/data`, or `{type, source, target, read_only}`. */
-export function readVolume(item: unknown): VolumeDef | string {
+/** `/data`, `host:/data`, `host:/data:ro`, `volume:/data`, or `{type, source, target, read_only}` (null: a tmpfs). */
+export function readVolume(item: unknown): VolumeDef | string | null {
   if (isMapping(item)) {
+    // A tmpfs is a mount option of the container (compose-options.ts), not a volume.
+    if (item.type === 'tmpfs') return null;
     if (item.type !== undefined && item.type !== 'bind' && item.type !== 'volume')
       return `volumes of type ${describe(item.type)} are not supported`;
     if (typeof item.target !== 'string' || item.target.trim() === '') return 'target: the container path is missing';
@@ -253,20 +315,44 @@ export function readVolume(item: unknown): VolumeDef | string {
   return { host_path: host, container_path: mode && mode !== 'rw' ? `${container}:${mode}` : container };
 }
 
-function readVolumesFrom(item: unknown): VolumesFromDef | string {
-  if (typeof item !== 'string' || item.trim() === '') return `must be a service name, got ${describe(item)}`;
+/** `name`, `name:ro`, `service:name[:mode]` (v2 syntax) or `container:name[:mode]`. */
+function volumesFromParts(item: string): { service: string; mode: string | null; container: boolean } {
   const parts = item.trim().split(':');
-  if (parts[0] === 'container') return `"${item}": only services of this file can share volumes, not containers`;
-  // `service:name[:mode]` (v2 syntax) or `name[:mode]`; the mode has no template counterpart.
-  return { service: parts[0] === 'service' && parts.length > 1 ? parts[1] : parts[0] };
+  const prefixed = (parts[0] === 'service' || parts[0] === 'container') && parts.length > 1;
+  const [service, mode = null] = prefixed ? parts.slice(1) : parts;
+  return { service, mode, container: prefixed && parts[0] === 'container' };
 }
 
-function readEnvironment(value: unknown, at: string, add: (path: string, message: string) => void): EnvDef[] {
+function readVolumesFrom(item: unknown): VolumesFromDef | string {
+  if (typeof item !== 'string' || item.trim() === '') return `must be a service name, got ${describe(item)}`;
+  const from = volumesFromParts(item);
+  if (from.container) return `"${item}": only services of this file can share volumes, not containers`;
+  if (from.mode !== null && from.mode !== 'ro' && from.mode !== 'rw') return `"${item}": the mode must be ro or rw`;
+  // The mode is the service's option (readOnlyVolumesFrom): a template has no room for it.
+  return { service: from.service };
+}
+
+/**
+ * `{NAME: value}` or `["NAME=value"]`. A name without a value (`NAME:` or `NAME`) takes its value
+ * from `env` (the request's environment, where compose looks in the shell's); when it is not
+ * there the variable is left unset, listed in `unset`, not set to an empty string.
+ */
+function readEnvironment(
+  value: unknown,
+  at: string,
+  add: (path: string, message: string) => void,
+  env: Record<string, string>,
+  unset: string[],
+): EnvDef[] {
+  const fromEnv = (variable: string): EnvDef[] => {
+    if (env[variable] !== undefined) return [{ variable, value: env[variable] }];
+    unset.push(variable);
+    return [];
+  };
   if (isMapping(value)) {
-    return Object.entries(value).map(([variable, v]) => ({
-      variable,
-      value: v == null ? '' : typeof v === 'string' ? v : JSON.stringify(v),
-    }));
+    return Object.entries(value).flatMap(([variable, v]) =>
+      v == null ? fromEnv(variable) : [{ variable, value: typeof v === 'string' ? v : JSON.stringify(v) }],
+    );
   }
   return asList(value, at, add).flatMap((item, i) => {
     if (typeof item !== 'string') {
@@ -274,7 +360,7 @@ function readEnvironment(value: unknown, at: string, add: (path: string, message
       return [];
     }
     const eq = item.indexOf('=');
-    return [eq < 0 ? { variable: item.trim(), value: '' } : { variable: item.slice(0, eq).trim(), value: item.slice(eq + 1) }];
+    return eq < 0 ? fromEnv(item.trim()) : [{ variable: item.slice(0, eq).trim(), value: item.slice(eq + 1) }];
   });
 }
 

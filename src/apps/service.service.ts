@@ -132,7 +132,8 @@ export class AppServiceManager {
   /**
    * Applies the fields given (collections replace), then recreates the container unless
    * `restart` is false. A rename also recreates the services that link to or mount from it,
-   * since their containers name it. An unreachable engine still saves: 204 with the failure in errors.
+   * since their containers name it, and so is a service that depends on it with compose's
+   * `restart: true`. An unreachable engine still saves: 204 with the failure in errors.
    */
   async update(appId: number, id: number, input: ServiceInput, restart: boolean): Promise<Service> {
     const app = await loadApp(this.em, appId);
@@ -143,6 +144,7 @@ export class AppServiceManager {
     if (input.name != null && sanitizeName(input.name.trim()) !== service.name)
       service.name = this.uniqueServiceName(app, input.name, service.name);
     applyServiceFields(service, input, checked);
+    if (oldName !== service.name) renameInOptions(all, oldName, service.name);
     // Old links go in a flush of their own: the unit of work inserts before it deletes, and a
     // kept (from, to) pair would clash with its own old row.
     if (checked.links) for (const link of service.links.getItems()) this.em.remove(link);
@@ -152,12 +154,15 @@ export class AppServiceManager {
     for (const from of checked.volumesFrom ?? []) this.em.create(SharedVolume, { mountedOn: service, exportedFrom: from });
     await this.em.flush();
     if (!restart) return service;
-    const dependents =
+    const renamed =
       oldName === service.name
         ? []
         : all.filter(
             (s) => s.links.getItems().some((l) => l.to === service) || s.volumesFrom.getItems().some((v) => v.exportedFrom === service),
           );
+    // Compose `depends_on: {<this>: {restart: true}}`: those services are recreated with it.
+    const restartWith = all.filter((s) => s !== service && (s.options?.dependsOn ?? []).some((d) => d.restart && d.service === oldName));
+    const dependents = [...new Set([...renamed, ...restartWith])];
     await launch(this.em, this.deps, app, [service, ...dependents], { background: false, failOnEngineError: false });
     return service;
   }
@@ -207,4 +212,18 @@ function viewsOf(services: Service[], observed: Map<string, ContainerSummary[]> 
     const first = (observed.get(String(s.id)) ?? []).find((c) => c.Id === replicas[0]?.containerId);
     return serviceView(s, first ? { kind: 'summary', container: first } : { kind: 'none' }, Date.now(), replicas);
   });
+}
+
+/** Other services' compose options name this one (depends_on, read-only volumes_from): they follow a rename. */
+function renameInOptions(all: Service[], from: string, to: string): void {
+  for (const other of all) {
+    const options = other.options ?? {};
+    if (!options.dependsOn?.some((d) => d.service === from) && !options.readOnlyVolumesFrom?.includes(from)) continue;
+    // A new object: the ORM sees a JSON property change by identity.
+    other.options = {
+      ...options,
+      ...(options.dependsOn ? { dependsOn: options.dependsOn.map((d) => (d.service === from ? { ...d, service: to } : d)) } : {}),
+      ...(options.readOnlyVolumesFrom ? { readOnlyVolumesFrom: options.readOnlyVolumesFrom.map((n) => (n === from ? to : n)) } : {}),
+    };
+  }
 }

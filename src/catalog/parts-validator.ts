@@ -10,7 +10,7 @@ import type { EnvDef, ImageDefinition, LinkDef, PortDef, VolumeDef, VolumesFromD
  *
  * Decisions (docs/contract.md): a missing `proto` counts as TCP and protocols compare
  * case-insensitively, so `80` and `80/tcp` clash on the host; `expose` entries are port numbers
- * 1-65535; links and volumes_from name other members of the same template or app, once each, and
+ * 1-65535, with an optional protocol (`53/udp`, as compose writes them); links and volumes_from name other members of the same template or app, once each, and
  * link aliases are unique per container.
  */
 export type Part = 'ports' | 'expose' | 'environment' | 'volumes' | 'links' | 'volumes_from';
@@ -98,7 +98,8 @@ export function checkExpose(expose: Parts['expose'], at: string, problems: Probl
   const report = reporter(problems, scope);
   (expose ?? []).forEach((entry, j) => {
     const value = text(entry);
-    if (!isPort(value, 1)) report(member(at, 'expose', j), '', 'expose', `"${value}" is not a port number`, 'must be a port number');
+    const port = value.replace(/\/(tcp|udp|sctp)$/i, '');
+    if (!isPort(port, 1)) report(member(at, 'expose', j), '', 'expose', `"${value}" is not a port number`, 'must be a port number');
   });
 }
 

@@ -55,7 +55,6 @@ export class TemplateFileError extends ValidationError {
 }
 
 const TOP_KEYS = ['name', 'description', 'keywords', 'recommended', 'type', 'documentation', 'authors', 'source', 'images'];
-const YAML_OPTIONS = { maxAliasCount: 1000 };
 
 export function parseTemplateFile(text: string, file: string): TemplateDefinition {
   try {
@@ -64,13 +63,13 @@ export function parseTemplateFile(text: string, file: string): TemplateDefinitio
     throw new TemplateFileError(`${file}: ${(error as Error).message}`, [], null);
   }
   let lines = new LineCounter();
-  let doc = YAML.parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines });
+  let doc = YAML.parseDocument(text, { lineCounter: lines });
   if (doc.errors.length > 0) {
     // Lines are only indented, never added or removed: positions stay right for the retry.
     const repaired = indentQuotedContinuations(text);
     if (repaired !== text) {
       const retryLines = new LineCounter();
-      const retry = YAML.parseDocument(repaired, { ...YAML_OPTIONS, lineCounter: retryLines });
+      const retry = YAML.parseDocument(repaired, { lineCounter: retryLines });
       if (retry.errors.length === 0) [doc, lines] = [retry, retryLines];
     }
   }
@@ -80,7 +79,7 @@ export function parseTemplateFile(text: string, file: string): TemplateDefinitio
   }
   let data: unknown;
   try {
-    data = toJSBounded(doc, { maxAliases: YAML_OPTIONS.maxAliasCount });
+    data = toJSBounded(doc);
   } catch (error) {
     throw new TemplateFileError(`${file}: not valid YAML: ${firstLine((error as Error).message)}`, [], null);
   }
@@ -322,14 +321,18 @@ function readDeployment(value: unknown, path: string, field: string, problems: F
  */
 export function indentQuotedContinuations(text: string): string {
   const lines = text.split('\n');
-  const opening = /^(\s*)(-\s+)?(?:[^\s'"#][^:#]*:\s+)?(['"])/;
+  // An optional `- `, an optional key (plain or quoted) and its colon, optional node properties
+  // (`&anchor`, `!tag`), then the opening quote.
+  const opening = /^(\s*)(-\s+)?((?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s'"#][^:#]*?)\s*:\s+)?(?:[&!]\S*\s+)*(['"])/;
   for (let i = 0; i < lines.length; i++) {
     const match = opening.exec(lines[i]);
-    if (!match || (!match[2] && !/:\s+['"]$/.test(match[0]))) continue;
-    const quote = match[3];
+    // A quote opening a line holds the value of the key on the line before (`documentation:` then `'…`).
+    const valueLine = !match?.[2] && !match?.[3] && /:\s*$/.test(previousContent(lines, i));
+    if (!match || (!match[2] && !match[3] && !valueLine)) continue;
+    const quote = match[4];
     let state = scanQuoted(lines[i].slice(match[0].length), quote);
     if (state === 'closed') continue;
-    const indent = ' '.repeat(match[1].length + (match[2]?.length ?? 0) + 2);
+    const indent = ' '.repeat(valueLine ? match[1].length : match[1].length + (match[2]?.length ?? 0) + 2);
     let j = i + 1;
     for (; j < lines.length && state === 'open'; j++) {
       if (lines[j].trim() !== '' && !lines[j].startsWith(indent)) lines[j] = indent + lines[j].trimStart();
@@ -338,6 +341,15 @@ export function indentQuotedContinuations(text: string): string {
     i = j - 1;
   }
   return lines.join('\n');
+}
+
+/** The line before `i` that is neither blank nor a comment, without its line break. */
+function previousContent(lines: string[], i: number): string {
+  for (let j = i - 1; j >= 0; j--) {
+    const line = lines[j].replace(/\r$/, '');
+    if (line.trim() !== '' && !line.trimStart().startsWith('#')) return line;
+  }
+  return '';
 }
 
 /** Whether a quoted scalar that is open at the start of `rest` closes in it. */

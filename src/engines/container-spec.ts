@@ -27,14 +27,22 @@ export interface ServiceDefinition {
   volumesFrom: string[];
   links: Array<{ service: string; alias: string }>;
   labels: Record<string, string>;
-  /** The app's user-defined network and this container's own names on it. */
-  network?: { name: string; aliases: string[] };
+  /** The app's user-defined network, this container's own names on it, and its fixed address if any. */
+  network?: { name: string; aliases: string[]; ipv4Address?: string };
   /** Engine restart policy: no, always, on-failure, unless-stopped. Default: the engine's (no). */
   restart?: string;
   /** Set before the service's own environment, which wins on a clash (the legacy link variables). */
   extraEnvironment?: string[];
+  /** Variables to unset (the image's too), unless set by the service's own or extra environment. */
+  unsetEnvironment?: string[];
   /** Further fields of the create body and of its HostConfig, already in the engine's names. */
   engine?: { config?: Record<string, unknown>; hostConfig?: Record<string, unknown> };
+}
+
+/** The create body's Env: a bare `NAME` is the engine's way to unset a variable the image sets. */
+function environment(service: ServiceDefinition, own: string[]): string[] {
+  const first = [...(service.unsetEnvironment ?? []), ...(service.extraEnvironment ?? [])];
+  return first.length ? mergeEnvironment(first, own) : own;
 }
 
 /** `80` + `UDP` → `80/udp`; anything but UDP is TCP, as in the original's `-p` flag. */
@@ -82,7 +90,7 @@ export function containerSpec(service: ServiceDefinition): ContainerCreateBody {
     ...service.engine?.config,
     Image: service.image,
     ...(words.length ? { Cmd: words } : {}),
-    Env: service.extraEnvironment?.length ? mergeEnvironment(service.extraEnvironment, own) : own,
+    Env: environment(service, own),
     Labels: { ...(service.engine?.config?.Labels as Record<string, string> | undefined), ...service.labels },
     ExposedPorts: exposed,
     Volumes: volumes,
@@ -91,6 +99,7 @@ export function containerSpec(service: ServiceDefinition): ContainerCreateBody {
   if (service.restart) body.HostConfig.RestartPolicy = { Name: service.restart };
   if (service.network) {
     const endpoint: EndpointSettings = { Aliases: [...service.network.aliases] };
+    if (service.network.ipv4Address) endpoint.IPAMConfig = { IPv4Address: service.network.ipv4Address };
     if (links.length) endpoint.Links = links;
     body.HostConfig.NetworkMode = service.network.name;
     body.NetworkingConfig = { EndpointsConfig: { [service.network.name]: endpoint } };

@@ -12,6 +12,7 @@ import type {
   EngineEvent,
   EngineVersion,
   ImageInspect,
+  IpamSubnet,
   NetworkSummary,
   RegistryAuth,
 } from './docker-types';
@@ -163,7 +164,7 @@ export class DockerClient extends EngineHttp {
     name: string,
     labels: Record<string, string> = {},
     driver = 'bridge',
-    options: { attachable?: boolean; internal?: boolean; subnet?: string } = {},
+    options: { attachable?: boolean; internal?: boolean; subnet?: string; ipam?: IpamSubnet[] } = {},
   ): Promise<{ Id: string }> {
     return this.request('POST', '/networks/create', {
       // A loaded engine takes its time over bridges and firewall rules.
@@ -176,6 +177,7 @@ export class DockerClient extends EngineHttp {
         Attachable: options.attachable ?? false,
         Internal: options.internal ?? false,
         ...(options.subnet ? { IPAM: { Driver: 'default', Config: [{ Subnet: options.subnet }] } } : {}),
+        ...(options.ipam ? { IPAM: { Driver: 'default', Config: options.ipam } } : {}),
       },
     });
   }
@@ -193,9 +195,12 @@ export class DockerClient extends EngineHttp {
     return this.request('GET', '/networks', { query: { filters: label ? { label } : undefined } });
   }
 
-  async connectNetwork(network: string, container: string, aliases: string[] = []): Promise<void> {
+  async connectNetwork(network: string, container: string, aliases: string[] = [], ipv4Address?: string): Promise<void> {
     await this.request('POST', path('networks', network, 'connect'), {
-      body: { Container: container, EndpointConfig: { Aliases: aliases } },
+      body: {
+        Container: container,
+        EndpointConfig: { Aliases: aliases, ...(ipv4Address ? { IPAMConfig: { IPv4Address: ipv4Address } } : {}) },
+      },
     });
   }
 

@@ -82,6 +82,16 @@ export interface EndpointSettings {
   Aliases?: string[];
   /** Network-scoped links `container:alias`: the alias resolves for this container only. */
   Links?: string[];
+  /** A fixed address on the network (one with a user-configured subnet). */
+  IPAMConfig?: { IPv4Address?: string };
+}
+
+/** One subnet of a network's IPAM configuration, in the engine's names. */
+export interface IpamSubnet {
+  Subnet: string;
+  Gateway?: string;
+  IPRange?: string;
+  AuxiliaryAddresses?: Record<string, string>;
 }
 
 /** The body of POST /containers/create. */

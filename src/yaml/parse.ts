@@ -3,20 +3,29 @@ import YAML, { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node
 /**
  * The one way this project parses YAML from users (.pmx template files, compose_yaml): bounded
  * by the text's size, by nesting depth, and by the size the document expands to once its aliases
- * are resolved. The `yaml` library's `maxAliasCount` bounds how many aliases there are, not what
- * they produce: 480 aliases of a 1 MB string pass it and expand to 480 MB (issue 9). The
- * expanded size is measured on the parsed document, before any JavaScript value is built, with
- * each anchored node measured once, so the check itself is linear in the text.
+ * are resolved. What aliases expand to is bounded, not how many there are: the `yaml` library's
+ * `maxAliasCount` counts uses (times the uses nested in the anchor), which refuses real compose
+ * files that merge a few defaults into fifty services, while 480 aliases of a 1 MB string pass it
+ * and expand to 480 MB. The expanded size is measured on the parsed document, before any
+ * JavaScript value is built, with each anchored node measured once, so the check itself is
+ * linear in the text.
  */
 
 export interface YamlLimits {
   /** Largest text, in bytes (UTF-8). */
   maxBytes: number;
-  /** Largest expanded document: characters of every scalar (keys too) after resolving aliases. */
+  /**
+   * Largest expanded document, after resolving aliases and merge keys: the characters of every
+   * scalar (keys too) plus one for every item of a mapping or sequence, so empty nodes count too.
+   */
   maxExpandedChars: number;
   /** Deepest nesting of mappings and sequences. */
   maxDepth: number;
-  /** Aliases a document may use. */
+  /**
+   * Alias nodes in the text (each counted once, however often it is expanded). Not a bound on
+   * what they expand to, which maxExpandedChars is: the `yaml` library finds an alias's anchor by
+   * a scan of the anchors and aliases before it, so their number squared is its work.
+   */
   maxAliases: number;
   /** YAML 1.1 merge keys (`<<: *base`), for compose files. */
   merge?: boolean;
@@ -26,7 +35,7 @@ export const DEFAULT_YAML_LIMITS: YamlLimits = {
   maxBytes: 1024 * 1024,
   maxExpandedChars: 4 * 1024 * 1024,
   maxDepth: 64,
-  maxAliases: 1000,
+  maxAliases: 5_000,
 };
 
 /** The text is not YAML, or it is over a limit; the message is fit for a client. */
@@ -53,14 +62,15 @@ export function checkYamlSize(text: string, limits: Partial<YamlLimits> = {}): v
 }
 
 /**
- * The value of a document parsed without errors, within the depth, alias and expanded-size
- * limits: for callers that parse the document themselves (template files keep its line counter).
+ * The value of a document parsed without errors, within the depth and expanded-size limits: for
+ * callers that parse the document themselves (template files keep its line counter).
  */
 export function toJSBounded(doc: Document.Parsed, limits: Partial<YamlLimits> = {}): unknown {
   const max = { ...DEFAULT_YAML_LIMITS, ...limits };
   measure(doc, max);
   try {
-    return doc.toJS({ maxAliasCount: max.maxAliases });
+    // Measured above; an alias becomes a reference to one value, not a copy.
+    return doc.toJS({ maxAliasCount: -1 });
   } catch (error) {
     throw new YamlInputError(firstLine(error));
   }
@@ -69,6 +79,9 @@ export function toJSBounded(doc: Document.Parsed, limits: Partial<YamlLimits> = 
 function measure(doc: Document.Parsed, max: YamlLimits): void {
   const sizes = new Map<Node, number>();
   const open = new Set<Node>();
+  // The last node of each anchor name so far: the walk is in document order, so this is what an
+  // alias refers to (Alias.resolve would walk the whole document again for every alias).
+  const anchors = new Map<string, Node>();
   let aliases = 0;
   const tooLarge = () =>
     new YamlInputError(`the YAML document expands to more than ${max.maxExpandedChars} characters (through its aliases)`);
@@ -78,13 +91,15 @@ function measure(doc: Document.Parsed, max: YamlLimits): void {
     if (depth > max.maxDepth) throw new YamlInputError(`the YAML document is nested deeper than ${max.maxDepth} levels`);
     if (isAlias(node)) {
       if (++aliases > max.maxAliases) throw new YamlInputError(`the YAML document has more than ${max.maxAliases} aliases`);
-      const target = node.resolve(doc);
+      const target = anchors.get(node.source);
       if (!target) throw new YamlInputError(`unresolved alias *${node.source}`);
       if (open.has(target)) throw new YamlInputError(`the alias *${node.source} refers to a node that contains it`);
       return sizeOf(target, depth);
     }
     const known = sizes.get(node as Node);
     if (known !== undefined) return known;
+    const anchor = (node as { anchor?: string }).anchor;
+    if (anchor) anchors.set(anchor, node as Node);
     let size = 0;
     if (isScalar(node)) {
       const text = typeof node.value === 'string' ? node.value : String(node.value);

@@ -220,6 +220,70 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
     expect(app.warnings).toEqual([]);
   });
 
+  test('current keys: depends_on restart and required, healthcheck start_interval', () => {
+    const app = loadComposeApp(`name: demo
+services:
+  web:
+    image: busybox
+    depends_on:
+      db: {condition: service_healthy, restart: true}
+      cache: {condition: service_started, required: false}
+      metrics: {condition: service_started, required: false}
+  db:
+    image: busybox
+    healthcheck: {test: ["CMD", "true"], interval: 30s, start_period: 10s, start_interval: 1s}
+  cache:
+    image: busybox
+    profiles: [cache]
+`);
+    expect(app.options.get('web')).toEqual({
+      dependsOn: [
+        { service: 'db', condition: 'service_healthy', restart: true },
+        { service: 'cache', condition: 'service_started', required: false },
+        { service: 'metrics', condition: 'service_started', required: false },
+      ],
+    });
+    expect(app.options.get('db')).toEqual({
+      engine: {
+        config: { Healthcheck: { Test: ['CMD', 'true'], Interval: 30e9, StartPeriod: 10e9, StartInterval: 1e9 } },
+        hostConfig: {},
+      },
+    });
+    expect(app.warnings).toEqual([
+      'services.db.healthcheck.start_interval is given to the engine, which honours it from API version 1.44 (Docker 25) on; an older engine checks at interval from the start',
+    ]);
+    // Required (the default): a dependency that is not there is still a 422.
+    expect(
+      thrown(() =>
+        loadComposeApp('services:\n  web:\n    image: x\n    depends_on: {ghost: {condition: service_started, required: true}}\n'),
+      ).message,
+    ).toBe('compose_yaml: services.web.depends_on: "ghost" is not a service of this file (or not in an active profile)');
+    expect(thrown(() => loadComposeApp('include: [other.yaml]\nservices:\n  web:\n    image: x\n')).message).toBe(
+      'compose_yaml: include: other compose files cannot be read: an app is made from one file; put their services in it',
+    );
+  });
+
+  test('fixed addresses need a subnet of the network; endpoint keys not given to the engine are warned about', () => {
+    const net = (service: string, top: string) =>
+      `services:\n  web:\n    image: x\n    networks:\n      back: ${service}\nnetworks:\n  back: ${top}\n`;
+    expect(thrown(() => loadComposeApp(net('{ipv4_address: 10.1.2.3}', '{}'))).message).toBe(
+      "compose_yaml: services.web.networks.back.ipv4_address: a fixed address needs a subnet of the network's own: give networks.back.ipam.config[].subnet",
+    );
+    expect(thrown(() => loadComposeApp(net('{ipv4_address: 10.9.9.9}', '{ipam: {config: [{subnet: 10.1.2.0/24}]}}'))).message).toBe(
+      'compose_yaml: services.web.networks.back.ipv4_address: 10.9.9.9 is not in a subnet of networks.back (10.1.2.0/24)',
+    );
+    expect(thrown(() => loadComposeApp(net('{}', '{ipam: {driver: dhcp}}'))).message).toBe(
+      'compose_yaml: networks.back.ipam.driver: "dhcp" is not supported: the engine\'s default IPAM driver is used',
+    );
+    const app = loadComposeApp(net('{ipv4_address: 10.1.2.3, ipv6_address: "fd00::3"}', '{ipam: {config: [{subnet: 10.1.2.0/24}]}}'));
+    expect(app.options.get('web')).toEqual({
+      networks: [{ name: 'back', aliases: [], ipv4Address: '10.1.2.3', ipam: [{ Subnet: '10.1.2.0/24' }] }],
+    });
+    expect(app.warnings).toEqual([
+      'services.web.networks.back.ipv6_address is ignored: the engine gives the address and settings of its own',
+    ]);
+  });
+
   test('each refused key is a 422 naming it', () => {
     const cases: [string, string][] = [
       [

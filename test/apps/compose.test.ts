@@ -1,4 +1,5 @@
-import { COMPOSE_TEMPLATE_NAME, parseComposeYaml, shellQuote } from '../../src/apps/compose';
+import { COMPOSE_TEMPLATE_NAME, loadComposeApp, parseComposeYaml, shellQuote } from '../../src/apps/compose';
+import { containerSpec } from '../../src/engines/container-spec';
 import type { ImageDefinition } from '../../src/catalog/template-definition';
 import { bareImage } from '../../src/catalog/template-shape';
 import { BadRequestError, ValidationError } from '../../src/errors';
@@ -56,20 +57,15 @@ cache:
             { host_port: 8080, container_port: 80, proto: 'TCP' },
             { container_port: 443, proto: 'TCP' },
           ],
-          environment: [
-            { variable: 'WORDPRESS_DB_HOST', value: 'db' },
-            { variable: 'EMPTY', value: '' },
-          ],
+          // EMPTY has no value and the request's environment does not give it: left unset.
+          environment: [{ variable: 'WORDPRESS_DB_HOST', value: 'db' }],
           volumes_from: [{ service: 'db' }],
           expose: ['9000', '9001'],
         }),
         image({
           name: 'db',
           source: 'mysql:5.7',
-          environment: [
-            { variable: 'MYSQL_ROOT_PASSWORD', value: 's3cr=t' },
-            { variable: 'MYSQL_ALLOW_EMPTY', value: '' },
-          ],
+          environment: [{ variable: 'MYSQL_ROOT_PASSWORD', value: 's3cr=t' }],
           volumes: [
             { container_path: '/var/lib/mysql' },
             { host_path: '/etc/conf', container_path: '/etc/mysql/conf.d:ro' },
@@ -151,7 +147,7 @@ services:
     build: .
   web:
     image: nginx
-    ports: ["80:abc", "8000-8010:8000-8010", {published: 80}]
+    ports: ["80:abc", "8000-8010:80", {published: 80}]
     links: [nowhere]
     volumes_from: ["container:other"]
   other:
@@ -168,7 +164,7 @@ services:
       [
         "compose_yaml: services.app.build: an app's compose file given inline has no directory on the server: create the app from its template repo (compose_repo_id and compose_file); or give the image to run",
         'services.web.ports[0]: "80:abc": "abc" is not a port number',
-        'services.web.ports[1]: "8000-8010:8000-8010": port ranges (8000-8010) are not supported',
+        'services.web.ports[1]: "8000-8010:80": the host and container ranges differ in size (a host range for one container port is not supported: give one host port)',
         'services.web.ports[2]: target: "" is not a port number',
         'services.web.volumes_from[0]: "container:other": only services of this file can share volumes, not containers',
         'services.web.links[0]: linked service "nowhere" is not an image of this template',
@@ -182,6 +178,44 @@ services:
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.message).toBe('compose_yaml: no services defined');
   });
+});
+
+test("an environment entry without a value takes the request's variable, else stays unset (not empty)", () => {
+  const text =
+    'services:\n  web:\n    image: busybox\n    environment: {GIVEN:, ABSENT:, SET: "1"}\n  db:\n    image: busybox\n    environment: [GIVEN, ABSENT, EMPTY]\n';
+  const app = loadComposeApp(text, { environment: { GIVEN: 'from the call', EMPTY: '' } });
+  expect(app.definition.images.map((i) => [i.name, i.environment])).toEqual([
+    [
+      'web',
+      [
+        { variable: 'GIVEN', value: 'from the call' },
+        { variable: 'SET', value: '1' },
+      ],
+    ],
+    [
+      'db',
+      [
+        { variable: 'GIVEN', value: 'from the call' },
+        { variable: 'EMPTY', value: '' },
+      ],
+    ],
+  ]);
+  expect(app.options.get('web')).toEqual({ unsetEnvironment: ['ABSENT'] });
+  expect(app.options.get('db')).toEqual({ unsetEnvironment: ['ABSENT'] });
+  // The engine unsets a bare NAME, the image's own value too; the service's own value still wins.
+  const spec = containerSpec({
+    name: 'web',
+    image: 'busybox',
+    environment: [{ variable: 'SET', value: '1' }],
+    unsetEnvironment: ['ABSENT', 'SET'],
+    ports: [],
+    expose: [],
+    volumes: [],
+    volumesFrom: [],
+    links: [],
+    labels: {},
+  });
+  expect(spec.Env).toEqual(['ABSENT', 'SET=1']);
 });
 
 test('shellQuote leaves safe words bare and single-quotes the rest', () => {

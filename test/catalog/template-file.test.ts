@@ -194,6 +194,33 @@ images:
     );
   });
 
+  test('a single-quoted multi-line documentation with continuation lines at column 0: the text PyYAML and Psych read', () => {
+    // The scalar starts on the line after its key, or behind an anchor, or under a quoted key. Each
+    // expected text is what PyYAML 6.0 (`yaml.safe_load`) gives for the same file: a single line
+    // break folds to a space, a blank line becomes a newline, `''` is one quote.
+    const rest = 'images:\n  - name: web\n    source: busybox\n';
+    const body = "# Notes\n\nRun it,\nthen browse to port 80.\n\n\nIt''s ready when\n  the journal says so.'\n";
+    const cases: [string, string][] = [
+      [
+        `name: Notes\ndocumentation:\n  '${body}${rest}`,
+        "# Notes\nRun it, then browse to port 80.\n\nIt's ready when the journal says so.",
+      ],
+      [
+        `name: Notes\ndocumentation: &doc '${body}${rest}`,
+        "# Notes\nRun it, then browse to port 80.\n\nIt's ready when the journal says so.",
+      ],
+      [`name: Notes\n"documentation": '${body}${rest}`, "# Notes\nRun it, then browse to port 80.\n\nIt's ready when the journal says so."],
+    ];
+    for (const [text, documentation] of cases) {
+      const parsed = parseTemplateFile(text, 'notes.pmx');
+      expect({ text, documentation: parsed.documentation, images: parsed.images }).toEqual({
+        text,
+        documentation,
+        images: [image({ name: 'web', source: 'busybox' })],
+      });
+    }
+  });
+
   test('an unknown top-level key is named', () => {
     const error = failure(() => parseTemplateFile('name: x\nimgaes: []\n', 'bad.pmx'));
     expect(error.message).toBe(

@@ -1,4 +1,6 @@
 import { expect } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { makeGitRepo, pmx } from '../helpers/git';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { parseYamlBounded, YamlInputError } from '../../src/yaml/parse';
@@ -46,6 +48,29 @@ describe('bounded YAML', () => {
 
   test('ordinary documents with aliases still parse', () => {
     expect(parseYamlBounded('base: &b {x: 1}\nother: *b\n')).toEqual({ base: { x: 1 }, other: { x: 1 } });
+  });
+
+  test('many aliases that expand to little load: what aliases expand to is bounded, not how many there are', () => {
+    // Defaults merged into nearly fifty services, the defaults merging defaults of their own
+    // (Sentry's self-hosted compose file): the `yaml` library's alias count refused this.
+    const sentry = parseYamlBounded(readFileSync(path.join(__dirname, '../fixtures/compose/sentry-aliases.yaml'), 'utf8'), {
+      merge: true,
+    }) as { services: Record<string, Record<string, unknown>> };
+    expect(Object.keys(sentry.services)).toHaveLength(49);
+    expect(sentry.services['taskscheduler']).toMatchObject({
+      restart: 'unless-stopped',
+      command: 'run taskworker-scheduler',
+      healthcheck: { test: ['CMD-SHELL', 'rm /tmp/health.txt'], interval: '60s', timeout: '10s' },
+      environment: { DEFAULT_CA_BUNDLE: '/etc/ssl/certs/ca-certificates.crt', REQUESTS_CA_BUNDLE: '/etc/ssl/certs/ca-certificates.crt' },
+    });
+    expect((sentry.services['taskscheduler'].depends_on as Record<string, unknown>).redis).toEqual({
+      condition: 'service_healthy',
+      restart: true,
+    });
+    // Four thousand aliases of one small anchor.
+    const many = parseYamlBounded(`x: &x {a: 1}\nlist:\n${'  - *x\n'.repeat(4_000)}`) as { list: unknown[] };
+    expect(many.list).toHaveLength(4_000);
+    expect(many.list[3_999]).toEqual({ a: 1 });
   });
 
   test('a .pmx alias bomb in a template repo is listed in its load errors; the other templates load', async () => {

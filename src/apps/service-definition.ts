@@ -1,0 +1,37 @@
+import type { Service } from './app.entity';
+import type { DependsOn } from './service-options';
+
+/**
+ * What will run for a service beyond its template fields, read back from its stored compose
+ * options in compose's own words: GraphQL's Service shows it, the app's compose export writes it.
+ */
+export interface ServiceRunDefinition {
+  entrypoint: string[] | null;
+  user: string | null;
+  workingDir: string | null;
+  /** Compose's restart policy: `no`, `always`, `unless-stopped`, `on-failure[:N]`; null when the file gave none. */
+  restart: string | null;
+  dependsOn: Required<DependsOn>[];
+}
+
+export function serviceRunDefinition(service: Service): ServiceRunDefinition {
+  const config = service.options?.engine?.config ?? {};
+  const policy = service.options?.engine?.hostConfig?.RestartPolicy as { Name?: string; MaximumRetryCount?: number } | undefined;
+  return {
+    entrypoint: Array.isArray(config.Entrypoint) ? config.Entrypoint.map(String) : null,
+    user: typeof config.User === 'string' ? config.User : null,
+    workingDir: typeof config.WorkingDir === 'string' ? config.WorkingDir : null,
+    restart: policy ? restartPolicy(policy) : null,
+    dependsOn: (service.options?.dependsOn ?? []).map((d) => ({
+      service: d.service,
+      condition: d.condition,
+      required: d.required ?? true,
+      restart: d.restart ?? false,
+    })),
+  };
+}
+
+function restartPolicy(policy: { Name?: string; MaximumRetryCount?: number }): string {
+  const name = policy.Name || 'no';
+  return name === 'on-failure' && policy.MaximumRetryCount ? `${name}:${policy.MaximumRetryCount}` : name;
+}
