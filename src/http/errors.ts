@@ -12,8 +12,17 @@ export const UNEXPECTED = 'Unexpected error.';
  */
 const INTERNAL_EXTENSIONS = ['originalError', 'stack', 'exception'];
 
+/**
+ * The extensions with those members kept but not enumerable: no answer serializes them, and yoga
+ * still reads `originalError` to answer a request error (a body that is not JSON) with 400.
+ */
 function withoutInternals(extensions: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(extensions).filter(([key]) => !INTERNAL_EXTENSIONS.includes(key)));
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(extensions)) {
+    if (INTERNAL_EXTENSIONS.includes(key)) Object.defineProperty(kept, key, { value, enumerable: false });
+    else kept[key] = value;
+  }
+  return kept;
 }
 
 /** A domain error as its status and body; anything else is logged and masked as a 500. */
