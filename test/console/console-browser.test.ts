@@ -137,7 +137,7 @@ describeBrowser('web console', () => {
     }
 
     async function signIn(page: Page, token: string) {
-      await page.getByLabel('API token').fill(token);
+      await page.getByLabel('API token', { exact: true }).fill(token);
       await page.getByRole('button', { name: 'Sign in' }).click();
     }
 
