@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { parseCidr } from './apps/network-pool';
-import type { QueryLimits } from './graphql/limits';
+import { parseCidr } from './net/cidr';
 
 /**
  * The only reader of process.env for the main service. Parsed once; every problem is reported
@@ -94,6 +93,21 @@ function isOrigin(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+export interface QueryLimits {
+  /** Deepest field nesting an operation may have (introspection is exempt). */
+  maxDepth: number;
+  /** Aliased fields an operation may have, counted through its fragments. */
+  maxAliases: number;
+  /** Lexical tokens a document may have (checked while parsing). */
+  maxTokens: number;
+  /** Fragment spreads an operation may expand to (a fragment spread twice counts twice). */
+  maxSpreads: number;
+  /** Estimated cost (src/graphql/cost.ts): each field 1, times the sizes of the lists around it. */
+  maxCost: number;
+  /** Fields with one response name in one selection set, counted through its fragments. */
+  maxFieldRepeats: number;
 }
 
 export interface Config {

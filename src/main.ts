@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, parseConfig } from './config';
-import { answerClientErrorsAsJson } from './http/client-errors';
+import { answerClientErrorsAsJson } from './net/client-errors';
 import { createLogger } from './logger';
 
 /** `npm start`: read config, create the app, listen. Ctrl-C stops it and its database. */

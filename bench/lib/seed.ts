@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ImageDefinition } from '../../src/catalog/template-definition';
 import { TokenService } from '../../src/auth/token.service';
 import { TemplateService } from '../../src/catalog/template.service';
-import { entities } from '../../src/db/entities';
+import { entities } from '../../src/entities';
 import { migrations } from '../../src/db/migrations/index';
 import { openOrm } from '../../src/db/orm';
 import { createLogger } from '../../src/logger';

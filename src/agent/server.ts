@@ -12,8 +12,8 @@ import {
   errorBody,
 } from '../errors';
 import type { Logger } from '../logger';
-import { checkInputTexts } from '../http/input-limits';
-import { answerClientErrorsAsJson } from '../http/client-errors';
+import { checkInputTexts } from '../parts/text-limits';
+import { answerClientErrorsAsJson } from '../net/client-errors';
 import { drainRequest, jsonErrorPosition, MAX_BODY_BYTES, readBody } from '../net/request-body';
 import { requireHost } from '../net/request-target';
 

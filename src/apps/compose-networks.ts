@@ -1,5 +1,5 @@
 import { isMapping, type ComposeModel } from './compose-loader';
-import { parseCidr } from './network-pool';
+import { parseCidr } from '../net/cidr';
 import type { AppNetwork } from './service-options';
 
 /**

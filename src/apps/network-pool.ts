@@ -1,6 +1,7 @@
 import type { DockerClient } from '../engines/docker-client';
 import { EngineRequestError } from '../engines/engine-errors';
 import { ConflictError } from '../errors';
+import { formatIp, overlaps, parseCidr } from '../net/cidr';
 
 /**
  * App networks take their subnets from a pool the service owns (`APP_NETWORK_POOL`, split into
@@ -66,21 +67,4 @@ export class NetworkPool {
       ['network'],
     );
   }
-}
-
-export function parseCidr(cidr: string): [number, number] {
-  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr.trim());
-  if (!match || match.slice(1, 5).some((o) => Number(o) > 255) || Number(match[5]) > 32) throw new Error(`"${cidr}" is not an IPv4 CIDR`);
-  const bits = Number(match[5]);
-  const ip = match.slice(1, 5).reduce((acc, o) => acc * 256 + Number(o), 0);
-  const size = 2 ** (32 - bits);
-  return [ip - (ip % size), bits];
-}
-
-function overlaps(a: number, aSize: number, b: number, bSize: number): boolean {
-  return a < b + bSize && b < a + aSize;
-}
-
-function formatIp(ip: number): string {
-  return [24, 16, 8, 0].map((shift) => Math.floor(ip / 2 ** shift) % 256).join('.');
 }

@@ -1,5 +1,5 @@
 import { parseConfig } from '../config';
-import { entities } from '../db/entities';
+import { entities } from '../entities';
 import { runningEmbeddedUrl, startEmbeddedPostgres } from '../db/embedded';
 import { migrations } from '../db/migrations/index';
 import { openOrm } from '../db/orm';

@@ -3,7 +3,17 @@ import path from 'node:path';
 import { parseConfig } from '../config';
 import { createLogger } from '../logger';
 import { runningEmbeddedUrl, startEmbeddedPostgres } from './embedded';
-import { SCHEMAS, schemaDifference } from './schema-diff';
+import { AgentDeployment } from '../agent/deployment.entity';
+import { agentMigrations } from '../agent/migrations/index';
+import { entities } from '../entities';
+import { migrations } from './migrations/index';
+import { schemaDifference, type SchemaSource } from './schema-diff';
+
+/** The two databases this package migrates: the main service's and the agent's. */
+export const SCHEMAS = {
+  service: { entities, migrations, migrationsTable: 'mikro_orm_migrations' },
+  agent: { entities: [AgentDeployment], migrations: agentMigrations, migrationsTable: 'agent_migrations' },
+} satisfies Record<string, SchemaSource>;
 
 const USAGE = `usage: npm run migration:create -- <name> [--agent] [--blank]
 

@@ -1,20 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { AgentDeployment } from '../agent/deployment.entity';
-import { agentMigrations } from '../agent/migrations/index';
 import type { Logger } from '../logger';
-import { entities } from './entities';
-import { migrations } from './migrations/index';
 import { openOrm, type OrmOptions } from './orm';
 
 /** What one database is built from: its entities, its committed migrations and their table. */
 export type SchemaSource = Required<Pick<OrmOptions, 'entities' | 'migrations' | 'migrationsTable'>>;
-
-/** The two databases this package migrates: the main service's and the agent's. */
-export const SCHEMAS = {
-  service: { entities, migrations, migrationsTable: 'mikro_orm_migrations' },
-  agent: { entities: [AgentDeployment], migrations: agentMigrations, migrationsTable: 'agent_migrations' },
-} satisfies Record<string, SchemaSource>;
 
 /**
  * The SQL that would bring a database built by the committed migrations to what the entities

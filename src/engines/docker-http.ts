@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { UpstreamError } from '../errors';
-import { deadlineSignal, readLimited, ResponseTooLargeError } from '../http/read-limited';
+import { deadlineSignal, readLimited, ResponseTooLargeError } from '../net/read-limited';
 import { EngineNotFoundError, statusError, transportError } from './engine-errors';
 
 export interface EngineConnectionOptions {

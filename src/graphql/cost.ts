@@ -19,7 +19,8 @@ import {
 import { DEFAULT_LIMIT as JOURNAL_DEFAULT_LIMIT } from '../apps/journal';
 import { DEFAULT_SEARCH_LIMIT } from '../catalog/search.service';
 import type { Context, Services } from '../context';
-import { tooComplex, type QueryLimits } from './limits';
+import type { QueryLimits } from '../config';
+import { tooComplex } from './limits';
 
 /**
  * One cost model for every transport. The walk is @pothos/plugin-complexity's (it reads the

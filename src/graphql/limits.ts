@@ -3,26 +3,15 @@ import {
   GraphQLError,
   Kind,
   type ASTNode,
+  type ASTVisitor,
+  type ValueNode,
   type FragmentDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
-
-export interface QueryLimits {
-  /** Deepest field nesting an operation may have (introspection is exempt). */
-  maxDepth: number;
-  /** Aliased fields an operation may have, counted through its fragments. */
-  maxAliases: number;
-  /** Lexical tokens a document may have (checked while parsing). */
-  maxTokens: number;
-  /** Fragment spreads an operation may expand to (a fragment spread twice counts twice). */
-  maxSpreads: number;
-  /** Estimated cost (src/graphql/cost.ts): each field 1, times the sizes of the lists around it. */
-  maxCost: number;
-  /** Fields with one response name in one selection set, counted through its fragments. */
-  maxFieldRepeats: number;
-}
+import type { QueryLimits } from '../config';
+import { checkText, snake } from '../parts/text-limits';
 
 /** The error every limit answers with: 400, QUERY_TOO_COMPLEX, and which limit by how much. */
 export function tooComplex(what: string, value: number, limit: number, nodes?: readonly ASTNode[]): GraphQLError {
@@ -168,4 +157,24 @@ function spreadLimit(
  */
 export function hideSuggestions(message: string): string {
   return message.replace(/\s*Did you mean [^?]*\?/g, '');
+}
+
+/** The same rule for string literals written into a GraphQL document (arguments, input fields). */
+export function inputTextsRule(context: ValidationContext): ASTVisitor {
+  const check = (node: { value: ValueNode }, name: string) => {
+    const walk = (value: ValueNode, field: string): void => {
+      if (value.kind === Kind.STRING) {
+        try {
+          checkText(value.value, field);
+        } catch (error) {
+          context.reportError(new GraphQLError((error as Error).message, { nodes: value, originalError: error as Error }));
+        }
+      } else if (value.kind === Kind.LIST) value.values.forEach((v) => walk(v, field));
+    };
+    walk(node.value, snake(name));
+  };
+  return {
+    Argument: (node) => check(node, node.name.value),
+    ObjectField: (node) => check(node, node.name.value),
+  };
 }

@@ -20,7 +20,7 @@ import { maskGraphQLError } from './errors';
 import type { Yoga } from './graphql';
 import { identify, redeemTicket } from './server';
 import { requestUrl } from '../net/request-target';
-import { jsonErrorResponse } from './client-errors';
+import { jsonErrorResponse } from '../net/client-errors';
 
 type Enveloped = ReturnType<Yoga['getEnveloped']>;
 

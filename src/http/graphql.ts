@@ -6,12 +6,11 @@ import type { Identity } from '../auth/token.service';
 import { createContext, type AppDeps, type Context } from '../context';
 import { useCompiledQueries } from '../graphql/compiled';
 import { useCostLimit } from '../graphql/cost';
-import { hideSuggestions, limitRules, validationAborted } from '../graphql/limits';
+import { hideSuggestions, inputTextsRule, limitRules, validationAborted } from '../graphql/limits';
 import { partialResults } from '../graphql/partial-results';
 import { apqPlugin, loadTrustedDocuments, trustedDocumentsPlugins } from '../graphql/persisted';
 import { maskGraphQLError } from './errors';
 import { GRAPHQL_SSE_PATH } from './server';
-import { inputTextsRule } from './input-limits';
 
 export interface ServerContext {
   identity: Identity;

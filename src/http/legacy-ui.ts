@@ -8,7 +8,7 @@ import { createContext, type AppDeps } from '../context';
 import { DomainError, MethodNotAllowedError, NotFoundError, NotImplementedError } from '../errors';
 import { parseJson, readBody } from '../net/request-body';
 import { describeError } from './errors';
-import { checkInputTexts } from './input-limits';
+import { checkInputTexts } from '../parts/text-limits';
 import { sendJson, sendOutcome, withRequestLog, type Handler } from './server';
 import { requestUrl } from '../net/request-target';
 

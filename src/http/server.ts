@@ -13,7 +13,7 @@ import { drainRequest, parseJson, readBody } from '../net/request-body';
 import { handleConsoleSession, identifySession, SESSION_PATH } from './console-session';
 import { defaultConsoleDir, loadConsoleAssets } from './console-static';
 import { createCors } from './cors';
-import { checkInputTexts } from './input-limits';
+import { checkInputTexts } from '../parts/text-limits';
 import { describeError } from './errors';
 import { graphqlMaskError, type Yoga } from './graphql';
 import { createDirectGraphQL, servedDirectly } from './graphql-direct';

@@ -9,7 +9,7 @@ import {
   UpstreamTimeoutError,
   ValidationError,
 } from '../errors';
-import { readLimited, ResponseTooLargeError } from '../http/read-limited';
+import { readLimited, ResponseTooLargeError } from '../net/read-limited';
 import { decodeAuthBlob, type AuthBlob } from './auth-blob';
 
 /** What the client needs of a deployment target. */

@@ -2,7 +2,8 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import type { AppBody, ServiceBody } from '../helpers/bodies';
 import { describeDocker, TEST_IMAGE, testDockerClient } from '../helpers/docker';
 import type { DockerClient } from '../../src/engines/docker-client';
-import { NetworkPool, parseCidr } from '../../src/apps/network-pool';
+import { NetworkPool } from '../../src/apps/network-pool';
+import { parseCidr } from '../../src/net/cidr';
 import { cleanupEngine, instanceId, waitFor } from './fixtures';
 
 test('parseCidr reads IPv4 CIDRs to their network address', () => {

@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import type { MigrationObject } from '@mikro-orm/core';
 import { writeMigration } from '../../src/db/migration-create';
 import { migrations } from '../../src/db/migrations/index';
-import { SCHEMAS, schemaDifference } from '../../src/db/schema-diff';
+import { SCHEMAS } from '../../src/db/migration-create';
+import { schemaDifference } from '../../src/db/schema-diff';
 import { createLogger } from '../../src/logger';
 
 const ROOT = path.join(__dirname, '..', '..');

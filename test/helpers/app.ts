@@ -6,7 +6,7 @@ import path from 'node:path';
 import { request as undiciRequest } from 'undici';
 import { createApp, type App } from '../../src/app';
 import { parseConfig, type Config } from '../../src/config';
-import { answerClientErrorsAsJson } from '../../src/http/client-errors';
+import { answerClientErrorsAsJson } from '../../src/net/client-errors';
 import { createLogger, type Logger } from '../../src/logger';
 import { createTestDatabase, type TestDatabase } from './db';
 

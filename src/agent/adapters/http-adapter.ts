@@ -1,6 +1,6 @@
 import { Agent, errors as undiciErrors, request } from 'undici';
 import { UpstreamError, UpstreamTimeoutError, ValidationError } from '../../errors';
-import { deadlineSignal, readLimited, ResponseTooLargeError } from '../../http/read-limited';
+import { deadlineSignal, readLimited, ResponseTooLargeError } from '../../net/read-limited';
 import type { DeployTemplate, TemplateImage } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
 import { scalarText } from '../../scalar-text';

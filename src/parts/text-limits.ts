@@ -1,4 +1,3 @@
-import { GraphQLError, Kind, type ASTVisitor, type ValidationContext, type ValueNode } from 'graphql';
 import { BadRequestError, ValidationError } from '../errors';
 
 /**
@@ -45,7 +44,7 @@ export const MAX_TEXT_CHARS: Record<string, number> = {
 /** Any other text field. */
 export const DEFAULT_MAX_TEXT_CHARS = 4096;
 
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Throws for the first string under `value` that has a NUL or is over its field's maximum. */
 export function checkInputTexts(value: unknown, field = '', depth = 0): void {
@@ -66,24 +65,4 @@ export function checkText(text: string, field: string): void {
   if (text.includes('\u0000')) throw new BadRequestError(`${name} must not contain a NUL character`, field ? [field] : []);
   const max = MAX_TEXT_CHARS[field] ?? DEFAULT_MAX_TEXT_CHARS;
   if (text.length > max) throw new ValidationError(`${name} is longer than ${max} characters`, field ? [field] : []);
-}
-
-/** The same rule for string literals written into a GraphQL document (arguments, input fields). */
-export function inputTextsRule(context: ValidationContext): ASTVisitor {
-  const check = (node: { value: ValueNode }, name: string) => {
-    const walk = (value: ValueNode, field: string): void => {
-      if (value.kind === Kind.STRING) {
-        try {
-          checkText(value.value, field);
-        } catch (error) {
-          context.reportError(new GraphQLError((error as Error).message, { nodes: value, originalError: error as Error }));
-        }
-      } else if (value.kind === Kind.LIST) value.values.forEach((v) => walk(v, field));
-    };
-    walk(node.value, snake(name));
-  };
-  return {
-    Argument: (node) => check(node, node.name.value),
-    ObjectField: (node) => check(node, node.name.value),
-  };
 }

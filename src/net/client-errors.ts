@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { DomainError, errorBody } from '../errors';
-import { defaultTooLarge, MAX_BODY_BYTES } from '../net/request-body';
+import { defaultTooLarge, MAX_BODY_BYTES } from './request-body';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
