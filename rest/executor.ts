@@ -25,19 +25,7 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Context } from '../src/context';
 import { BadRequestError, DomainError, errorFromCode } from '../src/errors';
-import type { RestRoute } from './route';
-
-export interface RestRequest {
-  params: Record<string, string | undefined>;
-  query: Record<string, string | string[] | undefined>;
-  body: unknown;
-}
-
-/** A root field of a route's `partial` that failed upstream, and why. */
-export interface FieldFailure {
-  field: string;
-  error: DomainError;
-}
+import type { FieldFailure, RestRequest, RestRoute } from './route-table';
 
 export type RestOutcome = { ok: true; status: number; body: unknown; failures: FieldFailure[] } | { ok: false; error: unknown };
 

@@ -1,4 +1,4 @@
-import type { DialectRoute, DialectRow } from './dialect';
+import type { DialectRoute, DialectRow } from './route-table';
 import {
   appServicesShape,
   composeText,

@@ -1,4 +1,4 @@
-import type { RestRoute } from './route';
+import type { RestRoute } from './route-table';
 
 /** Interface A: every path of the spec, as a GraphQL operation (rest/operations/*.graphql). */
 export const routes = [

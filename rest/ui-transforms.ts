@@ -1,6 +1,5 @@
 import { ValidationError } from '../src/errors';
-import { RawBody, type RequestTransform, type ResponseTransform } from './dialect';
-import type { RestRequest } from './executor';
+import { RawBody, type RequestTransform, type ResponseTransform, type RestRequest } from './route-table';
 
 /**
  * The original web UI's dialect (docs/original-system.md "Original web UI dialect"), as small

@@ -22,7 +22,8 @@ import { createGraphQL } from './http/graphql';
 import { answerClientErrorsAsJson } from './net/client-errors';
 import { attachGraphQLWs } from './http/graphql-ws';
 import { createLegacyUiHandler } from './http/legacy-ui';
-import { createHandler, type Handler } from './http/server';
+import type { Handler } from './http/answers';
+import { createHandler } from './http/server';
 import { createLogger, type Logger } from './logger';
 import { VERSION } from './version';
 

@@ -7,7 +7,7 @@ import { TokenService, type Identity } from '../auth/token.service';
 import type { AppDeps } from '../context';
 import { ForbiddenError, MethodNotAllowedError, UnauthenticatedError, ValidationError } from '../errors';
 import { parseJson, readBody } from '../net/request-body';
-import { sendJson } from './server';
+import { sendJson } from './answers';
 
 export const SESSION_PATH = '/console/session';
 export const SESSION_COOKIE = 'platform_session';

@@ -3,10 +3,8 @@ import { createGraphQLError, processRegularResult } from 'graphql-yoga';
 import { getOperationAST, GraphQLError, OperationTypeNode, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Identity } from '../auth/token.service';
 import { partialResult } from '../graphql/partial-results';
+import { servedDirectly } from './answers';
 import type { Yoga } from './graphql';
-
-/** Answers this path wrote (the request log says `graphql: "direct"` for them). */
-export const servedDirectly = new WeakSet<ServerResponse>();
 
 /** The media types yoga's regular (one JSON document) result processor answers with. */
 type RegularMediaType = 'application/json' | 'application/graphql-response+json';

@@ -18,7 +18,7 @@ import { UnauthenticatedError } from '../errors';
 import { MAX_BODY_BYTES } from '../net/request-body';
 import { maskGraphQLError } from './errors';
 import type { Yoga } from './graphql';
-import { identify, redeemTicket } from './server';
+import { identify, redeemTicket } from './identify';
 import { requestUrl } from '../net/request-target';
 import { jsonErrorResponse } from '../net/client-errors';
 

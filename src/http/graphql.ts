@@ -10,13 +10,15 @@ import { hideSuggestions, inputTextsRule, limitRules, validationAborted } from '
 import { partialResults } from '../graphql/partial-results';
 import { apqPlugin, loadTrustedDocuments, trustedDocumentsPlugins } from '../graphql/persisted';
 import { maskGraphQLError } from './errors';
-import { GRAPHQL_SSE_PATH } from './server';
 
 export interface ServerContext {
   identity: Identity;
 }
 
 export type Yoga = YogaServerInstance<ServerContext, Context>;
+
+/** graphql-sse's protocol, both modes (yoga's plugin): the path EventSource clients use. */
+export const GRAPHQL_SSE_PATH = '/graphql/stream';
 
 /** GraphQL over HTTP at /graphql, and GraphiQL for browsers. */
 export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {

@@ -1,39 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { GraphQLSchema } from 'graphql';
-import { prepareRoutes, runRoute } from '../../rest/executor';
-import type { RestRoute } from '../../rest/route';
+import type { RestRoute } from '../../rest/route-table';
 import type { Identity } from '../auth/token.service';
-import { SubscriptionTicketService } from '../auth/ticket.service';
-import { TokenService } from '../auth/token.service';
-import { createContext, type AppDeps } from '../context';
-import { BadRequestError, MethodNotAllowedError, NotFoundError, UnauthenticatedError, UnavailableError } from '../errors';
-import { RETRY_AFTER_SECONDS } from '../db/unavailable';
-import { drainRequest, parseJson, readBody } from '../net/request-body';
-import { handleConsoleSession, identifySession, SESSION_PATH } from './console-session';
+import type { AppDeps } from '../context';
+import { BadRequestError, NotFoundError, UnavailableError } from '../errors';
+import { readBody } from '../net/request-body';
+import { requestUrl } from '../net/request-target';
+import { checkInputTexts } from '../parts/text-limits';
+import { sendJson, withRequestLog, type Handler } from './answers';
+import { handleConsoleSession, SESSION_PATH } from './console-session';
 import { defaultConsoleDir, loadConsoleAssets } from './console-static';
 import { createCors } from './cors';
-import { checkInputTexts } from '../parts/text-limits';
-import { describeError } from './errors';
-import { graphqlMaskError, type Yoga } from './graphql';
-import { createDirectGraphQL, servedDirectly } from './graphql-direct';
-import { scalarText } from '../scalar-text';
-import { requestUrl, requireHost } from '../net/request-target';
-
-export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-
-interface RouteStore {
-  route: RestRoute;
-}
+import { GRAPHQL_SSE_PATH, graphqlMaskError, type Yoga } from './graphql';
+import { createDirectGraphQL } from './graphql-direct';
+import { authenticate, authenticateGraphQL } from './identify';
+import { createRestDoor } from './rest-door';
 
 /** The whole HTTP surface: /healthz, /graphql, interface A's REST table, and the web console (/, /assets/*, /console/session). */
 export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, routes: readonly RestRoute[]): Handler {
-  const prepared = prepareRoutes(schema, routes);
-  const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
-  for (const route of routes) router.on(route.method, route.path, () => undefined, { route } satisfies RouteStore);
-  const knownPaths = FindMyWay({ ignoreTrailingSlash: true });
-  for (const path of new Set(routes.map((r) => r.path))) knownPaths.on('GET', path, () => undefined);
-
+  const rest = createRestDoor(deps, schema, routes, { identify: (req) => authenticate(deps, req) });
   const cors = createCors(deps.config.corsOrigins);
   const consoleAssets = loadConsoleAssets(deps.config.consoleDir ?? defaultConsoleDir());
   const direct = createDirectGraphQL(yoga, { enabled: deps.config.directGraphQL, maskError: graphqlMaskError(deps) });
@@ -58,146 +43,10 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
       if (url.pathname === '/graphql' && json && (await direct(req, res, identity, json.value))) return;
       return forward(yoga, req, res, url, identity, body);
     }
-    // ActiveResource clients put `.json` on every path (`/apps/5.json`); it names the one format served.
-    const pathname = url.pathname.replace(/\.json$/, '');
-    const found = router.find(req.method as HTTPMethod, pathname);
-    if (!found) {
-      if (knownPaths.find('GET', pathname)) throw new MethodNotAllowedError(`${req.method} is not allowed on ${pathname}`);
-      throw new NotFoundError(`no such path: ${pathname}`);
-    }
-    const identity = await authenticate(deps, req);
-    const body = parseJson(await readBody(req));
-    checkInputTexts({ ...found.params, ...Object.fromEntries(url.searchParams) });
-    checkInputTexts(body);
-    const { route } = found.store as RouteStore;
-    const context = createContext(identity, deps);
-    const outcome = await runRoute(
-      schema,
-      prepared.get(route)!,
-      { params: found.params, query: Object.fromEntries(url.searchParams), body },
-      context,
-    );
-    if (!outcome.ok) throw outcome.error;
-    sendOutcome(res, route, found.params, outcome);
+    return rest.serve(req, res, url);
   };
 
-  return withRequestLog(deps, handle, (error, res) => {
-    const { status, body } = describeError(error, deps.log);
-    if (res.headersSent) return void res.destroy();
-    sendJson(res, status, body, errorHeaders(status));
-  });
-}
-
-/** Runs `handle`, logs one line per request, and hands any failure to `fail` for its answer. */
-export function withRequestLog(
-  deps: AppDeps,
-  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
-  fail: (error: unknown, res: ServerResponse) => void,
-): Handler {
-  return (req, res) => {
-    const started = process.hrtime.bigint();
-    // On 'close', not 'finish': a subscription stream the client left never finishes, and is
-    // logged once, with how long it lasted and `aborted`.
-    res.once('close', () => {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const aborted = res.writableFinished ? {} : { aborted: true };
-      // The path only: query strings may carry search terms, never log them with headers.
-      deps.log.info(
-        {
-          method: req.method,
-          path: (req.url ?? '/').split('?')[0],
-          status: res.statusCode,
-          durationMs: Math.round(durationMs * 10) / 10,
-          ...aborted,
-          ...(servedDirectly.has(res) ? { graphql: 'direct' } : {}),
-        },
-        'request',
-      );
-    });
-    Promise.resolve()
-      .then(() => {
-        requireHost(req);
-        return handle(req, res);
-      })
-      .catch(async (error: unknown) => {
-        await drainRequest(req, res);
-        fail(error, res);
-      });
-  };
-}
-
-/** A route's success: its status, its body (none for 204), and a create's `Location`. */
-export function sendOutcome(
-  res: ServerResponse,
-  route: RestRoute,
-  params: Record<string, string | undefined>,
-  outcome: { status: number; body: unknown },
-): void {
-  const location = route.location ? locationOf(route.location, params, outcome.body) : undefined;
-  const headers: Record<string, string> = location ? { location } : {};
-  if (outcome.status === 204) {
-    res.writeHead(204, headers).end();
-    return;
-  }
-  sendJson(res, outcome.status, outcome.body ?? null, headers);
-}
-
-function locationOf(template: string, params: Record<string, string | undefined>, body: unknown): string | undefined {
-  const id = (body as { id?: unknown } | null)?.id;
-  if (id === undefined || id === null) return undefined;
-  return template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(name === 'id' ? scalarText(id) : (params[name] ?? '')));
-}
-
-export function errorHeaders(status: number): Record<string, string> {
-  if (status === 401) return { 'www-authenticate': 'Bearer realm="platform"' };
-  if (status === 503) return { 'retry-after': String(RETRY_AFTER_SECONDS) };
-  return {};
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
-
-/** A bearer token; without an Authorization header, the web console's session cookie. */
-async function authenticate(deps: AppDeps, req: IncomingMessage): Promise<Identity> {
-  if (req.headers.authorization === undefined) {
-    const session = await identifySession(deps, req);
-    if (session) return session;
-  }
-  return identify(deps, req.headers.authorization);
-}
-
-export const GRAPHQL_SSE_PATH = '/graphql/stream';
-
-/**
- * A bearer token, or on a GET without one (a browser's EventSource cannot send headers) a
- * subscription ticket in `?ticket=`: used up here, and removed from the URL yoga sees.
- */
-async function authenticateGraphQL(deps: AppDeps, req: IncomingMessage, url: URL): Promise<Identity> {
-  const ticket = url.searchParams.get('ticket');
-  if (req.headers.authorization !== undefined || req.method !== 'GET' || ticket === null) return authenticate(deps, req);
-  url.searchParams.delete('ticket');
-  return redeemTicket(deps, ticket);
-}
-
-/** The read-only caller behind a subscription ticket (an SSE GET's `?ticket=`, graphql-ws's connectionParams). */
-export async function redeemTicket(deps: AppDeps, ticket: string): Promise<Identity> {
-  const identity = await new SubscriptionTicketService(deps.orm.em.fork(), deps.config.subscriptionTicketTtlSeconds).redeem(ticket);
-  if (!identity) throw new UnauthenticatedError('the subscription ticket is not valid (unknown, used or expired)');
-  return identity;
-}
-
-/** The caller behind an `Authorization: Bearer` value (HTTP header, or graphql-ws connectionParams). */
-export async function identify(deps: AppDeps, authorization: string | undefined): Promise<Identity> {
-  const header = authorization ?? '';
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw new UnauthenticatedError('a bearer token is required (Authorization: Bearer <token>)');
-  const em = deps.orm.em.fork();
-  const identity = await new TokenService(em, deps.config.adminToken).authenticate(match[1]);
-  if (!identity) throw new UnauthenticatedError('the bearer token is not valid');
-  return identity;
+  return withRequestLog(deps, handle, rest.fail);
 }
 
 async function readyz(deps: AppDeps, res: ServerResponse): Promise<void> {

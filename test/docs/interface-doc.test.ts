@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extraRoutes, routes } from '../../rest/routes';
-import type { RestRoute } from '../../rest/route';
+import type { RestRoute } from '../../rest/route-table';
 import type { Adapter } from '../../src/agent/adapters/adapter';
 import type { DeploymentService } from '../../src/agent/deployment.service';
 import { agentRoutes } from '../../src/agent/routes';

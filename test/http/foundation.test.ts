@@ -94,9 +94,10 @@ describe('errors', () => {
     expect(res.body).toEqual({ code: 404, message: 'no such path: /nope', fields: '' });
   });
 
-  test('wrong method on a known path: 405', async () => {
+  test('wrong method on a known path: 405 with the methods it takes', async () => {
     const res = await t.request('PUT', '/registries');
     expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, POST');
     expect(res.body).toEqual({ code: 405, message: 'PUT is not allowed on /registries', fields: '' });
   });
 

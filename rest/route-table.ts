@@ -1,3 +1,5 @@
+import type { DomainError } from '../src/errors';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -36,4 +38,54 @@ export interface RestRoute {
    * (a 404, a 422) is the route's answer, as without this.
    */
   partial?: readonly string[];
+}
+
+/** Reshapes a request before its operation runs (where a client puts its fields). */
+export type RequestTransform = (request: RestRequest) => RestRequest;
+
+/**
+ * Reshapes a result body into what a client reads; `request` is the shaped request, `failures`
+ * the row's `partial` fields that failed (null in the body).
+ */
+export type ResponseTransform = (body: unknown, request: RestRequest, failures: readonly FieldFailure[]) => unknown;
+
+/** A body sent as text with its own content type instead of JSON (a YAML download). */
+export class RawBody {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}
+
+/**
+ * A row of a client dialect's table: an interface-A route (same operations) plus the small
+ * declared transforms that dialect needs. The transforms run in the order listed.
+ */
+export interface DialectRoute extends RestRoute {
+  request?: readonly RequestTransform[];
+  response?: readonly ResponseTransform[];
+}
+
+/** A call the dialect's client makes that this product cannot serve: 501 with the reason. */
+export interface UnsupportedRoute {
+  method: HttpMethod;
+  path: string;
+  unsupported: string;
+}
+
+export type DialectRow = DialectRoute | UnsupportedRoute;
+
+export const isUnsupported = (row: DialectRow): row is UnsupportedRoute => 'unsupported' in row;
+
+/** What a route reads: the path's parameters, the query and the parsed JSON body. */
+export interface RestRequest {
+  params: Record<string, string | undefined>;
+  query: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/** A root field of a route's `partial` that failed upstream, and why. */
+export interface FieldFailure {
+  field: string;
+  error: DomainError;
 }

@@ -1,0 +1,62 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppDeps } from '../context';
+import { RETRY_AFTER_SECONDS } from '../db/unavailable';
+import { drainRequest } from '../net/request-body';
+import { requireHost } from '../net/request-target';
+
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Answers the direct GraphQL path wrote (the request log says `graphql: "direct"` for them). */
+export const servedDirectly = new WeakSet<ServerResponse>();
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export function errorHeaders(status: number): Record<string, string> {
+  if (status === 401) return { 'www-authenticate': 'Bearer realm="platform"' };
+  if (status === 503) return { 'retry-after': String(RETRY_AFTER_SECONDS) };
+  return {};
+}
+
+/**
+ * A listener's handler: `handle` after the Host check, one log line per request, and any failure
+ * handed to `fail` once what is left of the request body is read.
+ */
+export function withRequestLog(
+  deps: AppDeps,
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  fail: (error: unknown, res: ServerResponse) => void,
+): Handler {
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    // On 'close', not 'finish': a subscription stream the client left never finishes, and is
+    // logged once, with how long it lasted and `aborted`.
+    res.once('close', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      // The path only: query strings may carry search terms, never log them with headers.
+      deps.log.info(
+        {
+          method: req.method,
+          path: (req.url ?? '/').split('?')[0],
+          status: res.statusCode,
+          durationMs: Math.round(durationMs * 10) / 10,
+          ...(res.writableFinished ? {} : { aborted: true }),
+          ...(servedDirectly.has(res) ? { graphql: 'direct' } : {}),
+        },
+        'request',
+      );
+    });
+    Promise.resolve()
+      .then(() => {
+        requireHost(req);
+        return handle(req, res);
+      })
+      .catch(async (error: unknown) => {
+        await drainRequest(req, res);
+        fail(error, res);
+      });
+  };
+}

@@ -1,0 +1,42 @@
+import type { IncomingMessage } from 'node:http';
+import { SubscriptionTicketService } from '../auth/ticket.service';
+import { TokenService, type Identity } from '../auth/token.service';
+import type { AppDeps } from '../context';
+import { UnauthenticatedError } from '../errors';
+import { identifySession } from './console-session';
+
+/** A bearer token; without an Authorization header, the web console's session cookie. */
+export async function authenticate(deps: AppDeps, req: IncomingMessage): Promise<Identity> {
+  if (req.headers.authorization === undefined) {
+    const session = await identifySession(deps, req);
+    if (session) return session;
+  }
+  return identify(deps, req.headers.authorization);
+}
+
+/**
+ * A bearer token, or on a GET without one (a browser's EventSource cannot send headers) a
+ * subscription ticket in `?ticket=`: used up here, and removed from the URL yoga sees.
+ */
+export async function authenticateGraphQL(deps: AppDeps, req: IncomingMessage, url: URL): Promise<Identity> {
+  const ticket = url.searchParams.get('ticket');
+  if (req.headers.authorization !== undefined || req.method !== 'GET' || ticket === null) return authenticate(deps, req);
+  url.searchParams.delete('ticket');
+  return redeemTicket(deps, ticket);
+}
+
+/** The read-only caller behind a subscription ticket (an SSE GET's `?ticket=`, graphql-ws's connectionParams). */
+export async function redeemTicket(deps: AppDeps, ticket: string): Promise<Identity> {
+  const identity = await new SubscriptionTicketService(deps.orm.em.fork(), deps.config.subscriptionTicketTtlSeconds).redeem(ticket);
+  if (!identity) throw new UnauthenticatedError('the subscription ticket is not valid (unknown, used or expired)');
+  return identity;
+}
+
+/** The caller behind an `Authorization: Bearer` value (HTTP header, or graphql-ws connectionParams). */
+export async function identify(deps: AppDeps, authorization: string | undefined): Promise<Identity> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) throw new UnauthenticatedError('a bearer token is required (Authorization: Bearer <token>)');
+  const identity = await new TokenService(deps.orm.em.fork(), deps.config.adminToken).authenticate(match[1]);
+  if (!identity) throw new UnauthenticatedError('the bearer token is not valid');
+  return identity;
+}

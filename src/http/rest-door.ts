@@ -1,0 +1,105 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { GraphQLSchema } from 'graphql';
+import { prepareRoutes, runRoute } from '../../rest/executor';
+import { isUnsupported, RawBody, type DialectRoute, type DialectRow, type RestRequest } from '../../rest/route-table';
+import type { Identity } from '../auth/token.service';
+import { createContext, type AppDeps } from '../context';
+import { DomainError, MethodNotAllowedError, NotFoundError, NotImplementedError } from '../errors';
+import { parseJson, readBody } from '../net/request-body';
+import { checkInputTexts } from '../parts/text-limits';
+import { scalarText } from '../scalar-text';
+import { errorHeaders, sendJson } from './answers';
+import { describeError } from './errors';
+
+export interface RestDoorOptions {
+  /** The caller: a bearer token or session on the main listener, the fixed legacy scope on the other. */
+  identify(req: IncomingMessage): Promise<Identity>;
+  /** Members an error body carries beside `{code, message, fields}` for this door's clients. */
+  errorMembers?(error: unknown): Record<string, unknown>;
+}
+
+export interface RestDoor {
+  /** Answers the request by its row of the table: 404 or 405 when it has none. */
+  serve: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+  /** Answers a failure with its status and error body. */
+  fail: (error: unknown, res: ServerResponse) => void;
+}
+
+/**
+ * The one REST door of both listeners: a route table (interface A's, or a client dialect's) to
+ * named GraphQL operations. It routes, identifies the caller, reads the body (bounded), applies
+ * the input text rules to what the client sent, runs the operation with a fresh context, and
+ * writes the answer; the dialect's transforms reshape the request and the result around it.
+ */
+export function createRestDoor(deps: AppDeps, schema: GraphQLSchema, rows: readonly DialectRow[], options: RestDoorOptions): RestDoor {
+  const prepared = prepareRoutes(
+    schema,
+    rows.filter((row): row is DialectRoute => !isUnsupported(row)),
+  );
+  const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
+  for (const row of rows) router.on(row.method, row.path, () => undefined, { row });
+  const methods = [...new Set(rows.map((row) => row.method))];
+
+  return {
+    async serve(req, res, url) {
+      // ActiveResource clients put `.json` on every path (`/apps/5.json`); it names the one format served.
+      const pathname = url.pathname.replace(/\.json$/, '');
+      const found = router.find(req.method as HTTPMethod, pathname);
+      if (!found) {
+        const allowed = methods.filter((method) => router.find(method, pathname));
+        if (allowed.length === 0) throw new NotFoundError(`no such path: ${pathname}`);
+        res.setHeader('allow', allowed.join(', '));
+        throw new MethodNotAllowedError(`${req.method} is not allowed on ${pathname}`);
+      }
+      const { row } = found.store as { row: DialectRow };
+      if (isUnsupported(row)) throw new NotImplementedError(`${req.method} ${pathname} is not served: ${row.unsupported}`);
+      const identity = await options.identify(req);
+      const query = Object.fromEntries(url.searchParams);
+      const sent = parseJson(await readBody(req));
+      // What the client sent, before any transform moves it.
+      checkInputTexts({ ...found.params, ...query });
+      checkInputTexts(sent);
+      let request: RestRequest = { params: found.params, query, body: sent };
+      for (const transform of row.request ?? []) request = transform(request);
+      const outcome = await runRoute(schema, prepared.get(row)!, request, createContext(identity, deps));
+      if (!outcome.ok) throw outcome.error;
+      let body = outcome.body;
+      for (const transform of row.response ?? []) body = transform(body, request, outcome.failures);
+      answer(res, row, found.params, outcome.status, body);
+    },
+    fail(error, res) {
+      const { status, body } = describeError(error, deps.log);
+      if (res.headersSent) return void res.destroy();
+      sendJson(res, status, { ...body, ...options.errorMembers?.(error) }, errorHeaders(status));
+    },
+  };
+}
+
+/** A route's success: its status, its body (none for 204; text for a download), and a create's `Location`. */
+function answer(res: ServerResponse, row: DialectRoute, params: Record<string, string | undefined>, status: number, body: unknown): void {
+  if (body instanceof RawBody) {
+    res.writeHead(status, { 'content-type': body.contentType, 'content-length': Buffer.byteLength(body.text) });
+    return void res.end(body.text);
+  }
+  const location = row.location ? locationOf(row.location, params, body) : undefined;
+  const headers: Record<string, string> = location ? { location } : {};
+  if (status === 204) return void res.writeHead(204, headers).end();
+  sendJson(res, status, body ?? null, headers);
+}
+
+function locationOf(template: string, params: Record<string, string | undefined>, body: unknown): string | undefined {
+  const id = (body as { id?: unknown } | null)?.id;
+  if (id === undefined || id === null) return undefined;
+  return template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(name === 'id' ? scalarText(id) : (params[name] ?? '')));
+}
+
+/**
+ * ActiveResource reads a 422's `errors` as `{attribute: [messages]}` for the form's fields
+ * (without it, it crashes on `code`); the legacy listener gives it beside the error body.
+ */
+export function formErrors(error: unknown): Record<string, unknown> {
+  if (!(error instanceof DomainError) || (error.httpStatus !== 422 && error.httpStatus !== 400)) return {};
+  const fields = error.fields.length ? error.fields : ['base'];
+  return { errors: Object.fromEntries(fields.map((field) => [field, [error.message]])) };
+}
