@@ -10,7 +10,8 @@ import { BadRequestError, DomainError, PayloadTooLargeError, ValidationError } f
 import { Service, type BuildLine } from './app.entity';
 import { environmentMap, type AppExtras, type CreateAppInput } from './app-builder';
 import type { AppRuntime } from './app-runtime';
-import { LABEL_INSTANCE, runError } from './app-runner';
+import { LABEL_INSTANCE } from './container-labels';
+import { runError } from './run-error';
 import { contextLabel } from './build-context';
 import { loadComposeApp, type ComposeApp } from './compose';
 import { buildContext, readInside } from './compose-files';

@@ -9,7 +9,7 @@ import { defaultExposedPorts } from '../engines/states';
 import { ConflictError, DependencyFailedError, DomainError, NotFoundError } from '../errors';
 import { orNull } from '../engines/docker-http';
 import type { Logger } from '../logger';
-import type { App, RunError, Service } from './app.entity';
+import type { App, Service } from './app.entity';
 import type { AppRuntime } from './app-runtime';
 import type { PreparedBuilds } from './app-build';
 import { dependencyOrder } from './dependency-order';
@@ -17,11 +17,8 @@ import { linkEnvironment } from './link-env';
 import { containerName, projectName, scopedName, volumeSourceKind } from './names';
 import type { AppNetwork } from './service-options';
 import { LABEL_REPLICA } from './service-view';
-
-export const LABEL_INSTANCE = 'platform.instance';
-export const LABEL_APP = 'platform.app';
-export const LABEL_SERVICE = 'platform.service';
-export const LABEL_VOLUME = 'platform.volume';
+import { LABEL_APP, LABEL_INSTANCE, LABEL_SERVICE, LABEL_VOLUME } from './container-labels';
+import { runError } from './run-error';
 
 /**
  * Runs an app's services as containers: one user-defined network per app (links resolve by
@@ -397,16 +394,4 @@ export function imageHost(ref: string): string | null {
   const first = ref.split('/')[0];
   if (!ref.includes('/') || !(first.includes('.') || first.includes(':') || first === 'localhost')) return null;
   return first.toLowerCase();
-}
-
-/** A failure as the service's `errors`: port taken and name clashes are said plainly. */
-export function runError(error: unknown): RunError {
-  if (error instanceof EngineRequestError && /port is already allocated|address already in use/i.test(error.engineMessage)) {
-    return { code: 409, message: `a host port of this service is already in use: ${error.engineMessage}`, fields: 'ports' };
-  }
-  if (error instanceof DomainError) {
-    const fields = error.fields.length ? error.fields : /pulling image/.test(error.message) ? ['from'] : [];
-    return { code: error.httpStatus, message: error.message, fields: fields.join(',') };
-  }
-  return { code: 500, message: 'Unexpected error.', fields: '' };
 }

@@ -3,7 +3,7 @@ import type { ContainerInspect } from '../engines/docker-types';
 import type { DockerClient } from '../engines/docker-client';
 import { BadRequestError } from '../errors';
 import type { BuildLine } from './app.entity';
-import { LABEL_SERVICE } from './app-runner';
+import { LABEL_SERVICE } from './container-labels';
 
 /** One line a service's container wrote. */
 export interface JournalEntry {

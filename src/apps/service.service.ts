@@ -3,7 +3,7 @@ import { isEngineUnreachable } from '../engines/engine-errors';
 import { NotFoundError } from '../errors';
 import { Service, ServiceLink, SharedVolume, type App } from './app.entity';
 import { launch, loadApp, type AppsDeps } from './app-launch';
-import { LABEL_INSTANCE, LABEL_SERVICE } from './app-runner';
+import { LABEL_INSTANCE, LABEL_SERVICE } from './container-labels';
 import { readJournal, type JournalEntry, type JournalQuery } from './journal';
 import { applyServiceFields, checkServiceInput, type ServiceInput } from './service-input';
 import { replicaViews, serviceView, type Observation, type ServiceView } from './service-view';

@@ -5,6 +5,7 @@ import { toDomainError, upstream, type HttpContext } from './registry-http';
 import { RegistrySession } from './registry-session';
 import { searchV1 } from './registry-v1';
 import { listTags, probeV2, searchCatalog } from './registry-v2';
+import type { RegistryImage } from './registry-image';
 import type { OutboundPolicy } from './outbound-policy';
 
 export interface RegistryTarget {
@@ -12,15 +13,6 @@ export interface RegistryTarget {
   name: string;
   endpointUrl: string;
   credentials?: RegistryCredentials;
-}
-
-export interface RegistryImage {
-  name: string;
-  tags: string[];
-  description: string | null;
-  isOfficial: boolean | null;
-  isTrusted: boolean | null;
-  starCount: number | null;
 }
 
 export interface SearchRegistryOptions {

@@ -1,6 +1,5 @@
-import type { RegistryImage } from './registry-client';
 import type { RegistrySession } from './registry-session';
-import { mapLimit, matches, type StepResult } from './registry-v2';
+import { mapLimit, matches, type RegistryImage, type StepResult } from './registry-image';
 
 interface V1Result {
   name?: unknown;

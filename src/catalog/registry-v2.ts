@@ -1,8 +1,7 @@
-import type { RegistryImage } from './registry-client';
+import { mapLimit, matches, type RegistryImage, type StepResult } from './registry-image';
 import type { RegistrySession } from './registry-session';
 
 /** A search step's outcome when the registry does not offer it (the caller may fall back). */
-export type StepResult = { ok: true; images: RegistryImage[] } | { ok: false; error: Error };
 
 const PAGE_SIZE = 100;
 // 50 pages of 100: a registry with more repositories is searched in its first 5,000 (the
@@ -51,11 +50,6 @@ export async function listTags(session: RegistrySession, name: string): Promise<
   return Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [];
 }
 
-export function matches(name: string, terms: string[]): boolean {
-  const lower = name.toLowerCase();
-  return terms.some((term) => lower.includes(term));
-}
-
 /** `Link: </v2/_catalog?last=x&n=100>; rel="next"` (RFC 8288), relative to the answering URL. */
 function nextPage(header: string | string[] | undefined, base: URL): URL | null {
   for (const value of Array.isArray(header) ? header : header ? [header] : []) {
@@ -66,17 +60,4 @@ function nextPage(header: string | string[] | undefined, base: URL): URL | null 
     }
   }
   return null;
-}
-
-export async function mapLimit<T, R>(items: T[], concurrency: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let index = 0;
-  const worker = async (): Promise<void> => {
-    while (index < items.length) {
-      const i = index++;
-      results[i] = await run(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return results;
 }

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, DomainError } from '../errors';
 import type { Logger } from '../logger';
-import { imageReference, searchRegistry, type RegistryImage } from './registry-client';
+import { imageReference, searchRegistry } from './registry-client';
+import type { RegistryImage } from './registry-image';
 import type { Registry } from './registry.entity';
 import type { RegistryService } from './registry.service';
 import { templateViews } from './template-read';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LABEL_APP, LABEL_INSTANCE, LABEL_SERVICE } from '../apps/app-runner';
+import { LABEL_APP, LABEL_INSTANCE, LABEL_SERVICE } from '../apps/container-labels';
 import type { DockerClient } from '../engines/docker-client';
 import type { EventSubscription } from '../engines/docker-events';
 import type { ContainerInspect, EngineEvent } from '../engines/docker-types';
