@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { swarmApi } from '../../src/agent/adapters/swarm-api';
+import { freePort } from '../../src/net/free-port';
 import type { DockerClient } from '../../src/engines/docker-client';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 import type { DeploymentBody, TargetBody } from '../helpers/bodies';
@@ -20,6 +21,8 @@ interface Task {
   DesiredState: string;
   Status: {
     State: string;
+    /** Why the task is not running, e.g. the scheduler finding no node for it. */
+    Err?: string;
     ContainerStatus?: { ContainerID?: string };
     PortStatus?: { Ports?: { PublishedPort: number; TargetPort: number }[] };
   };
@@ -224,6 +227,49 @@ describeBrowser('the swarm adapter on three nodes', () => {
         );
         expect(peers).toEqual(hostnames);
       }
+    }, 180_000);
+
+    test('a fixed host port with count 4: one replica on each node, answering on that port at its node’s address, and the fourth pending', async () => {
+      // Host-mode publishing: the swarm puts at most one replica with the port on each node.
+      const port = await freePort();
+      const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', {
+        body: {
+          template: {
+            name: `fixed-${sfx}`,
+            images: [
+              {
+                name: 'edge',
+                source: TEST_IMAGE,
+                command: 'sh -c "mkdir -p /www && hostname > /www/index.html && exec httpd -f -p 8080 -h /www"',
+                ports: [{ container_port: 8080, host_port: port }],
+                deployment: { count: 4 },
+              },
+            ],
+          },
+        },
+      });
+      expect({ status: created.status, body: created.body }).toEqual({
+        status: 200,
+        body: { id: expect.any(Number), name: `fixed-${sfx}`, template: null, redeployable: true, service_ids: [expect.any(String)] },
+      });
+      const [edge] = created.body.service_ids;
+      const key = await keyOf(edge);
+      const { running, unplaced } = await waitFor('3 running replicas and one the scheduler cannot place', async () => {
+        const tasks = await docker.request<Task[]>('GET', '/tasks', {
+          query: { filters: { service: [edge], 'desired-state': ['running'] } },
+        });
+        const up = tasks.filter((task) => task.Status.State === 'running');
+        const waiting = tasks.filter((task) => task.Status.State === 'pending' && task.Status.Err);
+        return up.length === 3 && waiting.length === 1 ? { running: up, unplaced: waiting[0] } : undefined;
+      });
+      expect(unplaced.Status.Err).toBe('no suitable node (host-mode port already in use on 3 nodes)');
+      expect(await statesOf(agent, created.body.id)).toEqual(['pending']);
+      const answers = await Promise.all(swarm.addrs.map(async (addr) => (await (await fetch(`http://${addr}:${port}/`)).text()).trim()));
+      expect(answers).toEqual(
+        [1, 2, 3].map((n) => running.find((task) => node(task.NodeID) === n)?.Status.ContainerStatus?.ContainerID?.slice(0, 12)),
+      );
+      expect((await agentRequest(agent, 'DELETE', `/deployments/${created.body.id}`)).status).toBe(204);
+      expect(await leftovers(key, [1, 2, 3])).toEqual([1, 2, 3].map(() => ({ containers: 0, networks: 0 })));
     }, 180_000);
 
     test('losing a node: pending until its replica runs again elsewhere, then running, as the agent, the main service and the console show', async () => {
