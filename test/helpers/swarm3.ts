@@ -1,5 +1,7 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { DockerClient } from '../../src/engines/docker-client';
@@ -21,6 +23,9 @@ import { DockerClient } from '../../src/engines/docker-client';
  *
  * In CI, .ci/run starts the cluster (and stops it at exit); a test run that finds it down starts it
  * itself and stops it again on release (PLATFORM_SWARM3_KEEP=1 leaves it up for the next run).
+ *
+ * One test file at a time has the cluster, from useSwarm3 to release: jest runs files in parallel,
+ * and a file that stops a node (or counts the nodes its replicas run on) fails another's.
  */
 const CI = path.resolve(__dirname, '../../.ci');
 export const SWARM3_DIR = process.env.PLATFORM_SWARM3_DIR || '/tmp/platform-swarm3';
@@ -65,10 +70,21 @@ function readEnv(): Record<string, string> {
 }
 
 /**
- * Brings the cluster up (.ci/swarm3-up.sh is idempotent: ~0.5 s when it is up, and a node an
- * earlier run left stopped is started again) and waits for three Ready nodes.
+ * Takes the cluster for this test file (waiting while another file has it), brings it up
+ * (.ci/swarm3-up.sh is idempotent: ~0.5 s when it is up, and a node an earlier run left stopped
+ * is started again) and waits for three Ready nodes. `release` gives it back.
  */
 export async function useSwarm3(): Promise<Swarm3> {
+  const unlock = await lockSwarm3();
+  try {
+    return await up(unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+async function up(unlock: () => void): Promise<Swarm3> {
   const startedHere = !existsSync(ENV_FILE);
   await script('swarm3-up.sh');
   const env = readEnv();
@@ -95,13 +111,82 @@ export async function useSwarm3(): Promise<Swarm3> {
     async release() {
       if (released) return;
       released = true;
-      if (startedHere && process.env.PLATFORM_SWARM3_KEEP !== '1') {
-        await script('swarm3-down.sh');
-        return;
+      try {
+        if (startedHere && process.env.PLATFORM_SWARM3_KEEP !== '1') {
+          await script('swarm3-down.sh');
+          return;
+        }
+        for (const n of stopped) await script('swarm3-node.sh', 'start', node(n));
+      } finally {
+        unlock();
       }
-      for (const n of stopped) await script('swarm3-node.sh', 'start', node(n));
     },
   };
+}
+
+/** Longer than a file holds the cluster (about a minute), within the beforeAll's SWARM3_SETUP_MS. */
+const LOCK_WAIT_MS = SWARM3_SETUP_MS / 2;
+
+/** Outside SWARM3_DIR, which swarm3-down.sh removes. */
+function lockPath(): string {
+  return path.join(process.env.PLATFORM_SWARM3_LOCK_DIR || os.tmpdir(), 'platform-swarm3-tests.lock');
+}
+
+/**
+ * Takes the cluster for this test file (`<pid>:<random>` in an O_EXCL file), waiting while another
+ * process holds it; resolves to the unlock. useSwarm3 takes it; exported for its own test.
+ */
+export async function lockSwarm3(): Promise<() => void> {
+  const lock = lockPath();
+  const me = `${process.pid}:${randomBytes(4).toString('hex')}`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let told = false;
+  for (;;) {
+    try {
+      const fd = openSync(lock, 'wx');
+      writeFileSync(fd, me);
+      closeSync(fd);
+      return () => {
+        if (readHolder(lock) === me) rmSync(lock, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = readHolder(lock);
+    if (holder === undefined) continue; // released meanwhile
+    // A holder that died (a killed worker) never unlocks; nor does a file of this worker that
+    // failed before its release (jest runs one file at a time in a worker). Empty: being written.
+    const pid = Number(holder.split(':')[0]);
+    if (holder && (pid === process.pid || !alive(pid))) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`the three-node swarm is held by test process ${holder} (lock ${lock})`);
+    if (!told) {
+      // A file waiting in its beforeAll says why.
+      console.warn(`waiting for the three-node swarm: test process ${holder} has it (lock ${lock})`);
+      told = true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+function readHolder(lock: string): string | undefined {
+  try {
+    return readFileSync(lock, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 let probed: { ok: boolean; reason: string } | undefined;

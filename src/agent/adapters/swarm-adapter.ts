@@ -4,7 +4,7 @@ import { shellWords } from '../../engines/shell-words';
 import type { Logger } from '../../logger';
 import type { DeployTemplate, TemplateImage } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
-import { LABEL_KEY, LABEL_SERVICE, aliasesOf, asUpstream, upstream, checkHostPorts, imageRef, safeName } from './engine-common';
+import { LABEL_KEY, LABEL_SERVICE, aliasesOf, asUpstream, upstream, imageRef, safeName } from './engine-common';
 import { swarmApi, type SwarmServiceSpec } from './swarm-api';
 
 export interface SwarmAdapterOptions {
@@ -100,8 +100,9 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
       }
     },
 
+    // A fixed host port with several replicas is no conflict here: the routing mesh shares it
+    // (ingress), or the swarm puts one replica per node and leaves the rest pending (host).
     async create(key, template) {
-      checkHostPorts(template);
       const specs = template.images.map((image) => serviceSpec(key, template, image));
       const names: string[] = [];
       try {
