@@ -12,8 +12,17 @@ export const UNEXPECTED = 'Unexpected error.';
  */
 const INTERNAL_EXTENSIONS = ['originalError', 'stack', 'exception'];
 
+/**
+ * Yoga answers an `application/json` request 200 for spec errors, unless one of them carries an
+ * `originalError` that is not GraphQL's (its JSON parser's): a body that does not parse is a 400.
+ * With that member gone, its `http.spec` goes too, so the 400 stays.
+ */
 function withoutInternals(extensions: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(extensions).filter(([key]) => !INTERNAL_EXTENSIONS.includes(key)));
+  const kept = Object.fromEntries(Object.entries(extensions).filter(([key]) => !INTERNAL_EXTENSIONS.includes(key)));
+  const http = kept.http as { spec?: boolean } | undefined;
+  if (!('originalError' in extensions) || !http?.spec) return kept;
+  const { spec: _spec, ...status } = http;
+  return { ...kept, http: status };
 }
 
 /** A domain error as its status and body; anything else is logged and masked as a 500. */
