@@ -13,6 +13,8 @@ describeDocker('agent with the docker adapter', () => {
   const keys = new Set<string>();
   /** Deployments whose objects the agent may not have removed (it failed, or a test did). */
   const deployments = new Set<number>();
+  /** Images the tests made, removed once no container uses them. */
+  const images: string[] = [];
 
   beforeAll(async () => {
     agent = await startAgent({ env: { AGENT_ADAPTER: 'docker', DOCKER_HOST: testDockerHost(), AGENT_STOP_TIMEOUT_SECONDS: '1' } });
@@ -30,6 +32,7 @@ describeDocker('agent with the docker adapter', () => {
       for (const name of containers) await docker.removeContainer(name, { force: true }).catch(() => undefined);
       for (const name of networks) await docker.removeNetwork(name).catch(() => undefined);
     }
+    for (const image of images) await docker.removeImage(image, { force: true }).catch(() => undefined);
     await docker.close();
   });
 
@@ -245,64 +248,60 @@ describeDocker('agent with the docker adapter', () => {
       ['8080/tcp'],
     );
     const served = (await docker.inspectImage(ref)).Id;
-    try {
-      const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', {
-        body: {
-          template: {
-            name: 'swapped',
-            images: [
-              { name: 'web', source: ref, ports: [{ host_interface: '127.0.0.1', container_port: 8080 }] },
-              { name: 'worker', source: ref, deployment: { count: 2 } },
-            ],
-          },
+    images.push(ref, served);
+    const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', {
+      body: {
+        template: {
+          name: 'swapped',
+          images: [
+            { name: 'web', source: ref, ports: [{ host_interface: '127.0.0.1', container_port: 8080 }] },
+            { name: 'worker', source: ref, deployment: { count: 2 } },
+          ],
         },
-      });
-      expect(created.status).toBe(200);
-      const { id, service_ids: oldIds } = created.body;
-      deployments.add(id);
-      const oldKey = await generationKey(oldIds[0]);
-      await waitRunning(id);
-      expect(await answer(oldIds[0])).toBe('old');
+      },
+    });
+    expect(created.status).toBe(200);
+    const { id, service_ids: oldIds } = created.body;
+    deployments.add(id);
+    const oldKey = await generationKey(oldIds[0]);
+    await waitRunning(id);
+    expect(await answer(oldIds[0])).toBe('old');
 
-      await makeImage(docker, ref, ['/no/such/binary']);
-      const since = Date.now() - 1000;
-      const res = await agentRequest<AgentDeploymentBody>(agent, 'POST', `/deployments/${id}/redeploy`);
-      expect(res.status).toBe(502);
-      expect(res.body).toEqual({ code: 502, message: expect.stringContaining('/no/such/binary'), fields: '' });
+    await makeImage(docker, ref, ['/no/such/binary']);
+    const since = Date.now() - 1000;
+    const res = await agentRequest<AgentDeploymentBody>(agent, 'POST', `/deployments/${id}/redeploy`);
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ code: 502, message: expect.stringContaining('/no/such/binary'), fields: '' });
 
-      // A new generation was made (and could not start), then removed; the old one is all there is.
-      const made = (await pastEvents(docker, since, Date.now(), { type: ['container'], event: ['create'] }))
-        .map((event) => event.Actor.Attributes.name)
-        .filter((name) => name.startsWith(`platform-d${id}-`) && !name.startsWith(`platform-${oldKey}-`));
-      expect(made.map((name) => name.replace(/-[0-9a-f]{6}-/, '-<key>-')).sort()).toEqual([
-        `platform-d${id}-<key>-web-1`,
-        `platform-d${id}-<key>-worker-1`,
-        `platform-d${id}-<key>-worker-2`,
-      ]);
-      expect(await objectsOf(id)).toEqual({ containers: [...oldIds].sort(), networks: [`platform-${oldKey}`] });
-      for (const name of oldIds) {
-        const container = await docker.inspectContainer(name);
-        expect({ name, running: container?.State.Running, image: container?.Image }).toEqual({ name, running: true, image: served });
-      }
-
-      // The agent still answers with the old containers, running, and the old web still serves.
-      const list = await agentRequest<AgentDeploymentBody[]>(agent, 'GET', '/deployments');
-      expect(list.body).toEqual([{ id, name: 'swapped', template: null, redeployable: true, service_ids: oldIds }]);
-      const one = await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${id}`);
-      expect(one.body).toEqual({
-        id,
-        name: 'swapped',
-        redeployable: true,
-        status: { services: oldIds.map((name) => ({ id: name, actualState: 'running' })) },
-      });
-      expect(await answer(oldIds[0])).toBe('old');
-
-      expect((await agentRequest(agent, 'DELETE', `/deployments/${id}`)).status).toBe(204);
-      expect(await objectsOf(id)).toEqual({ containers: [], networks: [] });
-    } finally {
-      await docker.removeImage(ref, { force: true }).catch(() => undefined);
-      await docker.removeImage(served, { force: true }).catch(() => undefined);
+    // A new generation was made (and could not start), then removed; the old one is all there is.
+    const made = (await pastEvents(docker, since, Date.now(), { type: ['container'], event: ['create'] }))
+      .map((event) => event.Actor.Attributes.name)
+      .filter((name) => name.startsWith(`platform-d${id}-`) && !name.startsWith(`platform-${oldKey}-`));
+    expect(made.map((name) => name.replace(/-[0-9a-f]{6}-/, '-<key>-')).sort()).toEqual([
+      `platform-d${id}-<key>-web-1`,
+      `platform-d${id}-<key>-worker-1`,
+      `platform-d${id}-<key>-worker-2`,
+    ]);
+    expect(await objectsOf(id)).toEqual({ containers: [...oldIds].sort(), networks: [`platform-${oldKey}`] });
+    for (const name of oldIds) {
+      const container = await docker.inspectContainer(name);
+      expect({ name, running: container?.State.Running, image: container?.Image }).toEqual({ name, running: true, image: served });
     }
+
+    // The agent still answers with the old containers, running, and the old web still serves.
+    const list = await agentRequest<AgentDeploymentBody[]>(agent, 'GET', '/deployments');
+    expect(list.body).toEqual([{ id, name: 'swapped', template: null, redeployable: true, service_ids: oldIds }]);
+    const one = await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${id}`);
+    expect(one.body).toEqual({
+      id,
+      name: 'swapped',
+      redeployable: true,
+      status: { services: oldIds.map((name) => ({ id: name, actualState: 'running' })) },
+    });
+    expect(await answer(oldIds[0])).toBe('old');
+
+    expect((await agentRequest(agent, 'DELETE', `/deployments/${id}`)).status).toBe(204);
+    expect(await objectsOf(id)).toEqual({ containers: [], networks: [] });
   });
 
   test('metadata names the engine', async () => {

@@ -17,6 +17,8 @@ describeDocker('agent with the swarm adapter', () => {
   const docker = testDockerClient();
   let releaseSwarm: (() => Promise<void>) | undefined;
   const keys = new Set<string>();
+  /** Images the tests made, removed once no task uses them. */
+  const images: string[] = [];
 
   beforeAll(async () => {
     // Shared with the other files that use the swarm: left only when the last one is done.
@@ -44,6 +46,8 @@ describeDocker('agent with the swarm adapter', () => {
         await swarmApi.removeService(docker, service.ID).catch(() => undefined);
       }
     }
+    for (const key of keys) await leftovers(key);
+    for (const image of images) await docker.removeImage(image, { force: true }).catch(() => undefined);
     await releaseSwarm?.();
     await docker.close();
   }, 60_000);
@@ -178,56 +182,52 @@ describeDocker('agent with the swarm adapter', () => {
       ['8080/tcp'],
     );
     const served = (await docker.inspectImage(ref)).Id;
-    try {
-      const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', {
-        body: {
-          template: {
-            name: 'swapped',
-            images: [
-              { name: 'web', source: ref, ports: [{ container_port: 8080 }] },
-              { name: 'worker', source: ref, deployment: { count: 2 } },
-            ],
-          },
+    images.push(ref, served);
+    const created = await agentRequest<AgentDeploymentBody>(agent, 'POST', '/deployments', {
+      body: {
+        template: {
+          name: 'swapped',
+          images: [
+            { name: 'web', source: ref, ports: [{ container_port: 8080 }] },
+            { name: 'worker', source: ref, deployment: { count: 2 } },
+          ],
         },
-      });
-      expect(created.status).toBe(200);
-      const { id, service_ids: oldIds } = created.body;
-      const oldKey = (await swarmApi.inspectService(docker, oldIds[0]))!.Spec.Labels![LABEL_KEY];
-      keys.add(oldKey);
-      await waitRunning(id);
+      },
+    });
+    expect(created.status).toBe(200);
+    const { id, service_ids: oldIds } = created.body;
+    const oldKey = (await swarmApi.inspectService(docker, oldIds[0]))!.Spec.Labels![LABEL_KEY];
+    keys.add(oldKey);
+    await waitRunning(id);
 
-      await makeImage(docker, ref, ['/no/such/binary']);
-      const res = await agentRequest<AgentDeploymentBody>(agent, 'POST', `/deployments/${id}/redeploy`);
-      for (const key of await deploymentKeys(id)) keys.add(key);
-      expect(res.status).toBe(502);
-      expect(res.body).toEqual({ code: 502, message: expect.stringContaining('/no/such/binary'), fields: '' });
+    await makeImage(docker, ref, ['/no/such/binary']);
+    const res = await agentRequest<AgentDeploymentBody>(agent, 'POST', `/deployments/${id}/redeploy`);
+    for (const key of await deploymentKeys(id)) keys.add(key);
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ code: 502, message: expect.stringContaining('/no/such/binary'), fields: '' });
 
-      // Only the old generation is left, its tasks running the image that serves.
-      expect(await deploymentKeys(id)).toEqual([oldKey]);
-      expect((await swarmApi.listServices(docker, { [LABEL_KEY]: oldKey })).map((service) => service.Spec.Name).sort()).toEqual(
-        [...oldIds].sort(),
-      );
-      for (const name of oldIds) {
-        const tasks = await swarmApi.listTasks(docker, { service: [name], 'desired-state': ['running'] });
-        expect(tasks.map((task) => task.Status.State)).toEqual(tasks.map(() => 'running'));
-      }
-      const list = await agentRequest<AgentDeploymentBody[]>(agent, 'GET', '/deployments');
-      expect(list.body).toEqual(expect.arrayContaining([{ id, name: 'swapped', template: null, redeployable: true, service_ids: oldIds }]));
-      const one = await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${id}`);
-      expect(one.body).toEqual({
-        id,
-        name: 'swapped',
-        redeployable: true,
-        status: { services: oldIds.map((name) => ({ id: name, actualState: 'running' })) },
-      });
-
-      expect((await agentRequest(agent, 'DELETE', `/deployments/${id}`)).status).toBe(204);
-      expect(await deploymentKeys(id)).toEqual([]);
-      expect(await leftovers(oldKey)).toEqual({ containers: 0, networks: 0 });
-    } finally {
-      await docker.removeImage(ref, { force: true }).catch(() => undefined);
-      await docker.removeImage(served, { force: true }).catch(() => undefined);
+    // Only the old generation is left, its tasks running the image that serves.
+    expect(await deploymentKeys(id)).toEqual([oldKey]);
+    expect((await swarmApi.listServices(docker, { [LABEL_KEY]: oldKey })).map((service) => service.Spec.Name).sort()).toEqual(
+      [...oldIds].sort(),
+    );
+    for (const name of oldIds) {
+      const tasks = await swarmApi.listTasks(docker, { service: [name], 'desired-state': ['running'] });
+      expect(tasks.map((task) => task.Status.State)).toEqual(tasks.map(() => 'running'));
     }
+    const list = await agentRequest<AgentDeploymentBody[]>(agent, 'GET', '/deployments');
+    expect(list.body).toEqual(expect.arrayContaining([{ id, name: 'swapped', template: null, redeployable: true, service_ids: oldIds }]));
+    const one = await agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${id}`);
+    expect(one.body).toEqual({
+      id,
+      name: 'swapped',
+      redeployable: true,
+      status: { services: oldIds.map((name) => ({ id: name, actualState: 'running' })) },
+    });
+
+    expect((await agentRequest(agent, 'DELETE', `/deployments/${id}`)).status).toBe(204);
+    expect(await deploymentKeys(id)).toEqual([]);
+    expect(await leftovers(oldKey)).toEqual({ containers: 0, networks: 0 });
   }, 180_000);
 
   /** The keys of deployment `id`'s services, any generation (named and labelled `d<id>-…`). */
