@@ -8,14 +8,14 @@ import { makeGitRepo } from '../helpers/git';
 /**
  * Relevance you can measure: the original system's official templates (test/fixtures), a judged
  * set of queries a person would type, each with the templates (by file) they would expect, and
- * precision at 5 and recall over GET /search. Thresholds: README "Search: how templates rank".
+ * precision at 1 and 5 and recall over GET /search (README "Search: how templates rank").
  *
  * precision@5 = expected templates among the first 5 hits / min(5, number expected), so a query
  * with two right answers scores 1 when both are in the first 5; precision@1 = whether the first
  * hit is expected ("WordPress MySQL" must not put Drupal first); recall = expected templates
- * anywhere in the answer / number expected.
+ * anywhere in the answer / number expected. Each query is judged on its own and must score 1 on
+ * all three; the last test prints the means over the set.
  */
-const THRESHOLDS = { meanPrecisionAt1: 0.9, meanPrecisionAt5: 0.9, meanRecall: 0.95, worstRecall: 0.75 };
 
 const JUDGED: { q: string; kind: string; expect: string[] }[] = [
   { q: 'wordpress', kind: 'product', expect: ['wordpress', 'haproxy_wordpress'] },
@@ -127,23 +127,18 @@ test.each(JUDGED)('"$q" ($kind)', async ({ q, kind, expect: expected }) => {
   const precisionAt5 = names.slice(0, 5).filter((n) => wanted.has(n)).length / Math.min(5, wanted.size);
   const recall = names.filter((n) => wanted.has(n)).length / wanted.size;
   const precisionAt1 = wanted.has(names[0]) ? 1 : 0;
-  scores.push({ q, kind, precisionAt1, precisionAt5, recall, top: names.slice(0, 5) });
+  const score = { q, kind, precisionAt1, precisionAt5, recall, top: names.slice(0, 5) };
+  scores.push(score);
+  // This query's judgement: an expected template first, the expected ones in the first five (as
+  // many as fit), and every one of them found. The top five show what moved when it fails.
+  expect(score).toEqual({ ...score, precisionAt1: 1, precisionAt5: 1, recall: 1 });
 });
 
-test('precision@5 and recall over the judged set meet the thresholds', () => {
-  expect(scores).toHaveLength(JUDGED.length);
+test('the means over the judged set (every query judged above)', () => {
+  expect(scores.map((s) => s.q)).toEqual(JUDGED.map((j) => j.q));
   const mean = (key: 'precisionAt1' | 'precisionAt5' | 'recall') => scores.reduce((sum, s) => sum + s[key], 0) / scores.length;
-  const summary = {
-    meanPrecisionAt1: mean('precisionAt1'),
-    meanPrecisionAt5: mean('precisionAt5'),
-    meanRecall: mean('recall'),
-    worstRecall: Math.min(...scores.map((s) => s.recall)),
-  };
-  const misses = scores.filter((s) => s.precisionAt1 < 1 || s.precisionAt5 < 1 || s.recall < 1);
-  // Printed so a change in ranking shows what moved, even when it stays above the thresholds.
-  console.log(JSON.stringify({ summary, misses }, null, 1));
-  expect(summary.meanPrecisionAt1).toBeGreaterThanOrEqual(THRESHOLDS.meanPrecisionAt1);
-  expect(summary.meanPrecisionAt5).toBeGreaterThanOrEqual(THRESHOLDS.meanPrecisionAt5);
-  expect(summary.meanRecall).toBeGreaterThanOrEqual(THRESHOLDS.meanRecall);
-  expect(summary.worstRecall).toBeGreaterThanOrEqual(THRESHOLDS.worstRecall);
+  const summary = { meanPrecisionAt1: mean('precisionAt1'), meanPrecisionAt5: mean('precisionAt5'), meanRecall: mean('recall') };
+  // Printed so a change in ranking shows how far it moved the set, beside the queries that failed.
+  console.log(JSON.stringify({ summary, misses: scores.filter((s) => s.precisionAt1 < 1 || s.precisionAt5 < 1 || s.recall < 1) }));
+  expect(summary).toEqual({ meanPrecisionAt1: 1, meanPrecisionAt5: 1, meanRecall: 1 });
 });

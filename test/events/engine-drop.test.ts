@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { jest } from '@jest/globals';
+import type { LockKey } from '../../src/events/event-bus';
+import { ENGINE_FOLLOWER_LOCK } from '../../src/events/service-state-feed';
 import { ADMIN_TOKEN } from '../helpers/app';
 import { describeDocker, removeByLabel, TEST_IMAGE, testDockerHost } from '../helpers/docker';
 import { sseSubscribe, until, type ResultStream } from './clients';
@@ -58,11 +61,21 @@ describeDocker('service states when the engine goes away', () => {
   test('no engine: nothing followed, the subscription stays open; the engine up, then dropped, then up: followed again, events flow', async () => {
     const [replica] = cluster.replicas;
     const feed = replica.app.deps.events.serviceStates;
+    // Each round of the follower asks for its lock, then tries the engine: the rounds are counted
+    // by those calls (not by time), with whether it claimed to follow when each began.
+    const rounds: boolean[] = [];
+    const tryLock = replica.app.deps.events.bus.tryLock.bind(replica.app.deps.events.bus);
+    jest.spyOn(replica.app.deps.events.bus, 'tryLock').mockImplementation((key: LockKey) => {
+      if (key.join(':') === ENGINE_FOLLOWER_LOCK.join(':')) rounds.push(feed.following);
+      return tryLock(key);
+    });
     const opened = await sseSubscribe(replica.url, 'subscription { serviceStateChanged { appId subState } }');
     stream = opened;
     expect(opened.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Three rounds begun: the first two went to the engine and came back without it.
+    await until(() => rounds.length >= 3, 'three rounds of the follower without an engine');
     expect(feed.following).toBe(false);
+    expect(rounds.slice(0, 3)).toEqual([false, false, false]);
 
     await engine.up();
     await until(() => feed.following, 'the follower to reach the engine');

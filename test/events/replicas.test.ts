@@ -1,6 +1,8 @@
-import { expect } from '@jest/globals';
+import { expect, jest } from '@jest/globals';
 import { rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import type { DeploymentReader } from '../../src/events/deployment-watcher';
+import type { LockKey } from '../../src/events/event-bus';
 import type { Client } from 'graphql-ws';
 import { startAgent, startFakeAdapter, type RecordedCall, type RunningAgent } from '../agent/agent-harness';
 import { makeGitRepo, pmx } from '../helpers/git';
@@ -133,6 +135,8 @@ describe('subscriptions across replicas', () => {
     let actualState = 'pending';
     let targetId: number;
     let deploymentId: number;
+    /** GET /deployments/<id> the agent served: what the pollers asked. */
+    let agentReads = 0;
 
     beforeAll(async () => {
       // Stands for an external adapter (Kubernetes, Marathon), which cannot run here: its
@@ -143,7 +147,12 @@ describe('subscriptions across replicas', () => {
         res.end(JSON.stringify({ id: decodeURIComponent(call.path.slice(13)), actualState }));
         return true;
       });
-      agent = await startAgent({ env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url } });
+      agent = await startAgent({
+        env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url },
+        onRequest: (req) => {
+          if (req.method === 'GET' && req.url === `/deployments/${deploymentId}`) agentReads++;
+        },
+      });
       repoDir = makeGitRepo({ 'wp.pmx': pmx('WordPress') });
       const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
         const response = await fetch(`${a.url}${path}`, {
@@ -166,6 +175,37 @@ describe('subscriptions across replicas', () => {
       if (repoDir) rmSync(repoDir, { recursive: true, force: true });
     });
 
+    /**
+     * Counts one replica's reads of the agent for its pollers: `started` as they begin, and the
+     * agent's and the adapter's counts as each ends (a poller reads, then waits a period).
+     */
+    function countReads(replica: Replica) {
+      const watcher = replica.app.deps.events.deployments as unknown as { read: DeploymentReader };
+      const read = watcher.read;
+      const counts = { started: 0, done: [] as { agentReads: number; adapterCalls: number }[] };
+      watcher.read = async (target, id) => {
+        counts.started++;
+        try {
+          return await read(target, id);
+        } finally {
+          counts.done.push({ agentReads, adapterCalls: adapter.calls.length });
+        }
+      };
+      return counts;
+    }
+
+    /** Counts the rounds in which a replica asked for a deployment's advisory lock. */
+    function countLockRounds(replica: Replica, lock: LockKey) {
+      const bus = replica.app.deps.events.bus;
+      const tryLock = bus.tryLock.bind(bus);
+      let rounds = 0;
+      jest.spyOn(bus, 'tryLock').mockImplementation((key: LockKey) => {
+        if (key.join(':') === lock.join(':')) rounds++;
+        return tryLock(key);
+      });
+      return { count: () => rounds };
+    }
+
     test('subscribers on both replicas get the status, then its change; one replica polls the agent', async () => {
       const services = (s: string) => [
         { orchestratorId: expect.stringMatching(/^web-svc-/), actualState: s },
@@ -183,17 +223,35 @@ describe('subscriptions across replicas', () => {
       // Both replicas watch; the advisory lock lets one of them ask the agent.
       const polling = () => [a, b].filter((r) => r.app.deps.events.deployments.isPolling(targetId, deploymentId)).length;
       await until(() => polling() === 1, 'one poller');
-      const before = adapter.calls.length;
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      const [holder, other] = a.app.deps.events.deployments.isPolling(targetId, deploymentId) ? [a, b] : [b, a];
+      const holderReads = countReads(holder);
+      const otherReads = countReads(other);
+      const otherRounds = countLockRounds(other, [targetId, deploymentId]);
+      // Counted by events: five of the holder's reads of the agent, and five rounds in which the
+      // other replica asked for the lock (its chance to poll too, were the lock not kept).
+      const from = { holder: holderReads.done.length, other: otherReads.started, rounds: otherRounds.count() };
+      await until(() => holderReads.done.length >= from.holder + 6 && otherRounds.count() >= from.rounds + 5, 'five rounds of each');
       expect(polling()).toBe(1);
-      // One poller at 150 ms asks for 2 services about 4 times in 600 ms; two would ask twice as often.
-      expect(adapter.calls.length - before).toBeLessThanOrEqual(12);
+      expect(otherReads.started - from.other).toBe(0);
+      // Between two of the holder's reads, the agent served exactly one read per holder read, each
+      // asking the adapter for both services: nobody else asked.
+      const [first, last] = [holderReads.done[from.holder], holderReads.done.at(-1)!];
+      const reads = holderReads.done.length - 1 - from.holder;
+      expect({ agent: last.agentReads - first.agentReads, adapter: last.adapterCalls - first.adapterCalls }).toEqual({
+        agent: reads,
+        adapter: 2 * reads,
+      });
 
       actualState = 'running';
       expect(await onB.next()).toEqual(event('running'));
       expect(await onA.next()).toEqual(event('running'));
-      // Published when it changed only: nothing more while it stays running.
-      await expect(onB.next(800)).rejects.toThrow('no event within 800 ms');
+      // Published when it changed only: three more reads of "running" publish nothing, so the
+      // next event both streams get is the next change.
+      const seen = holderReads.done.length;
+      await until(() => holderReads.done.length >= seen + 3, 'three more reads');
+      actualState = 'stopped';
+      expect(await onB.next()).toEqual(event('stopped'));
+      expect(await onA.next()).toEqual(event('stopped'));
 
       await onA.close();
       await onB.close();

@@ -13,22 +13,66 @@ import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 describe('GraphQL direct path: the same answers as yoga', () => {
   let direct: TestApp;
   let yoga: TestApp;
-  const logged: { path?: string; graphql?: string }[] = [];
+  /** The direct service's log, line by line; `waiters` are told of each line as it comes. */
+  const logged: LogLine[] = [];
+  const waiters = new Set<() => void>();
 
   beforeAll(async () => {
-    const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as { path?: string }) });
+    const log = pino(
+      { level: 'info' },
+      {
+        write: (line: string) => {
+          logged.push(JSON.parse(line) as LogLine);
+          for (const wake of waiters) wake();
+        },
+      },
+    );
     const env = { GRAPHQL_MAX_COST: '2000' };
     direct = await startTestApp({ ...env, GRAPHQL_DIRECT: 'true' }, { log });
     yoga = await startTestApp({ ...env, GRAPHQL_DIRECT: 'false', DATABASE_URL: direct.config.databaseUrl! });
     // Something to read: a registry (admin token) in the shared database.
+    const line = requestLine(logged.length);
     const made = await direct.request('POST', '/registries', { body: { name: 'hub', endpoint_url: 'https://registry.example' } });
     expect(made.status).toBe(201);
+    // Its request line is in before any test looks for its own.
+    expect(await line).toMatchObject({ method: 'POST', path: '/registries', status: 201 });
   });
 
   afterAll(async () => {
     await yoga?.close();
     await direct?.close();
   });
+
+  interface LogLine {
+    msg?: string;
+    method?: string;
+    path?: string;
+    status?: number;
+    graphql?: string;
+  }
+
+  /**
+   * The first request line logged at or after index `from`. The server writes it on the
+   * response's 'close', just after the answer, so it is waited for (10 s is only a safety net).
+   */
+  function requestLine(from: number): Promise<LogLine> {
+    const found = () => logged.slice(from).find((line) => line.msg === 'request');
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(wake);
+        reject(new Error('no request line was logged within 10 s'));
+      }, 10_000);
+      const wake = () => {
+        const line = found();
+        if (!line) return;
+        clearTimeout(timer);
+        waiters.delete(wake);
+        resolve(line);
+      };
+      waiters.add(wake);
+      wake();
+    });
+  }
 
   interface Sent {
     body?: string;
@@ -52,14 +96,22 @@ describe('GraphQL direct path: the same answers as yoga', () => {
 
   /** Sends to both; returns whether the direct path served it (the answer is in `last`). */
   const same = async (sent: Sent): Promise<boolean> => {
-    const before = logged.length;
+    const line = requestLine(logged.length);
     const viaDirect = await send(direct, sent);
+    // This request's own line (the one request the direct service got since), read before any
+    // assertion so that a failing test leaves no line behind for the next one.
+    const served = await line;
     const viaYoga = await send(yoga, sent);
     expect(viaDirect).toEqual(viaYoga);
     last = viaDirect;
-    // The request line is logged on 'close', just after the answer.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    return logged.slice(before).some((line) => line.path === '/graphql' && line.graphql === 'direct');
+    expect(served).toEqual({
+      ...served,
+      method: sent.method ?? 'POST',
+      path: (sent.path ?? '/graphql').split('?')[0],
+      status: viaDirect.status,
+    });
+    expect([undefined, 'direct']).toContain(served.graphql);
+    return served.graphql === 'direct';
   };
 
   const op = (query: string, more: Record<string, unknown> = {}) => JSON.stringify({ query, ...more });

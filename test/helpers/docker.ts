@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { ServiceDefinition } from '../../src/engines/container-spec';
 import { DockerClient } from '../../src/engines/docker-client';
+import type { EngineEvent } from '../../src/engines/docker-types';
 import { DEFAULT_DOCKER_HOST } from '../../src/engines/docker-http';
 
 /** Made by .ci/docker-up.sh from Debian's busybox-static; never pulled. */
@@ -133,4 +134,24 @@ export async function makeImage(docker: DockerClient, ref: string, cmd: string[]
     body: { Cmd: cmd, ExposedPorts: Object.fromEntries(exposed.map((p) => [p, {}])) },
   });
   await docker.removeContainer(Id, { force: true });
+}
+
+/**
+ * The events the engine recorded between two moments (ms since the epoch, this host's clock): with
+ * `until` in the past the engine sends them and ends the stream, so nothing is waited for.
+ */
+export async function pastEvents(
+  docker: DockerClient,
+  sinceMs: number,
+  untilMs: number,
+  filters: Record<string, string[]> = {},
+): Promise<EngineEvent[]> {
+  const seconds = (ms: number) => (ms / 1000).toFixed(3);
+  const response = await docker.stream('GET', '/events', { query: { since: seconds(sinceMs), until: seconds(untilMs), filters } });
+  let text = '';
+  for await (const chunk of response.body) text += (chunk as Buffer).toString('utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as EngineEvent);
 }

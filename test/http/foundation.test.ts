@@ -79,11 +79,35 @@ describe('health and auth', () => {
     expect(rows.every((r: { digest: string }) => /^[0-9a-f]{64}$/.test(r.digest))).toBe(true);
   });
 
-  test('only admins list tokens', async () => {
-    const res = await t.graphql<{ apiTokens: unknown }>('{ apiTokens { name scopes } }');
-    expect(res.status).toBe(200);
-    expect(res.body.data.apiTokens).toEqual(expect.arrayContaining([{ name: 'reader', scopes: ['read'] }]));
-    expect(ADMIN_TOKEN).not.toEqual('');
+  test.each(['read', 'write', 'deploy'])('a %s token may not list tokens; an admin token may', async (scope) => {
+    const name = `lister-${scope}`;
+    const issued = await t.graphql<{ createApiToken: { token: string } }>(
+      'mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { ... on IssuedApiToken { token } } }',
+      { input: { name, scopes: [scope] } },
+    );
+    const token = issued.body.data.createApiToken.token;
+    // The token works for what its scope allows, so the refusal below is about listing tokens.
+    expect((await t.request('GET', '/templates', { token })).status).toBe(200);
+
+    const denied = await t.graphql('{ apiTokens { name scopes } }', {}, token);
+    expect({ status: denied.status, body: denied.body }).toEqual({
+      status: 403,
+      body: {
+        data: null,
+        errors: [
+          {
+            message: 'this token may not use Query.apiTokens',
+            locations: [{ line: 1, column: 3 }],
+            path: ['apiTokens'],
+            extensions: { code: 'FORBIDDEN', status: 403, fields: [] },
+          },
+        ],
+      },
+    });
+
+    const listed = await t.graphql<{ apiTokens: { name: string; scopes: string[] }[] }>('{ apiTokens { name scopes } }', {}, ADMIN_TOKEN);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.apiTokens).toEqual(expect.arrayContaining([{ name, scopes: [scope] }]));
   });
 });
 

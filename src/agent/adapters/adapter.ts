@@ -21,9 +21,10 @@ export interface Adapter {
   status(ids: string[]): Promise<ServiceStatus[]>;
   remove(key: string, ids: string[]): Promise<void>;
   /**
-   * Optional: put a new generation in place of an old one when both cannot run at once (the
-   * same host ports on one engine). Must leave the old generation running when it fails. Without
-   * it, the agent calls `create` for the new generation and then `remove` for the old one.
+   * Optional: put a new generation in place of an old one, removing the old one only once the new
+   * one started (the docker adapter also swaps host ports the two share on one engine). Must
+   * leave the old generation running when it fails. Without it, the agent calls `create` for the
+   * new generation and then `remove` for the old one.
    */
   replace?(old: { key: string; ids: string[] }, key: string, template: DeployTemplate): Promise<string[]>;
   close(): Promise<void>;

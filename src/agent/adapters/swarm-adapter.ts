@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DockerClient } from '../../engines/docker-client';
 import { isEngineUnreachable } from '../../engines/engine-errors';
 import { shellWords } from '../../engines/shell-words';
+import { UpstreamError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { DeployTemplate, TemplateImage } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
@@ -13,6 +15,8 @@ export interface SwarmAdapterOptions {
   endpointMode: 'vip' | 'dnsrr';
   /** Grace period of a task stopped by delete or redeploy before it is killed. */
   stopTimeoutSec?: number;
+  /** How long a redeploy watches its new services start (nodes may be pulling) before it goes on. */
+  startWatchMs?: number;
   log: Logger;
   docker?: DockerClient;
 }
@@ -100,25 +104,27 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
       }
     },
 
-    // A fixed host port with several replicas is no conflict here: the routing mesh shares it
-    // (ingress), or the swarm puts one replica per node and leaves the rest pending (host).
-    async create(key, template) {
-      const specs = template.images.map((image) => serviceSpec(key, template, image));
-      const names: string[] = [];
+    create,
+
+    /**
+     * The new generation beside the old one, which goes only once the new services started:
+     * a task of theirs that fails or is rejected first (a command that does not exist, an image
+     * no node can get) removes the new generation instead, and the old one keeps running.
+     */
+    async replace(old, key, template) {
+      const names = await create(key, template);
       try {
-        await swarmApi.createOverlayNetwork(docker, network(key), { [LABEL_KEY]: key });
-        for (const spec of specs) {
-          const created = await swarmApi.createService(docker, spec);
-          if (created.Warnings?.length) log.debug({ service: spec.Name, warnings: created.Warnings }, 'swarm warnings');
-          names.push(spec.Name);
-        }
-        return names;
+        await watchStart(names);
       } catch (error) {
         await removeGeneration(key, names).catch((cleanup: unknown) =>
           log.error({ err: cleanup, key }, 'could not remove a failed generation'),
         );
         throw asUpstream(error);
       }
+      await removeGeneration(old.key, old.ids).catch((error: unknown) =>
+        log.error({ err: error, key: old.key }, 'could not remove the previous generation'),
+      );
+      return names;
     },
 
     status: (ids) => upstream(Promise.all(ids.map((id) => serviceStatus(docker, id)))),
@@ -127,6 +133,56 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
 
     close: () => (options.docker ? Promise.resolve() : docker.close()),
   };
+
+  // A fixed host port with several replicas is no conflict here: the routing mesh shares it
+  // (ingress), or the swarm puts one replica per node and leaves the rest pending (host).
+  async function create(key: string, template: DeployTemplate): Promise<string[]> {
+    const specs = template.images.map((image) => serviceSpec(key, template, image));
+    const names: string[] = [];
+    try {
+      await swarmApi.createOverlayNetwork(docker, network(key), { [LABEL_KEY]: key });
+      for (const spec of specs) {
+        const created = await swarmApi.createService(docker, spec);
+        if (created.Warnings?.length) log.debug({ service: spec.Name, warnings: created.Warnings }, 'swarm warnings');
+        names.push(spec.Name);
+      }
+      return names;
+    } catch (error) {
+      await removeGeneration(key, names).catch((cleanup: unknown) =>
+        log.error({ err: cleanup, key }, 'could not remove a failed generation'),
+      );
+      throw asUpstream(error);
+    }
+  }
+
+  /**
+   * Resolves once every service runs its replicas, or nothing more can be learnt before the old
+   * generation goes: every task not yet running waits for the scheduler (host ports the old
+   * tasks hold), or the watch has lasted `startWatchMs`. Rejects on a task that failed or was
+   * rejected, with the engine's reason.
+   */
+  async function watchStart(names: string[]): Promise<void> {
+    const until = Date.now() + (options.startWatchMs ?? 300_000);
+    for (;;) {
+      let waiting = false;
+      for (const name of names) {
+        const service = await swarmApi.inspectService(docker, name);
+        const wanted = service?.Spec.Mode.Replicated?.Replicas ?? 1;
+        const tasks = service ? await swarmApi.listTasks(docker, { service: [service.ID] }) : [];
+        const failed = tasks.find((task) => task.Status.State === 'failed' || task.Status.State === 'rejected');
+        if (failed)
+          throw new UpstreamError(`Service ${name} could not start: ${failed.Status.Err ?? failed.Status.Message ?? failed.Status.State}`);
+        const current = tasks.filter((task) => task.DesiredState === 'running');
+        if (current.filter((task) => task.Status.State === 'running').length >= wanted) continue;
+        const unplaced =
+          current.length >= wanted &&
+          current.every((task) => task.Status.State === 'running' || (task.Status.State === 'pending' && task.Status.Err));
+        if (!unplaced) waiting = true;
+      }
+      if (!waiting || Date.now() > until) return;
+      await sleep(250);
+    }
+  }
 }
 
 /** `pending` until as many tasks run as the service wants, then `running` (docs/contract.md "Deployment actualState"). */
