@@ -1,4 +1,4 @@
-import type { EnvDef, LinkDef, PortDef, VolumeDef, VolumesFromDef } from '../src/catalog/template-definition';
+import type { EnvDef, LinkDef, PortDef, VolumeDef, VolumesFromDef } from '../src/parts/image';
 import {
   envFromInput,
   portFromInput,
@@ -9,7 +9,7 @@ import {
   type PortView,
   type VolumeInput as VolumeInputShape,
   type VolumeView,
-} from '../src/catalog/template-shape';
+} from '../src/parts/image';
 import { builder } from './builder';
 
 /**

@@ -1,4 +1,4 @@
-import type { OverrideImage } from '../src/catalog/template-shape';
+import type { OverrideImage } from '../src/parts/image';
 import type { TargetDeploymentView } from '../src/targets/deployment.service';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from './builder';

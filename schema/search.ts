@@ -1,5 +1,6 @@
 import { hitImageSource, type RegistrySearchError, type SearchHit } from '../src/catalog/search.service';
-import { bareImage, singleImageView, type TemplateView } from '../src/catalog/template-shape';
+import { singleImageView, type TemplateView } from '../src/catalog/template-shape';
+import { bareImage } from '../src/parts/image';
 import { builder } from './builder';
 import { isTemplateView, TemplateFields } from './template';
 

@@ -1,6 +1,6 @@
 import { serviceCategories, type ReplicaView, type ServiceView } from '../src/apps/service-view';
 import { serviceRunDefinition, type ServiceRunDefinition } from '../src/apps/service-definition';
-import { envView, portView, volumeView } from '../src/catalog/template-shape';
+import { envView, portView, volumeView } from '../src/parts/image';
 import { App, CategoryPosition, JournalEntry } from './app';
 import { databaseId, orNull } from './global-id';
 import { builder } from './builder';

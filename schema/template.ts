@@ -1,5 +1,6 @@
 import { TEMPLATE_TYPES } from '../src/catalog/template-types';
-import { templateView, type ImageView, type TemplateView } from '../src/catalog/template-shape';
+import { templateView, type TemplateView } from '../src/catalog/template-shape';
+import { type ImageView } from '../src/parts/image';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { databaseId, orNull } from './global-id';

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { ImageDefinition } from '../../src/catalog/template-definition';
+import type { ImageDefinition } from '../../src/parts/image';
 import { TokenService } from '../../src/auth/token.service';
 import { TemplateService } from '../../src/catalog/template.service';
 import { entities } from '../../src/entities';

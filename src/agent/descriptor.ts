@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import {
-  checkEnvironment,
-  checkLinks,
-  checkPorts,
-  checkVolumes,
-  checkVolumesFrom,
-  isBlank,
-  type PartsScope,
-} from '../catalog/parts-validator';
-import { mergeImage } from '../catalog/image-overrides';
+import { checkEnvironment, checkLinks, checkPorts, checkVolumes, checkVolumesFrom, isBlank, type PartsScope } from '../parts/validator';
+import { mergeImage } from '../parts/merge';
 import { BadRequestError } from '../errors';
 import { Problems } from '../problems';
 

@@ -3,15 +3,17 @@ import type { TemplateDefinition } from '../catalog/template-definition';
 import { imageReference } from '../catalog/registry-client';
 import type { RegistryService } from '../catalog/registry.service';
 import { applyImageOverrides } from '../catalog/image-overrides';
-import { bareImage, bareTemplate, serviceFields, templateFromStored, type OverrideImage } from '../catalog/template-shape';
+import { bareTemplate, templateFromStored } from '../catalog/template-shape';
+import { serviceFields } from './service-image';
+import { bareImage, type OverrideImage } from '../parts/image';
 import type { TemplateService } from '../catalog/template.service';
-import { referencedNames } from '../catalog/parts-validator';
+import { referencedNames } from '../parts/validator';
 import { validateTemplate } from '../catalog/template-file';
 import { BadRequestError, ValidationError } from '../errors';
 import { App, AppCategory, Service, ServiceLink, SharedVolume } from './app.entity';
 import { loadComposeApp, type ComposeApp } from './compose';
 import { dependencyOrder } from './dependency-order';
-import { sanitizeName, uniqueName } from './names';
+import { sanitizeName, uniqueName } from '../parts/names';
 import type { ServiceOptions } from './service-options';
 
 export interface CreateAppInput {

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { timestamp } from '../db/timestamps';
-import type { EnvDef, PortDef, VolumeDef } from '../catalog/template-definition';
+import type { EnvDef, PortDef, VolumeDef } from '../parts/image';
 import type { ServiceOptions } from './service-options';
 
 /** What went wrong at run time, as the spec's Error object. */

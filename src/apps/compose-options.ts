@@ -2,7 +2,7 @@ import { shellWords } from '../engines/shell-words';
 import { contextLabel, gitContext, isRemoteContext, type GitContext } from './build-context';
 import { buildContext, readInside } from './compose-files';
 import { isMapping, type ComposeModel, type Mapping } from './compose-loader';
-import { volumeSourceKind } from './names';
+import { volumeSourceKind } from '../parts/names';
 import { networksOf } from './compose-networks';
 import type { DependsOnCondition, ServiceOptions } from './service-options';
 

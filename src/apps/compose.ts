@@ -1,13 +1,6 @@
 import { ValidationError } from '../errors';
-import type {
-  EnvDef,
-  ImageDefinition,
-  LinkDef,
-  PortDef,
-  TemplateDefinition,
-  VolumeDef,
-  VolumesFromDef,
-} from '../catalog/template-definition';
+import type { TemplateDefinition } from '../catalog/template-definition';
+import type { EnvDef, ImageDefinition, LinkDef, PortDef, VolumeDef, VolumesFromDef } from '../parts/image';
 import { templateProblems } from '../catalog/template-file';
 import { bareTemplate } from '../catalog/template-shape';
 import { normalizeType } from '../catalog/template-types';

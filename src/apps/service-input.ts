@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EnvDef, PortDef, VolumeDef } from '../catalog/template-definition';
+import type { EnvDef, PortDef, VolumeDef } from '../parts/image';
 import { normalizeType } from '../catalog/template-types';
-import { checkParts, hostPortKey, isBlank } from '../catalog/parts-validator';
+import { checkParts, hostPortKey, isBlank } from '../parts/validator';
 import { Problems } from '../problems';
 import { Service, type App, type ServiceCategoryRef } from './app.entity';
 import { dependencyOrder } from './dependency-order';

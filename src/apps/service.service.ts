@@ -8,7 +8,7 @@ import { readJournal, type JournalEntry, type JournalQuery } from './journal';
 import { applyServiceFields, checkServiceInput, type ServiceInput } from './service-input';
 import { replicaViews, serviceView, type Observation, type ServiceView } from './service-view';
 import type { ContainerSummary } from '../engines/docker-types';
-import { sanitizeName, uniqueName } from './names';
+import { sanitizeName, uniqueName } from '../parts/names';
 
 /** An app's services: read with their live state, add, update, remove, journal (a Manager: "ServiceService" stuttered). */
 export class AppServiceManager {

@@ -1,19 +1,11 @@
 import YAML, { LineCounter, isNode, type Document } from 'yaml';
 import { ValidationError } from '../errors';
 import { Problems, type Problem } from '../problems';
-import { checkParts, isBlank } from './parts-validator';
+import { checkParts, isBlank } from '../parts/validator';
 import { checkYamlSize, toJSBounded } from '../yaml/parse';
-import type {
-  DeploymentDef,
-  EnvDef,
-  ImageDefinition,
-  LinkDef,
-  PortDef,
-  TemplateDefinition,
-  VolumeDef,
-  VolumesFromDef,
-} from './template-definition';
-import { IMAGE_KEYS, imageFileForm } from './template-shape';
+import type { TemplateDefinition } from './template-definition';
+import type { DeploymentDef, EnvDef, ImageDefinition, LinkDef, PortDef, VolumeDef, VolumesFromDef } from '../parts/image';
+import { IMAGE_KEYS, imageFileForm } from '../parts/image';
 import { normalizeType } from './template-types';
 
 /**

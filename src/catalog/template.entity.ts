@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { timestamp, updatedTimestamp } from '../db/timestamps';
-import type { DeploymentDef, EnvDef, LinkDef, PortDef, VolumeDef, VolumesFromDef } from './template-definition';
+import type { DeploymentDef, EnvDef, LinkDef, PortDef, VolumeDef, VolumesFromDef } from '../parts/image';
 import { TemplateRepo } from './template-repo.entity';
 
 /** A reusable definition of a set of images, loaded from a repo or made from an app. */

@@ -4,7 +4,8 @@ import { NotFoundError } from '../errors';
 import type { TemplateDefinition } from './template-definition';
 import { templateViews } from './template-read';
 import { TemplateRepo } from './template-repo.entity';
-import { storedImage, storedTemplate, templateView, type TemplateView } from './template-shape';
+import { storedTemplate, templateView, type TemplateView } from './template-shape';
+import { storedImage } from '../parts/image';
 import { Template, TemplateImage } from './template.entity';
 
 export interface KeywordCount {

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TemplateDefinition } from '../catalog/template-definition';
-import { deploymentDescriptor, templateFromStored, type OverrideImage } from '../catalog/template-shape';
+import { templateFromStored } from '../catalog/template-shape';
+import { deploymentDescriptor } from './deployment-descriptor';
+import { type OverrideImage } from '../parts/image';
 import { TemplateService } from '../catalog/template.service';
 import { ValidationError } from '../errors';
 import type { AgentClient, AgentDeployment, AgentDeploymentStatus } from './agent-client';

@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import { parseDescriptor, type TemplateImage } from '../../src/agent/descriptor';
-import { mergeImage } from '../../src/catalog/image-overrides';
+import { mergeImage } from '../../src/parts/merge';
 
 describe('descriptor merge (ARCHITECTURE §5)', () => {
   test('environment by variable, ports by container_port as strings, volumes by path, deployment replaced, others replaced when given', () => {

@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import { createServer } from 'node:net';
 import type { DockerClient } from '../../src/engines/docker-client';
-import { containerName, projectName, scopedName } from '../../src/apps/names';
+import { containerName, projectName, scopedName } from '../../src/apps/engine-names';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { AppBody, JournalEntry, ServiceBody } from '../helpers/bodies';
 import { describeDocker, TEST_IMAGE, testDockerClient } from '../helpers/docker';

@@ -1,7 +1,7 @@
 import { COMPOSE_TEMPLATE_NAME, loadComposeApp, parseComposeYaml, shellQuote } from '../../src/apps/compose';
 import { containerSpec } from '../../src/engines/container-spec';
-import type { ImageDefinition } from '../../src/catalog/template-definition';
-import { bareImage } from '../../src/catalog/template-shape';
+import type { ImageDefinition } from '../../src/parts/image';
+import { bareImage } from '../../src/parts/image';
 import { BadRequestError, ValidationError } from '../../src/errors';
 
 function image(overrides: Partial<ImageDefinition>): ImageDefinition {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection, createServer, type Server } from 'node:net';
 import { rm } from 'node:fs/promises';
-import type { TemplateDefinition, ImageDefinition } from '../../src/catalog/template-definition';
+import type { TemplateDefinition } from '../../src/catalog/template-definition';
+import type { ImageDefinition } from '../../src/parts/image';
 import { TemplateService } from '../../src/catalog/template.service';
-import { bareImage } from '../../src/catalog/template-shape';
+import { bareImage } from '../../src/parts/image';
 import type { DockerClient } from '../../src/engines/docker-client';
 import { removeByLabel, TEST_IMAGE, testDockerClient } from '../helpers/docker';
 import type { TestApp } from '../helpers/app';

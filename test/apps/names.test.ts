@@ -1,4 +1,4 @@
-import { sanitizeName, uniqueName } from '../../src/apps/names';
+import { sanitizeName, uniqueName } from '../../src/parts/names';
 
 describe('sanitizeName', () => {
   test('every character outside 0-9 A-Z a-z . _ - becomes _', () => {

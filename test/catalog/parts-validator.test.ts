@@ -1,4 +1,4 @@
-import { checkParts, checkPorts, hostPortKey, type PartsScope } from '../../src/catalog/parts-validator';
+import { checkParts, checkPorts, hostPortKey, type PartsScope } from '../../src/parts/validator';
 import { ValidationError } from '../../src/errors';
 import { Problems } from '../../src/problems';
 

@@ -1,8 +1,9 @@
 import { ValidationError } from '../../src/errors';
-import type { ImageDefinition, TemplateDefinition } from '../../src/catalog/template-definition';
+import type { TemplateDefinition } from '../../src/catalog/template-definition';
+import type { ImageDefinition } from '../../src/parts/image';
 import { parseTemplateFile, serializeTemplateFile, validateTemplate } from '../../src/catalog/template-file';
 import { normalizeType, TEMPLATE_TYPES } from '../../src/catalog/template-types';
-import { bareImage } from '../../src/catalog/template-shape';
+import { bareImage } from '../../src/parts/image';
 
 const WORDPRESS = `
 name: Wordpress with MySQL

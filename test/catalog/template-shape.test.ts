@@ -3,16 +3,10 @@ import path from 'node:path';
 import { parseDescriptor } from '../../src/agent/descriptor';
 import { parseTemplateFile, serializeTemplateFile } from '../../src/catalog/template-file';
 import { TemplateImage } from '../../src/catalog/template.entity';
-import {
-  deploymentDescriptor,
-  IMAGE_COLUMNS,
-  IMAGE_KEYS,
-  imageFromStored,
-  imageView,
-  serviceFields,
-  serviceImage,
-  storedImage,
-} from '../../src/catalog/template-shape';
+import { IMAGE_COLUMNS } from '../../src/catalog/template-shape';
+import { serviceFields, serviceImage } from '../../src/apps/service-image';
+import { deploymentDescriptor } from '../../src/targets/deployment-descriptor';
+import { IMAGE_KEYS, imageFromStored, imageView, storedImage } from '../../src/parts/image';
 
 /**
  * The one shape module, on every real template of the original ecosystem: each direction

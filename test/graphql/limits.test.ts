@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import { getIntrospectionQuery } from 'graphql';
 import { TemplateService } from '../../src/catalog/template.service';
-import { bareImage } from '../../src/catalog/template-shape';
+import { bareImage } from '../../src/parts/image';
 import { DeploymentTarget } from '../../src/targets/deployment-target.entity';
 import { startTestApp, type TestApp } from '../helpers/app';
 

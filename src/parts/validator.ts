@@ -1,6 +1,6 @@
-import { volumeSourceProblem } from '../apps/names';
+import { volumeSourceProblem } from './names';
 import type { Problems } from '../problems';
-import type { EnvDef, ImageDefinition, LinkDef, PortDef, VolumeDef, VolumesFromDef } from './template-definition';
+import type { EnvDef, ImageDefinition, LinkDef, PortDef, VolumeDef, VolumesFromDef } from './image';
 
 /**
  * The one validator of a container's parts: ports, expose, environment, volumes, links and
