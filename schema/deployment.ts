@@ -1,5 +1,5 @@
 import type { OverrideImage } from '../src/parts/image';
-import type { TargetDeploymentView } from '../src/targets/deployment.service';
+import type { TargetDeploymentView } from '../src/targets/target-deployment.service';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from './builder';
 import { databaseId, orNull } from './global-id';

@@ -5,7 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { legacyUiRoutes } from '../rest/legacy-ui-routes';
 import { extraRoutes, routes } from '../rest/routes';
 import { getSchema } from '../schema/index';
-import { AppRuntime } from './apps/app-runtime';
+import { EngineRuntime } from './apps/engine-runtime';
 import { NetworkPool } from './apps/network-pool';
 import { TokenService } from './auth/token.service';
 import { OutboundPolicy } from './catalog/outbound-policy';
@@ -73,7 +73,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     deployTimeoutMs: config.agentDeployTimeoutMs,
     maxResponseBytes: config.agentMaxResponseBytes,
   });
-  const appRuntime = new AppRuntime(
+  const engineRuntime = new EngineRuntime(
     config.dockerHost,
     log,
     config.appDependencyTimeoutMs,
@@ -83,8 +83,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });
     const secrets = SecretBox.fromConfig(config.secretKey, config.dataDir);
-    events = await createEvents({ clientUrl, orm, log, secrets, agents, appRuntime }, options.events);
-    const deps: AppDeps = { config, orm, log, secrets, version: VERSION, appRuntime, agents, events, outbound };
+    events = await createEvents({ clientUrl, orm, log, secrets, agents, engineRuntime }, options.events);
+    const deps: AppDeps = { config, orm, log, secrets, version: VERSION, engineRuntime, agents, events, outbound };
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const schema = getSchema();
     const yoga = createGraphQL(schema, deps);
@@ -111,7 +111,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         await closeStreams();
         await agents.close();
         await outbound.close();
-        await appRuntime.close();
+        await engineRuntime.close();
         await opened.close(true);
         await embedded?.stop();
       },
@@ -120,7 +120,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await events?.close();
     await agents.close();
     await outbound.close();
-    await appRuntime.close();
+    await engineRuntime.close();
     await orm?.close(true);
     await embedded?.stop();
     throw error;

@@ -1,10 +1,10 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import path from 'node:path';
 import { AppTemplateService } from './apps/app-template';
-import { AppRunner } from './apps/app-runner';
-import type { AppRuntime } from './apps/app-runtime';
+import { ContainerRunner } from './apps/container-runner';
+import type { EngineRuntime } from './apps/engine-runtime';
 import { AppService } from './apps/app.service';
-import { AppServiceManager } from './apps/service.service';
+import { AppServiceManager } from './apps/service-manager';
 import { CategoryService } from './apps/category.service';
 import { LocalImageService } from './apps/local-image.service';
 import type { Identity } from './auth/token.service';
@@ -19,7 +19,7 @@ import { TemplateService } from './catalog/template.service';
 import { UserService } from './catalog/user.service';
 import type { AgentClient } from './targets/agent-client';
 import { createAgentLoaders } from './targets/agent-loaders';
-import { TargetDeploymentService } from './targets/deployment.service';
+import { TargetDeploymentService } from './targets/target-deployment.service';
 import { TargetService } from './targets/target.service';
 import type { Config } from './config';
 import type { SecretBox } from './crypto/secret-box';
@@ -38,7 +38,7 @@ export interface AppDeps {
   /** Interface B client: one pinned-TLS pool per deployment target. */
   agents: AgentClient;
   /** The apps domain's engine client and background starts. */
-  appRuntime: AppRuntime;
+  engineRuntime: EngineRuntime;
   /** LISTEN/NOTIFY bus and its producers, for GraphQL subscriptions (src/events). */
   events: Events;
   /** Where client-configured outbound requests (registries) may go. */
@@ -78,7 +78,7 @@ export function createServices(em: EntityManager, deps: AppDeps) {
       ),
   );
   const search = lazy(() => new SearchService(em, registries(), config.registryTimeoutMs, log, deps.outbound));
-  const repositories = lazy(() => new RepositoryService(registries(), deps.appRuntime.docker, config.registryTimeoutMs, deps.outbound));
+  const repositories = lazy(() => new RepositoryService(registries(), deps.engineRuntime.docker, config.registryTimeoutMs, deps.outbound));
   const tokens = lazy(() => new TokenService(em, config.adminToken));
   const tickets = lazy(() => new SubscriptionTicketService(em, config.subscriptionTicketTtlSeconds));
   const platform = lazy(() => new PlatformService(em, deps.version));
@@ -88,14 +88,14 @@ export function createServices(em: EntityManager, deps: AppDeps) {
   // looked up once per request (TargetService.find) and its token opened once per process.
   const agentLoaders = lazy(() => createAgentLoaders(deps.agents, async (id) => targets().agentTarget(await targets().find(Number(id)))));
   const appsDeps = {
-    runtime: deps.appRuntime,
-    runnerFor: (forEm: EntityManager) => new AppRunner(forEm, deps.appRuntime, new RegistryService(forEm, deps.secrets), log),
+    runtime: deps.engineRuntime,
+    runnerFor: (forEm: EntityManager) => new ContainerRunner(forEm, deps.engineRuntime, new RegistryService(forEm, deps.secrets), log),
     fork: () => deps.orm.em.fork(),
   };
   const apps = lazy(() => new AppService(em, appsDeps, templates(), registries(), repos(), config.appBuildContextMaxBytes));
   const appServices = lazy(() => new AppServiceManager(em, appsDeps));
   const categories = lazy(() => new CategoryService(em));
-  const localImages = lazy(() => new LocalImageService(deps.appRuntime.docker));
+  const localImages = lazy(() => new LocalImageService(deps.engineRuntime.docker));
   const appTemplates = lazy(() => new AppTemplateService(em, templates(), config, path.join(config.dataDir, 'repos')));
   // An app deploys as the template made from it would be: the apps domain renders it.
   const deployments = lazy(

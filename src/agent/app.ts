@@ -8,7 +8,7 @@ import type { AgentConfig } from './config';
 import { lockAgentDatabase } from './database-lock';
 import { BasicAuthChecker, loadOrCreateCredentials, type AgentCredentials } from './credentials';
 import { AgentDeployment } from './deployment.entity';
-import { DeploymentService } from './deployment.service';
+import { DeploymentService } from './agent-deployment.service';
 import { agentMigrations } from './migrations';
 import { agentRoutes } from './routes';
 import { createRequestHandler, type RequestListener } from './server';

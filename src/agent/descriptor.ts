@@ -33,7 +33,7 @@ export interface EnvironmentVariable {
   variable: string;
   value: string;
 }
-export interface TemplateImage {
+export interface DeployImage {
   name: string;
   source?: string;
   category?: string;
@@ -59,7 +59,7 @@ export interface DeployTemplate {
   type?: string;
   image_count?: number;
   documentation?: string;
-  images: TemplateImage[];
+  images: DeployImage[];
 }
 
 const optional = <T extends z.ZodType>(type: T) => type.nullish().transform((value) => value ?? undefined);
@@ -150,7 +150,7 @@ export function parseDescriptor(body: unknown): DeployTemplate {
 /** Interface B's phrasing of the one validator (catalog/parts-validator.ts): each member's path, then a predicate. */
 const DESCRIPTOR_RULES: PartsScope = { field: () => '', phrasing: 'descriptor', strictPorts: true, strictValues: true };
 
-function checkImage(image: ImageShape, at: string, problems: Problems): TemplateImage {
+function checkImage(image: ImageShape, at: string, problems: Problems): DeployImage {
   const name = image.name?.trim() ?? '';
   if (!name) problems.add(`${at}.name`, 'is required');
   const scope = { ...DESCRIPTOR_RULES, own: name || undefined };
@@ -167,7 +167,7 @@ function checkImage(image: ImageShape, at: string, problems: Problems): Template
       proto: port.proto?.toUpperCase() as Port['proto'],
     }),
   );
-  let deployment: TemplateImage['deployment'];
+  let deployment: DeployImage['deployment'];
   if (image.deployment) {
     const count = Number(image.deployment.count ?? 1);
     if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT || image.deployment.count === '') {

@@ -1,5 +1,5 @@
 import type { Adapter } from './adapters/adapter';
-import type { DeploymentService } from './deployment.service';
+import type { DeploymentService } from './agent-deployment.service';
 import type { Route } from './server';
 import { agentVersion } from './version';
 

@@ -11,7 +11,7 @@ import type { Template } from '../catalog/template.entity';
 import type { Config } from '../config';
 import { ValidationError } from '../errors';
 import type { App, Service } from './app.entity';
-import { loadApp } from './app-launch';
+import { loadApp } from './app-start';
 
 /** Fields a client may set on a template made from an app, or saved to a repo. */
 export interface TemplateMetadata {

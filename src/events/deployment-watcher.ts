@@ -1,11 +1,11 @@
-import type { AgentDeploymentStatus } from '../targets/agent-client';
+import type { RemoteDeploymentStatus } from '../targets/agent-client';
 import type { Logger } from '../logger';
 import { PayloadTooLargeError } from '../errors';
 import type { EventBus, LockKey } from './event-bus';
 
 export const DEPLOYMENT_STATUS_CHANNEL = 'deployment_status';
 
-export type DeploymentStatus = AgentDeploymentStatus['status'];
+export type DeploymentStatus = RemoteDeploymentStatus['status'];
 
 /**
  * What goes over NOTIFY for a deployment. `status` is absent (with `error` null) when it would not

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppRuntime } from '../apps/app-runtime';
+import type { EngineRuntime } from '../apps/engine-runtime';
 import type { SecretBox } from '../crypto/secret-box';
 import type { Logger } from '../logger';
 import type { AgentClient } from '../targets/agent-client';
@@ -33,7 +33,7 @@ export interface EventsDeps {
   log: Logger;
   secrets: SecretBox;
   agents: AgentClient;
-  appRuntime: AppRuntime;
+  engineRuntime: EngineRuntime;
 }
 
 export async function createEvents(deps: EventsDeps, options: EventsOptions = {}): Promise<Events> {
@@ -48,8 +48,8 @@ export async function createEvents(deps: EventsDeps, options: EventsOptions = {}
   };
   const serviceStates = new ServiceStateFeed(
     bus,
-    deps.appRuntime.docker,
-    () => deps.appRuntime.instanceId(fork()),
+    deps.engineRuntime.docker,
+    () => deps.engineRuntime.instanceId(fork()),
     log,
     options.leaderRetryMs,
   );

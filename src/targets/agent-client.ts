@@ -56,9 +56,9 @@ const deploymentWithStatusSchema = deploymentSchema.extend({ status: statusSchem
 const errorSchema = z.object({ code: z.number().optional(), message: z.string(), fields: z.string().optional() });
 
 export type AgentMetadata = z.output<typeof metadataSchema>;
-export type AgentDeployment = z.output<typeof deploymentSchema>;
-export type AgentDeploymentStatus = z.output<typeof deploymentStatusSchema>;
-export type AgentDeploymentWithStatus = z.output<typeof deploymentWithStatusSchema>;
+export type RemoteDeployment = z.output<typeof deploymentSchema>;
+export type RemoteDeploymentStatus = z.output<typeof deploymentStatusSchema>;
+export type RemoteDeploymentWithStatus = z.output<typeof deploymentWithStatusSchema>;
 
 const TLS_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
@@ -101,20 +101,20 @@ export class AgentClient {
     return this.call(target, 'GET', '/metadata', undefined, metadataSchema);
   }
 
-  listDeployments(target: AgentTarget): Promise<AgentDeployment[]> {
+  listDeployments(target: AgentTarget): Promise<RemoteDeployment[]> {
     return this.call(target, 'GET', '/deployments', undefined, z.array(deploymentSchema));
   }
 
   /** The list, each deployment with its status when the agent knows `include=status`. */
-  listDeploymentsWithStatus(target: AgentTarget): Promise<AgentDeploymentWithStatus[]> {
+  listDeploymentsWithStatus(target: AgentTarget): Promise<RemoteDeploymentWithStatus[]> {
     return this.call(target, 'GET', '/deployments?include=status', undefined, z.array(deploymentWithStatusSchema));
   }
 
-  getDeployment(target: AgentTarget, id: number | string): Promise<AgentDeploymentStatus> {
+  getDeployment(target: AgentTarget, id: number | string): Promise<RemoteDeploymentStatus> {
     return this.call(target, 'GET', `/deployments/${encodeURIComponent(String(id))}`, undefined, deploymentStatusSchema);
   }
 
-  createDeployment(target: AgentTarget, descriptor: unknown): Promise<AgentDeployment> {
+  createDeployment(target: AgentTarget, descriptor: unknown): Promise<RemoteDeployment> {
     return this.call(target, 'POST', '/deployments', descriptor, deploymentSchema, this.options.deployTimeoutMs);
   }
 
@@ -122,7 +122,7 @@ export class AgentClient {
     await this.call(target, 'DELETE', `/deployments/${encodeURIComponent(String(id))}`, undefined, null);
   }
 
-  redeploy(target: AgentTarget, id: number | string): Promise<AgentDeployment> {
+  redeploy(target: AgentTarget, id: number | string): Promise<RemoteDeployment> {
     return this.call(
       target,
       'POST',

@@ -1,17 +1,17 @@
 import DataLoader from 'dataloader';
 import { NotFoundError } from '../errors';
-import type { AgentClient, AgentDeployment, AgentDeploymentStatus, AgentDeploymentWithStatus, AgentTarget } from './agent-client';
+import type { AgentClient, RemoteDeployment, RemoteDeploymentStatus, RemoteDeploymentWithStatus, AgentTarget } from './agent-client';
 
 export interface AgentLoaders {
   /** GET /deployments, one request per target. */
-  deployments: DataLoader<string, AgentDeployment[]>;
+  deployments: DataLoader<string, RemoteDeployment[]>;
   /**
    * GET /deployments?include=status, one request per target: primes `deployment` with each
    * status the agent included, so a query that wants them makes no second round.
    */
-  deploymentsWithStatus: DataLoader<string, AgentDeploymentWithStatus[]>;
+  deploymentsWithStatus: DataLoader<string, RemoteDeploymentWithStatus[]>;
   /** GET /deployments/{id}, one request per [target, deployment]. */
-  deployment: DataLoader<readonly [string, string], AgentDeploymentStatus, string>;
+  deployment: DataLoader<readonly [string, string], RemoteDeploymentStatus, string>;
 }
 
 type TargetLookup = Iterable<AgentTarget> | ((id: string) => AgentTarget | undefined | Promise<AgentTarget | undefined>);
@@ -35,11 +35,11 @@ export function createAgentLoaders(client: AgentClient, targets: TargetLookup): 
   const settle = <K, V>(keys: readonly K[], load: (key: K) => Promise<V>): Promise<(V | Error)[]> =>
     Promise.all(keys.map((key) => load(key).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
 
-  const deployment = new DataLoader<readonly [string, string], AgentDeploymentStatus, string>(
+  const deployment = new DataLoader<readonly [string, string], RemoteDeploymentStatus, string>(
     (keys) => settle(keys, async ([targetId, deploymentId]) => client.getDeployment(await resolveTarget(targetId), deploymentId)),
     { batch: false, cacheKeyFn: ([targetId, deploymentId]) => `${targetId}/${deploymentId}` },
   );
-  const withStatus = async (id: string): Promise<AgentDeploymentWithStatus[]> => {
+  const withStatus = async (id: string): Promise<RemoteDeploymentWithStatus[]> => {
     const list = await client.listDeploymentsWithStatus(await resolveTarget(id));
     for (const d of list) {
       if (d.status) deployment.prime([id, String(d.id)], { id: d.id, name: d.name, status: d.status });

@@ -1,10 +1,10 @@
 import { expect } from '@jest/globals';
-import { parseDescriptor, type TemplateImage } from '../../src/agent/descriptor';
+import { parseDescriptor, type DeployImage } from '../../src/agent/descriptor';
 import { mergeImage } from '../../src/parts/merge';
 
 describe('descriptor merge (ARCHITECTURE §5)', () => {
   test('environment by variable, ports by container_port as strings, volumes by path, deployment replaced, others replaced when given', () => {
-    const merged = mergeImage<TemplateImage>(
+    const merged = mergeImage<DeployImage>(
       {
         name: 'web',
         source: 'nginx:1',

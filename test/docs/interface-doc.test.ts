@@ -3,7 +3,7 @@ import path from 'node:path';
 import { extraRoutes, routes } from '../../rest/routes';
 import type { RestRoute } from '../../rest/route-table';
 import type { Adapter } from '../../src/agent/adapters/adapter';
-import type { DeploymentService } from '../../src/agent/deployment.service';
+import type { DeploymentService } from '../../src/agent/agent-deployment.service';
 import { agentRoutes } from '../../src/agent/routes';
 
 /**

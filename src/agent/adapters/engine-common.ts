@@ -1,6 +1,6 @@
 import { DomainError, UpstreamError, ValidationError } from '../../errors';
 import type { DockerClient } from '../../engines/docker-client';
-import type { DeployTemplate, TemplateImage } from '../descriptor';
+import type { DeployTemplate, DeployImage } from '../descriptor';
 
 /** Labels on every object the engine adapters make, so leftovers can always be found. */
 export const LABEL_KEY = 'platform.agent.key';
@@ -40,7 +40,7 @@ export function safeName(name: string): string {
 }
 
 /** Engine adapters need an image reference; the spec leaves `source` optional, so check it here. */
-export function imageRef(template: DeployTemplate, image: TemplateImage): string {
+export function imageRef(template: DeployTemplate, image: DeployImage): string {
   const ref = image.source?.trim();
   if (!ref) {
     const index = template.images.indexOf(image);
@@ -55,7 +55,7 @@ export async function ensureImage(docker: DockerClient, ref: string): Promise<vo
 }
 
 /** Every alias other images use to reach `image` through their links, plus its own name. */
-export function aliasesOf(template: DeployTemplate, image: TemplateImage): string[] {
+export function aliasesOf(template: DeployTemplate, image: DeployImage): string[] {
   const aliases = new Set([image.name]);
   for (const other of template.images) {
     for (const link of other.links ?? []) if (link.service === image.name) aliases.add(link.alias);

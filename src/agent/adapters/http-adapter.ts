@@ -1,7 +1,7 @@
 import { Agent, errors as undiciErrors, request } from 'undici';
 import { UpstreamError, UpstreamTimeoutError, ValidationError } from '../../errors';
 import { deadlineSignal, readLimited, ResponseTooLargeError } from '../../net/read-limited';
-import type { DeployTemplate, TemplateImage } from '../descriptor';
+import type { DeployTemplate, DeployImage } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
 import { scalarText } from '../../scalar-text';
 
@@ -91,7 +91,7 @@ export function createHttpAdapter(options: { url: string; timeoutMs: number }): 
 }
 
 /** The adapter's camelCase service form (docs/original-system.md "Adapter protocol v1"). */
-export function toAdapterService(image: TemplateImage): Record<string, unknown> {
+export function toAdapterService(image: DeployImage): Record<string, unknown> {
   return {
     name: image.name,
     source: image.source ?? image.name,

@@ -4,7 +4,7 @@ import { isEngineUnreachable } from '../../engines/engine-errors';
 import { shellWords } from '../../engines/shell-words';
 import { UpstreamError } from '../../errors';
 import type { Logger } from '../../logger';
-import type { DeployTemplate, TemplateImage } from '../descriptor';
+import type { DeployTemplate, DeployImage } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
 import { LABEL_KEY, LABEL_SERVICE, aliasesOf, asUpstream, upstream, imageRef, safeName } from './engine-common';
 import { swarmApi, type SwarmServiceSpec } from './swarm-api';
@@ -33,7 +33,7 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
   const { log } = options;
   const network = (key: string) => `platform-${key}`;
 
-  function serviceSpec(key: string, template: DeployTemplate, image: TemplateImage): SwarmServiceSpec {
+  function serviceSpec(key: string, template: DeployTemplate, image: DeployImage): SwarmServiceSpec {
     const labels = { [LABEL_KEY]: key, [LABEL_SERVICE]: image.name };
     const args = image.command?.trim() ? shellWords(image.command) : undefined;
     return {

@@ -5,7 +5,7 @@ import { deploymentDescriptor } from './deployment-descriptor';
 import { type OverrideImage } from '../parts/image';
 import { TemplateService } from '../catalog/template.service';
 import { ValidationError } from '../errors';
-import type { AgentClient, AgentDeployment, AgentDeploymentStatus } from './agent-client';
+import type { AgentClient, RemoteDeployment, RemoteDeploymentStatus } from './agent-client';
 import type { AgentLoaders } from './agent-loaders';
 import type { TargetService } from './target.service';
 
@@ -17,7 +17,7 @@ export interface TargetDeploymentView {
   /** Absent from a single deployment's read (interface B's status has no template). */
   template?: number | null;
   serviceIds?: string[];
-  status?: AgentDeploymentStatus['status'];
+  status?: RemoteDeploymentStatus['status'];
 }
 
 /** What a deployment is made of: a stored template, or an app's current definition. */
@@ -97,16 +97,16 @@ export class TargetDeploymentService {
     return { targetId, id };
   }
 
-  private async fresh(targetId: number, deployment: AgentDeployment): Promise<TargetDeploymentView> {
+  private async fresh(targetId: number, deployment: RemoteDeployment): Promise<TargetDeploymentView> {
     const target = this.targets.agentTarget(await this.targets.get(targetId));
     return statusView(targetId, await this.agents.getDeployment(target, deployment.id));
   }
 }
 
-function listView(targetId: number, d: AgentDeployment & { status?: AgentDeploymentStatus['status'] }): TargetDeploymentView {
+function listView(targetId: number, d: RemoteDeployment & { status?: RemoteDeploymentStatus['status'] }): TargetDeploymentView {
   return { targetId, id: d.id, name: d.name, template: d.template, serviceIds: d.service_ids, ...(d.status ? { status: d.status } : {}) };
 }
 
-function statusView(targetId: number, d: AgentDeploymentStatus): TargetDeploymentView {
+function statusView(targetId: number, d: RemoteDeploymentStatus): TargetDeploymentView {
   return { targetId, id: d.id, name: d.name, status: d.status };
 }

@@ -9,7 +9,7 @@ import { NetworkPool } from './network-pool';
  * the starts still running after their request answered (awaited on close, and before a
  * rebuild or delete of the same app).
  */
-export class AppRuntime {
+export class EngineRuntime {
   readonly docker: DockerClient;
   private instance: string | undefined;
   private readonly inFlight = new Map<number, Promise<void>>();

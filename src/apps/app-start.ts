@@ -2,14 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isEngineUnreachable } from '../engines/engine-errors';
 import { NotFoundError } from '../errors';
 import { App, Service } from './app.entity';
-import type { AppRunner } from './app-runner';
-import type { AppRuntime } from './app-runtime';
-import type { PreparedBuilds } from './app-build';
+import type { ContainerRunner } from './container-runner';
+import type { EngineRuntime } from './engine-runtime';
+import type { PreparedBuilds } from './image-builds';
 
 /** What the apps domain needs beyond the request's entity manager. */
 export interface AppsDeps {
-  runtime: AppRuntime;
-  runnerFor(em: EntityManager): AppRunner;
+  runtime: EngineRuntime;
+  runnerFor(em: EntityManager): ContainerRunner;
   /** A fresh entity manager for work that outlives the request. */
   fork(): EntityManager;
 }

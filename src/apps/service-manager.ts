@@ -2,7 +2,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { isEngineUnreachable } from '../engines/engine-errors';
 import { NotFoundError } from '../errors';
 import { Service, ServiceLink, SharedVolume, type App } from './app.entity';
-import { launch, loadApp, type AppsDeps } from './app-launch';
+import { launch, loadApp, type AppsDeps } from './app-start';
 import { LABEL_INSTANCE, LABEL_SERVICE } from './container-labels';
 import { readJournal, type JournalEntry, type JournalQuery } from './journal';
 import { applyServiceFields, checkServiceInput, type ServiceInput } from './service-input';

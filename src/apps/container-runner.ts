@@ -10,8 +10,8 @@ import { ConflictError, DependencyFailedError, DomainError, NotFoundError } from
 import { orNull } from '../engines/docker-http';
 import type { Logger } from '../logger';
 import type { App, Service } from './app.entity';
-import type { AppRuntime } from './app-runtime';
-import type { PreparedBuilds } from './app-build';
+import type { EngineRuntime } from './engine-runtime';
+import type { PreparedBuilds } from './image-builds';
 import { dependencyOrder } from './dependency-order';
 import { linkEnvironment } from './link-env';
 import { containerName, projectName, scopedName } from './engine-names';
@@ -28,10 +28,10 @@ import { runError } from './run-error';
  * the others still start; an unreachable engine stops the run and is written to every service
  * not yet started, then rethrown for the caller to decide (store and answer, or 502).
  */
-export class AppRunner {
+export class ContainerRunner {
   constructor(
     private readonly em: EntityManager,
-    private readonly runtime: AppRuntime,
+    private readonly runtime: EngineRuntime,
     private readonly registries: RegistryService,
     private readonly log: Logger,
   ) {}

@@ -8,8 +8,8 @@ import { packContext } from '../engines/docker-build';
 import { isEngineUnreachable } from '../engines/engine-errors';
 import { BadRequestError, DomainError, PayloadTooLargeError, ValidationError } from '../errors';
 import { Service, type BuildLine } from './app.entity';
-import { environmentMap, type AppExtras, type CreateAppInput } from './app-builder';
-import type { AppRuntime } from './app-runtime';
+import { environmentMap, type AppExtras, type CreateAppInput } from './app-creation';
+import type { EngineRuntime } from './engine-runtime';
 import { LABEL_INSTANCE } from './container-labels';
 import { runError } from './run-error';
 import { contextLabel } from './build-context';
@@ -45,7 +45,7 @@ interface PreparedBuild {
  * found (a directory of the repo's checkout, or a git repository fetched at its ref), checked
  * and packed while the request ran, so every context that cannot be reached is that request's
  * 422 and nothing is stored. The builds themselves run as the first step of starting the
- * services (AppRunner.start), after the response, with their lines written as they come.
+ * services (ContainerRunner.start), after the response, with their lines written as they come.
  */
 export class PreparedBuilds {
   private readonly byService = new Map<number, PreparedBuild>();
@@ -78,7 +78,7 @@ export class PreparedBuilds {
    * that a journal read during the build shows them. A failed build is the service's error and
    * the last line of its log; false then. An unreachable engine is thrown for the runner.
    */
-  async run(em: EntityManager, runtime: AppRuntime, service: Service): Promise<boolean> {
+  async run(em: EntityManager, runtime: EngineRuntime, service: Service): Promise<boolean> {
     const build = this.byService.get(service.id)!;
     const lines: BuildLine[] = [];
     const add = (message: string) => {
