@@ -11,7 +11,7 @@ import { referencedNames } from '../parts/validator';
 import { validateTemplate } from '../catalog/template-file';
 import { BadRequestError, ValidationError } from '../errors';
 import { App, AppCategory, Service, ServiceLink, SharedVolume } from './app.entity';
-import { loadComposeApp, type ComposeApp } from './compose';
+import { loadComposeApp, type ComposeApp } from './compose/compose-app';
 import { dependencyOrder } from './dependency-order';
 import { sanitizeName, uniqueName } from '../parts/names';
 import type { ServiceOptions } from './service-options';
@@ -57,7 +57,7 @@ export async function appSource(
       definition: compose.definition,
       from,
       extras: { name: input.name, warnings: compose.warnings, options: compose.options },
-      // Only git contexts: a file given inline has no directory (compose-options.ts).
+      // Only git contexts: a file given inline has no directory (compose/options.ts).
       builds: compose.builds,
     };
   }

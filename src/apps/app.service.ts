@@ -9,7 +9,7 @@ import { appSource, buildApp, type AppExtras, type CreateAppInput } from './app-
 import { createFromRepo, prepareBuilds, PreparedBuilds } from './image-builds';
 import { launch, loadApp, type AppsDeps } from './app-start';
 import { readJournal, type JournalEntry, type JournalQuery } from './journal';
-import { composeYaml } from './compose-export';
+import { composeYaml } from './compose/export';
 import { ValidationError } from '../errors';
 import type { TemplateDefinition } from '../catalog/template-definition';
 

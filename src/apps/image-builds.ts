@@ -13,9 +13,9 @@ import type { EngineRuntime } from './engine-runtime';
 import { LABEL_INSTANCE } from './container-labels';
 import { runError } from './run-error';
 import { contextLabel } from './build-context';
-import { loadComposeApp, type ComposeApp } from './compose';
-import { buildContext, readInside } from './compose-files';
-import { FIELD } from './compose-loader';
+import { loadComposeApp, type ComposeApp } from './compose/compose-app';
+import { buildContext, readInside } from './compose/files';
+import { FIELD } from './compose/loader';
 
 export const LABEL_BUILD = 'platform.build';
 /** The last lines of a build kept with its service (a build may print without end). */

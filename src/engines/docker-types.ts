@@ -111,7 +111,7 @@ export interface ContainerCreateBody {
     Links?: string[];
     NetworkMode?: string;
     RestartPolicy?: { Name: string; MaximumRetryCount?: number };
-    /** Compose options mapped to the engine's names (CapAdd, Sysctls, Tmpfs, ...): see compose-options.ts. */
+    /** Compose options mapped to the engine's names (CapAdd, Sysctls, Tmpfs, ...): see compose/options.ts. */
     [key: string]: unknown;
   };
   /** Compose options mapped to the engine's names (Entrypoint, User, WorkingDir, Healthcheck, ...). */

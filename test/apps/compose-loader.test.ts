@@ -1,8 +1,8 @@
 import { expect } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadComposeApp } from '../../src/apps/compose';
-import { loadCompose } from '../../src/apps/compose-loader';
+import { loadComposeApp } from '../../src/apps/compose/compose-app';
+import { loadCompose } from '../../src/apps/compose/loader';
 import { parseTemplateFile, validateTemplate } from '../../src/catalog/template-file';
 import { ValidationError } from '../../src/errors';
 

@@ -1,4 +1,4 @@
-import { COMPOSE_TEMPLATE_NAME, loadComposeApp, parseComposeYaml, shellQuote } from '../../src/apps/compose';
+import { COMPOSE_TEMPLATE_NAME, loadComposeApp, parseComposeYaml, shellQuote } from '../../src/apps/compose/compose-app';
 import { containerSpec } from '../../src/engines/container-spec';
 import type { ImageDefinition } from '../../src/parts/image';
 import { bareImage } from '../../src/parts/image';

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
-import type { App } from './app.entity';
-import { serviceRunDefinition } from './service-definition';
+import type { App } from '../app.entity';
+import { serviceRunDefinition } from '../service-definition';
 
 /**
  * The app as a Compose file (Compose Specification, no `version`): one service per service,

@@ -1,10 +1,10 @@
-import { shellWords } from '../engines/shell-words';
-import { contextLabel, gitContext, isRemoteContext, type GitContext } from './build-context';
-import { buildContext, readInside } from './compose-files';
-import { isMapping, type ComposeModel, type Mapping } from './compose-loader';
-import { volumeSourceKind } from '../parts/names';
-import { networksOf } from './compose-networks';
-import type { DependsOnCondition, ServiceOptions } from './service-options';
+import { shellWords } from '../../engines/shell-words';
+import { contextLabel, gitContext, isRemoteContext, type GitContext } from '../build-context';
+import { buildContext, readInside } from './files';
+import { isMapping, type ComposeModel, type Mapping } from './loader';
+import { volumeSourceKind } from '../../parts/names';
+import { networksOf } from './networks';
+import type { DependsOnCondition, ServiceOptions } from '../service-options';
 
 /**
  * A compose service's keys beyond the template fields, mapped to what the engine can carry

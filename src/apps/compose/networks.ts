@@ -1,6 +1,6 @@
-import { isMapping, type ComposeModel } from './compose-loader';
-import { parseCidr } from '../net/cidr';
-import type { AppNetwork } from './service-options';
+import { isMapping, type ComposeModel } from './loader';
+import { parseCidr } from '../../net/cidr';
+import type { AppNetwork } from '../service-options';
 
 /**
  * A compose service's `networks:` as the app networks it joins: aliases, a fixed `ipv4_address`

@@ -1,16 +1,16 @@
 import Ajv2019 from 'ajv/dist/2019';
 import type { ErrorObject } from 'ajv';
-import { BadRequestError, DomainError, ValidationError } from '../errors';
-import type { ComposeDirectory } from './compose-files';
-import { interpolateTree } from './compose-interpolate';
-import { parseComposeDocument } from './compose-yaml';
+import { BadRequestError, DomainError, ValidationError } from '../../errors';
+import type { ComposeDirectory } from './files';
+import { interpolateTree } from './interpolate';
+import { parseComposeDocument } from './yaml';
 // An import (not a require) so that the build copies the file next to the compiled loader.
 import composeSpec from './compose-spec.json';
 
 /**
  * Compose files → the canonical model of the Compose Specification: YAML merge keys and anchors,
  * interpolation, `extends` within the file, validation against the specification's JSON schema
- * (compose-spec.json), then `profiles`. What the engine can carry is mapped by compose-options.ts.
+ * (compose-spec.json), then `profiles`. What the engine can carry is mapped by compose/options.ts.
  */
 export const FIELD = 'compose_yaml';
 

@@ -1,21 +1,21 @@
-import { ValidationError } from '../errors';
-import type { TemplateDefinition } from '../catalog/template-definition';
-import type { EnvDef, ImageDefinition, LinkDef, PortDef, VolumeDef, VolumesFromDef } from '../parts/image';
-import { templateProblems } from '../catalog/template-file';
-import { bareTemplate } from '../catalog/template-shape';
-import { normalizeType } from '../catalog/template-types';
-import { FIELD, loadCompose, type ComposeLoadOptions } from './compose-loader';
+import { ValidationError } from '../../errors';
+import type { TemplateDefinition } from '../../catalog/template-definition';
+import type { EnvDef, ImageDefinition, LinkDef, PortDef, VolumeDef, VolumesFromDef } from '../../parts/image';
+import { templateProblems } from '../../catalog/template-file';
+import { bareTemplate } from '../../catalog/template-shape';
+import { normalizeType } from '../../catalog/template-types';
+import { FIELD, loadCompose, type ComposeLoadOptions } from './loader';
 import { randomBytes } from 'node:crypto';
-import { readEnvFile } from './compose-files';
-import { serviceOptions, type BuildSpec } from './compose-options';
-import type { ServiceOptions } from './service-options';
+import { readEnvFile } from './files';
+import { serviceOptions, type BuildSpec } from './options';
+import type { ServiceOptions } from '../service-options';
 
 /**
  * docker-compose YAML → a template (docs/original-system.md "Compose mapping") plus what the template
  * cannot hold: the file is loaded to the Compose Specification's canonical model first
- * (compose-loader.ts), then every short and long port and volume form becomes a template field,
+ * (compose/loader.ts), then every short and long port and volume form becomes a template field,
  * and the keys without a template counterpart (entrypoint, healthcheck, networks, ...) become
- * the services' engine options (compose-options.ts), warnings, or a 422 naming them.
+ * the services' engine options (compose/options.ts), warnings, or a 422 naming them.
  *
  * A volume mode other than `rw` stays on the container path (`/data:ro`), which is the
  * engine's bind syntax: dropping it would silently make a read-only mount writable.
@@ -148,7 +148,7 @@ function readService(
   else if (typeof svc.image === 'string' && svc.image.trim() !== '') source = svc.image.trim();
   else if (svc.build === undefined) add(at, 'has no image:');
 
-  // `read` answers null for an item that is not a template field (a tmpfs volume: compose-options.ts).
+  // `read` answers null for an item that is not a template field (a tmpfs volume: compose/options.ts).
   const each = <T>(key: string, read: (item: unknown, path: string) => T | string | null): T[] =>
     asList(svc[key], `${at}.${key}`, add).flatMap((item, i) => {
       const result = read(item, `${at}.${key}[${i}]`);
@@ -290,7 +290,7 @@ function readLink(item: unknown): LinkDef | string {
 /** `/data`, `host:/data`, `host:/data:ro`, `volume:/data`, or `{type, source, target, read_only}` (null: a tmpfs). */
 export function readVolume(item: unknown): VolumeDef | string | null {
   if (isMapping(item)) {
-    // A tmpfs is a mount option of the container (compose-options.ts), not a volume.
+    // A tmpfs is a mount option of the container (compose/options.ts), not a volume.
     if (item.type === 'tmpfs') return null;
     if (item.type !== undefined && item.type !== 'bind' && item.type !== 'volume')
       return `volumes of type ${describe(item.type)} are not supported`;

@@ -1,5 +1,5 @@
-import { BadRequestError } from '../errors';
-import { parseYamlBounded } from '../yaml/parse';
+import { BadRequestError } from '../../errors';
+import { parseYamlBounded } from '../../yaml/parse';
 
 /**
  * The one place compose YAML is parsed: YAML 1.1 merge keys (`<<: *defaults`) applied, anchors
