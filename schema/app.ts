@@ -5,6 +5,8 @@ import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { overrideImages, OverrideImageInput } from './deployment';
 import { databaseId, orNull } from './global-id';
+import { DEFAULT_LIMIT as JOURNAL_DEFAULT_LIMIT } from '../src/apps/journal';
+import { byLimit, countedList } from '../src/graphql/cost';
 
 export const Category = builder
   .nodeRef<AppCategory, number>('Category', {
@@ -113,6 +115,7 @@ builder.queryFields((t) => ({
   apps: t.field({
     type: [App],
     authScopes: { read: true },
+    ...countedList((s) => s.apps.count()),
     resolve: (_root, _args, ctx) => ctx.services.apps.list(),
   }),
   appsConnection: t.connection(
@@ -145,6 +148,7 @@ builder.queryFields((t) => ({
     description:
       "The app's containers' output and its images' build lines; null with an UPSTREAM_FAILED error when the engine cannot be reached",
     args: { appId: t.arg.int({ required: true }), since: t.arg.string(), cursor: t.arg.string(), limit: t.arg.int() },
+    complexity: byLimit(JOURNAL_DEFAULT_LIMIT, 10 * JOURNAL_DEFAULT_LIMIT),
     resolve: (_root, { appId, ...query }, ctx) => ctx.services.apps.journal(appId, query),
   }),
 }));

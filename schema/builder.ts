@@ -60,6 +60,8 @@ export const builder = new SchemaBuilder<{
     nodesQueryOptions: {
       authScopes: { read: true },
       description: `The objects with these global ids (at most ${MAX_NODES}), in order; null for each that does not exist (with a BAD_REQUEST error at its index for an id this API did not give out)`,
+      // As many nodes as ids (checkNodeCount refuses more than a page's worth).
+      complexity: (args) => ({ field: 1, multiplier: Math.min(args.ids.length, MAX_NODES) }),
       resolve: (_root, { ids }, _ctx, _info, resolveNodes) => resolveNodesOrErrors(checkNodeCount(ids), resolveNodes),
     },
     nodeTypeOptions: { description: 'An object with an identity: its `id` is global (unique across types) and opaque' },

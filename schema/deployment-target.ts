@@ -5,6 +5,7 @@ import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { Deployment } from './deployment';
 import { databaseId, orNull } from './global-id';
+import { countedList } from '../src/graphql/cost';
 
 const TargetMetadata = builder.objectRef<TargetRow>('DeploymentTargetMetadata').implement({
   description: "The agent's versions, as read when the target was added or last refreshed",
@@ -77,6 +78,8 @@ builder.queryFields((t) => ({
   deploymentTargets: t.field({
     type: [DeploymentTarget],
     authScopes: { read: true },
+    // The field answers with the list counted here (TargetService keeps it for the request).
+    ...countedList(async (s) => (await s.targets.list()).length),
     resolve: (_root, _args, ctx) => ctx.services.targets.list(),
   }),
   deploymentTargetsConnection: t.connection(

@@ -2,6 +2,7 @@ import type { Registry as RegistryRow } from '../src/catalog/registry.entity';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { databaseId, orNull } from './global-id';
+import { countedList } from '../src/graphql/cost';
 
 export const Registry = builder
   .nodeRef<RegistryRow, number>('Registry', {
@@ -48,6 +49,7 @@ builder.queryFields((t) => ({
   registries: t.field({
     type: [Registry],
     authScopes: { read: true },
+    ...countedList((s) => s.registries.count()),
     resolve: (_root, _args, ctx) => ctx.services.registries.list(),
   }),
   registriesConnection: t.connection(

@@ -3,6 +3,8 @@ import { singleImageView, type TemplateView } from '../src/catalog/template-shap
 import { bareImage } from '../src/parts/image';
 import { builder } from './builder';
 import { isTemplateView, TemplateFields } from './template';
+import { DEFAULT_SEARCH_LIMIT } from '../src/catalog/search.service';
+import { byLimit } from '../src/graphql/cost';
 
 /** A registry image offered as a single-image template: no id, no dates. */
 const RegistryImageTemplate = builder.objectRef<TemplateView>('RegistryImageTemplate').implement({
@@ -42,7 +44,8 @@ const SearchSource = builder.enumType('SearchSource', {
 const SearchResult = builder.objectRef<{ query: string; items: TemplateView[]; errors: RegistrySearchError[] }>('SearchResult').implement({
   fields: (t) => ({
     query: t.exposeString('query'),
-    items: t.field({ type: [TemplateFields], resolve: (r) => r.items }),
+    // A search answers up to `limit` templates and `limit` registry images.
+    items: t.field({ type: [TemplateFields], complexity: { field: 1, multiplier: 2 }, resolve: (r) => r.items }),
     errors: t.field({ type: [SearchError], resolve: (r) => r.errors }),
   }),
 });
@@ -58,6 +61,7 @@ builder.queryFields((t) => ({
       limit: t.arg.int(),
       sources: t.arg({ type: [SearchSource], description: 'Where to look; every source when not given' }),
     },
+    complexity: byLimit(DEFAULT_SEARCH_LIMIT),
     resolve: async (_root, { q, limit, sources }, ctx) => {
       const result = await ctx.services.search.search(q, limit ?? undefined, sources ?? undefined);
       return { query: result.query, items: result.hits.map(hitView), errors: result.errors };

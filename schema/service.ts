@@ -16,6 +16,8 @@ import {
   portDefs,
   volumeDefs,
 } from './container-parts';
+import { DEFAULT_LIMIT as JOURNAL_DEFAULT_LIMIT } from '../src/apps/journal';
+import { byLimit } from '../src/graphql/cost';
 
 export const ServiceError = builder.objectRef<{ code: number; message: string; fields: string }>('ServiceError').implement({
   description: 'What went wrong when the service was last started, or why its state is unknown',
@@ -266,6 +268,7 @@ builder.queryFields((t) => ({
       cursor: t.arg.string(),
       limit: t.arg.int(),
     },
+    complexity: byLimit(JOURNAL_DEFAULT_LIMIT, 10 * JOURNAL_DEFAULT_LIMIT),
     resolve: (_root, { appId, id, ...query }, ctx) => ctx.services.appServices.journal(appId, id, query),
   }),
 }));

@@ -3,6 +3,7 @@ import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { databaseId, orNull } from './global-id';
 import { Template } from './template';
+import { countedList } from '../src/graphql/cost';
 
 const LoadError = builder.objectRef<RepoLoadError>('TemplateLoadError').implement({
   description: 'A .pmx file of the repo that did not load, and why',
@@ -45,6 +46,7 @@ builder.queryFields((t) => ({
   templateRepos: t.field({
     type: [TemplateRepo],
     authScopes: { read: true },
+    ...countedList((s) => s.repos.count()),
     resolve: (_root, _args, ctx) => ctx.services.repos.list(),
   }),
   templateReposConnection: t.connection(

@@ -5,6 +5,7 @@ import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { databaseId, orNull } from './global-id';
 import { EnvironmentVariable, ImageLink, Port, Volume, VolumeFrom } from './container-parts';
+import { countedList } from '../src/graphql/cost';
 
 export const Image = builder.objectRef<ImageView>('Image').implement({
   description: 'One image of a template: becomes one service of an app',
@@ -80,6 +81,7 @@ builder.queryFields((t) => ({
   templates: t.field({
     type: [Template],
     authScopes: { read: true },
+    ...countedList((s) => s.templates.count()),
     resolve: (_root, _args, ctx) => ctx.services.templates.listViews(),
   }),
   templatesConnection: t.connection(

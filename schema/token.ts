@@ -3,6 +3,7 @@ import type { IssuedToken } from '../src/auth/token.service';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { databaseId, orNull } from './global-id';
+import { countedList } from '../src/graphql/cost';
 
 export const Scope = builder.enumType('Scope', {
   description: 'read < write < deploy < admin: each scope includes the ones before it',
@@ -58,6 +59,7 @@ builder.queryFields((t) => ({
   apiTokens: t.field({
     type: [ApiToken],
     authScopes: { admin: true },
+    ...countedList((s) => s.tokens.count()),
     resolve: (_root, _args, ctx) => ctx.services.tokens.list(),
   }),
   apiTokensConnection: t.connection(

@@ -16,8 +16,6 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import { DEFAULT_LIMIT as JOURNAL_DEFAULT_LIMIT } from '../apps/journal';
-import { DEFAULT_SEARCH_LIMIT } from '../catalog/search.service';
 import type { Context, Services } from '../context';
 import type { QueryLimits } from '../config';
 import { tooComplex } from './limits';
@@ -40,29 +38,25 @@ import { tooComplex } from './limits';
 export const DEFAULT_LIST_SIZE = 10;
 const PAGE = { defaultSize: 20, maxSize: 100 };
 
-/** Top-level lists costed at their real size, and how to count them. */
-const COUNTED: Record<string, (services: Services) => Promise<number>> = {
-  'Query.apps': (s) => s.apps.count(),
-  'Query.templates': (s) => s.templates.count(),
-  'Query.templateRepos': (s) => s.repos.count(),
-  'Query.registries': (s) => s.registries.count(),
-  // The field answers with the list read here (TargetService keeps it for the request).
-  'Query.deploymentTargets': async (s) => (await s.targets.list()).length,
-  'Query.apiTokens': (s) => s.tokens.count(),
-};
+/**
+ * A top-level list that answers every row is costed at its real size: its field carries these
+ * extensions, and the count runs before the operation (one per such list it selects).
+ */
+export function countedList(count: (services: Services) => Promise<number>): { extensions: { countRows: typeof count } } {
+  return { extensions: { countRows: count } };
+}
+
+/** A field that returns `limit` items (a journal, a search): what it selects, times that. */
+export function byLimit(defaultLimit: number, maxLimit = Infinity) {
+  return (args: Args): FieldComplexityValue => ({
+    field: 1,
+    multiplier: Math.max(Math.min(Number(args.limit ?? defaultLimit), maxLimit), 0),
+  });
+}
 
 type Args = Record<string, unknown>;
-const BY_COORDINATE: Record<string, (args: Args) => number> = {
-  'Query.appJournal': (args) => Math.min(Number(args.limit ?? JOURNAL_DEFAULT_LIMIT), 10 * JOURNAL_DEFAULT_LIMIT),
-  'Query.serviceJournal': (args) => Math.min(Number(args.limit ?? JOURNAL_DEFAULT_LIMIT), 10 * JOURNAL_DEFAULT_LIMIT),
-  'Query.search': (args) => Number(args.limit ?? DEFAULT_SEARCH_LIMIT),
-  // As many nodes as ids (schema/global-id.ts refuses more than a page's worth).
-  'Query.nodes': (args) => Math.min(Array.isArray(args.ids) ? args.ids.length : 0, PAGE.maxSize),
-  // A search answers up to `limit` templates and `limit` registry images.
-  'SearchResult.items': () => 2,
-};
 
-/** Each field's "Type.field", to look a GraphQLField up in the tables above. */
+/** Each field's "Type.field", for the counted sizes of a request's top-level lists. */
 const coordinates = new WeakMap<GraphQLField<unknown, unknown>, string>();
 const indexed = new WeakSet<GraphQLSchema>();
 /** The counted sizes of one request's top-level lists, by its context. */
@@ -86,8 +80,6 @@ export function fieldCost<C extends object>(args: Args, ctx: C, field: GraphQLFi
     const asked = Number(args.first ?? args.last ?? PAGE.defaultSize);
     return { field: 1, multiplier: Math.min(Math.max(asked, 0), PAGE.maxSize) };
   }
-  const byCoordinate = BY_COORDINATE[coordinate];
-  if (byCoordinate) return { field: 1, multiplier: Math.max(byCoordinate(args), 0) };
   const unwrapped = isNonNullType(field.type) ? field.type.ofType : field.type;
   if (!isListType(unwrapped)) return 1;
   if (/Connection\.(edges|nodes)$/.test(coordinate)) return { field: 1, multiplier: 1 };
@@ -116,12 +108,17 @@ export function useCostLimit(limits: QueryLimits): Plugin {
     const context = args.contextValue as Context;
     const root = args.schema.getRootType(operation.operation)?.name;
     const rootFields = rootFieldNames(operation.selectionSet, fragments);
-    const wanted = [...rootFields].map((name) => `${root}.${name}`).filter((coordinate) => COUNTED[coordinate]);
+    const rootType = args.schema.getRootType(operation.operation);
+    const counters: [string, (services: Services) => Promise<number>][] = [];
+    for (const name of rootFields) {
+      const count = rootType?.getFields()[name]?.extensions.countRows;
+      if (typeof count === 'function') counters.push([`${root}.${name}`, count as (services: Services) => Promise<number>]);
+    }
     let cache: Map<string, GraphQLError[]> | undefined;
     const key = `${operation.name?.value ?? ''}\n${JSON.stringify(args.variableValues ?? {})}`;
-    if (wanted.length > 0) {
-      const counts = await Promise.all(wanted.map((coordinate) => COUNTED[coordinate](context.services)));
-      sizes.set(context, new Map(wanted.map((coordinate, i) => [coordinate, counts[i]])));
+    if (counters.length > 0) {
+      const counts = await Promise.all(counters.map(([, count]) => count(context.services)));
+      sizes.set(context, new Map(counters.map(([coordinate], i) => [coordinate, counts[i]])));
     } else {
       cache = verdicts.get(args.document);
       if (!cache) verdicts.set(args.document, (cache = new Map<string, GraphQLError[]>()));
