@@ -118,6 +118,26 @@ describe('cost', () => {
     expect((await c.graphql(page)).status).toBe(200);
   });
 
+  test('a field costs what it says: a search by its limit, a journal by its capped limit, nodes by its ids', async () => {
+    // The verdict of the cost check, which runs before anything (an unknown app is told only after).
+    const cost = async (query: string) => {
+      const message = (await c.graphql(query)).body.errors?.[0]?.message ?? '';
+      return message.startsWith('query cost') ? message : 'under the limit';
+    };
+    // 1 + limit × (items 1 + 2 (templates and images) × name 1)
+    expect(await cost('{ search(q: "x", limit: 600) { items { name } } }')).toBe('under the limit');
+    expect(await cost('{ search(q: "x", limit: 700) { items { name } } }')).toBe('query cost 2101 exceeds the limit of 2000');
+    // 1 + min(limit, 10 000) × message 1: the default limit is 1000.
+    expect(await cost('{ appJournal(appId: 1) { message } }')).toBe('under the limit');
+    expect(await cost('{ appJournal(appId: 1, limit: 999999) { message } }')).toBe('query cost 10001 exceeds the limit of 2000');
+    // 1 + ids × (id 1 + services (1 + 10 × (name 1 + app (1 + name 1))))
+    const ids = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => Buffer.from(`App:${i + 1}`).toString('base64')));
+    expect(await cost(`{ nodes(ids: ${ids(50)}) { id ... on App { services { name app { name } } } } }`)).toBe('under the limit');
+    expect(await cost(`{ nodes(ids: ${ids(100)}) { id ... on App { services { name } } } }`)).toBe(
+      'query cost 2201 exceeds the limit of 2000',
+    );
+  });
+
   test('fragments on a union are costed inside (a mutation result), and nothing runs', async () => {
     // createApp 1 + services (1 + 10 × (app 1 + services (1 + 10 × (app 1 + services (1 + 10 × (app 1 + services (1 + 10 × name))))))) + code 1
     const bomb = `mutation { createApp(input: {image: "platform-test/busybox:latest"}) { ...Result } }
