@@ -26,6 +26,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Context } from '../src/context';
 import { BadRequestError, DomainError, errorFromCode } from '../src/errors';
 import type { FieldFailure, RestRequest, RestRoute } from './route-table';
+import { restOperationsDocument } from '../src/graphql/rest-documents';
 
 export type RestOutcome = { ok: true; status: number; body: unknown; failures: FieldFailure[] } | { ok: false; error: unknown };
 
@@ -41,19 +42,12 @@ interface Prepared {
   compiled: CompiledQuery | null;
 }
 
-const OPERATIONS_DIR = path.join(__dirname, 'operations');
-
 /**
  * Parses and validates every operation once, at start-up; a route naming a missing operation,
  * or an operation that does not validate against the schema, stops the start.
  */
 export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[]): Map<RestRoute, Prepared> {
-  const source = readdirSync(OPERATIONS_DIR)
-    .filter((file) => file.endsWith('.graphql'))
-    .sort()
-    .map((file) => readFileSync(path.join(OPERATIONS_DIR, file), 'utf8'))
-    .join('\n');
-  const document = parse(source);
+  const document = restOperationsDocument();
   const errors = validate(
     schema,
     document,

@@ -10,6 +10,7 @@ import {
   type VolumeInput as VolumeInputShape,
   type VolumeView,
 } from '../src/parts/image';
+import { camel, TEXT_PARTS, type Camel, type TextPartKey } from '../src/parts/image';
 import { builder } from './builder';
 
 /**
@@ -77,3 +78,32 @@ export const VolumeInput = builder.inputType('VolumeInput', {
 export const portDefs = (ports: readonly PortInputShape[] | null | undefined): PortDef[] => (ports ?? []).map(portFromInput);
 export const volumeDefs = (volumes: readonly VolumeInputShape[] | null | undefined): VolumeDef[] => (volumes ?? []).map(volumeFromInput);
 export const envDefs = (env: readonly EnvInputShape[] | null | undefined): EnvDef[] => (env ?? []).map(envFromInput);
+
+type InputFieldBuilder = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
+
+/** The text parts as input fields (camelCase), for the inputs that take these keys. */
+export function textPartInputs<K extends TextPartKey>(t: InputFieldBuilder, keys: readonly K[]) {
+  return Object.fromEntries(keys.map((key) => [camel(key), t.string({ description: TEXT_PARTS[key].description })])) as {
+    [P in K as Camel<P>]: ReturnType<InputFieldBuilder['string']>;
+  };
+}
+
+/** An input's text parts, only those given (on update, absent ones stay), under their camelCase names. */
+export function givenTextParts<K extends TextPartKey>(input: Partial<Record<Camel<K>, string | null>>, keys: readonly K[]) {
+  const parts: Partial<Record<Camel<K>, string | null>> = {};
+  for (const key of keys) {
+    const value = input[camel(key)];
+    if (value !== undefined) parts[camel(key)] = value;
+  }
+  return parts;
+}
+
+/** The same under their file names, as a definition and an override hold them; null is not given. */
+export function givenTextPartsByFileName<K extends TextPartKey>(input: Partial<Record<Camel<K>, string | null>>, keys: readonly K[]) {
+  const parts: Partial<Record<K, string>> = {};
+  for (const key of keys) {
+    const value = input[camel(key)];
+    if (value != null) parts[key] = value;
+  }
+  return parts;
+}

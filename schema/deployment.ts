@@ -1,9 +1,18 @@
-import type { OverrideImage } from '../src/parts/image';
+import { SERVICE_TEXT_PART_KEYS, type OverrideImage } from '../src/parts/image';
 import type { TargetDeploymentView } from '../src/targets/target-deployment.service';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from './builder';
 import { databaseId, orNull } from './global-id';
-import { envDefs, EnvironmentVariableInput, PortInput, portDefs, volumeDefs, VolumeInput } from './container-parts';
+import {
+  envDefs,
+  EnvironmentVariableInput,
+  givenTextPartsByFileName,
+  PortInput,
+  portDefs,
+  textPartInputs,
+  volumeDefs,
+  VolumeInput,
+} from './container-parts';
 
 // A value of its deployment: orchestrator ids repeat across targets, so it has no `id` of its own.
 const ServiceState = builder.objectRef<{ id: string; actualState: string }>('DeploymentServiceState').implement({
@@ -79,8 +88,7 @@ export const OverrideImageInput = builder.inputType('OverrideImageInput', {
   description: 'Overrides for one template image, matched by name',
   fields: (t) => ({
     name: t.string({ required: true }),
-    description: t.string(),
-    command: t.string(),
+    ...textPartInputs(t, SERVICE_TEXT_PART_KEYS),
     expose: t.stringList(),
     ports: t.field({ type: [PortInput] }),
     links: t.field({ type: [ImageLinkInput] }),
@@ -126,8 +134,7 @@ type OverrideInputShape = typeof OverrideImageInput.$inferInput;
 export function overrideImages(images: readonly OverrideInputShape[] | null | undefined): OverrideImage[] {
   return (images ?? []).map((i) => ({
     name: i.name,
-    description: i.description ?? undefined,
-    command: i.command ?? undefined,
+    ...givenTextPartsByFileName(i, SERVICE_TEXT_PART_KEYS),
     expose: i.expose ?? undefined,
     ports: i.ports ? portDefs(i.ports) : undefined,
     links: i.links?.map((l) => ({ service: l.service, alias: l.alias ?? l.service })),

@@ -1,6 +1,16 @@
 import { serviceCategories, type ReplicaView, type ServiceView } from '../src/apps/service-view';
 import { serviceRunDefinition, type ServiceRunDefinition } from '../src/apps/service-definition';
-import { envView, portView, volumeView } from '../src/parts/image';
+import {
+  camel,
+  envView,
+  portView,
+  SERVICE_TEXT_PART_KEYS,
+  TEXT_PARTS,
+  volumeView,
+  type Camel,
+  type CamelTextParts,
+  type ServiceTextPartKey,
+} from '../src/parts/image';
 import { App, CategoryPosition, JournalEntry } from './app';
 import { databaseId, orNull } from './global-id';
 import { builder } from './builder';
@@ -15,6 +25,8 @@ import {
   envDefs,
   portDefs,
   volumeDefs,
+  givenTextParts,
+  textPartInputs,
 } from './container-parts';
 import { DEFAULT_LIMIT as JOURNAL_DEFAULT_LIMIT } from '../src/apps/journal';
 import { byLimit } from '../src/graphql/cost';
@@ -90,14 +102,12 @@ Service.implement({
   fields: (t) => ({
     databaseId: t.int({ resolve: (v) => v.service.id }),
     name: t.string({ resolve: (v) => v.service.name }),
-    description: t.string({ nullable: true, resolve: (v) => v.service.description ?? null }),
     from: t.string({ resolve: (v) => v.service.from }),
     ports: t.field({ type: [Port], resolve: (v) => v.service.ports.map(portView) }),
     expose: t.stringList({ resolve: (v) => v.service.expose }),
     defaultExposedPorts: t.stringList({ resolve: (v) => v.service.defaultExposedPorts }),
     environment: t.field({ type: [EnvironmentVariable], resolve: (v) => v.service.environment.map(envView) }),
     volumes: t.field({ type: [Volume], resolve: (v) => v.service.volumes.map(volumeView) }),
-    command: t.string({ nullable: true, resolve: (v) => v.service.command ?? null }),
     entrypoint: t.stringList({
       nullable: true,
       description: "The entrypoint the container runs (compose entrypoint); null: the image's own",
@@ -126,7 +136,12 @@ Service.implement({
     loadState: t.string({ nullable: true, resolve: (v) => v.state.load_state }),
     activeState: t.string({ nullable: true, resolve: (v) => v.state.active_state }),
     subState: t.string({ nullable: true, resolve: (v) => v.state.sub_state }),
-    type: t.string({ nullable: true, resolve: (v) => v.service.type ?? null }),
+    ...Object.fromEntries(
+      SERVICE_TEXT_PART_KEYS.map((key) => [
+        camel(key),
+        t.string({ nullable: true, description: TEXT_PARTS[key].description, resolve: (v) => v.service[camel(key)] ?? null }),
+      ]),
+    ),
     errors: t.field({ type: ServiceError, nullable: true, resolve: (v) => v.errors }),
     replicas: t.field({
       type: [ServiceReplica],
@@ -178,9 +193,7 @@ const ServiceCategoryInput = builder.inputType('ServiceCategoryInput', {
 const serviceFields = (t: Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0], required: boolean) => ({
   name: t.string({ required }),
   from: t.string({ required }),
-  description: t.string(),
-  type: t.string(),
-  command: t.string(),
+  ...textPartInputs(t, SERVICE_TEXT_PART_KEYS),
   ports: t.field({ type: [PortInput] }),
   expose: t.stringList(),
   environment: t.field({ type: [EnvironmentVariableInput] }),
@@ -207,12 +220,9 @@ const ServiceIdInput = builder.inputType('ServiceIdInput', {
   fields: (t) => ({ appId: t.int({ required: true }), id: t.int({ required: true }) }),
 });
 
-type ServiceFieldsInput = {
+type ServiceFieldsInput = Partial<Pick<CamelTextParts, Camel<ServiceTextPartKey>>> & {
   name?: string | null;
   from?: string | null;
-  description?: string | null;
-  type?: string | null;
-  command?: string | null;
   ports?: Parameters<typeof portDefs>[0];
   expose?: readonly string[] | null;
   environment?: Parameters<typeof envDefs>[0];
@@ -227,9 +237,7 @@ function serviceInput(input: ServiceFieldsInput) {
   return {
     name: input.name,
     from: input.from,
-    description: input.description,
-    type: input.type,
-    command: input.command,
+    ...givenTextParts(input, SERVICE_TEXT_PART_KEYS),
     ports: input.ports ? portDefs(input.ports) : undefined,
     expose: input.expose ? [...input.expose] : undefined,
     environment: input.environment ? envDefs(input.environment) : undefined,

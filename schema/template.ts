@@ -1,6 +1,6 @@
 import { TEMPLATE_TYPES } from '../src/catalog/template-types';
 import { templateView, type TemplateView } from '../src/catalog/template-shape';
-import { type ImageView } from '../src/parts/image';
+import { TEXT_FIELDS, TEXT_PARTS, type ImageView } from '../src/parts/image';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
 import { databaseId, orNull } from './global-id';
@@ -15,18 +15,17 @@ export const Image = builder.objectRef<ImageView>('Image').implement({
       nullable: true,
       description: 'null for a registry image; an image is a value of its template, with no global id',
     }),
-    category: t.exposeString('category', { nullable: true }),
     name: t.exposeString('name'),
     source: t.exposeString('source'),
-    description: t.exposeString('description', { nullable: true }),
-    type: t.exposeString('type', { nullable: true }),
+    ...Object.fromEntries(
+      TEXT_FIELDS.map(([key, name]) => [name, t.exposeString(name, { nullable: true, description: TEXT_PARTS[key].description })]),
+    ),
     expose: t.exposeStringList('expose'),
     ports: t.expose('ports', { type: [Port] }),
     links: t.expose('links', { type: [ImageLink] }),
     environment: t.expose('environment', { type: [EnvironmentVariable] }),
     volumes: t.expose('volumes', { type: [Volume] }),
     volumesFrom: t.expose('volumesFrom', { type: [VolumeFrom] }),
-    command: t.exposeString('command', { nullable: true }),
     deploymentCount: t.int({ nullable: true, resolve: (i) => i.deployment?.count ?? null }),
   }),
 });

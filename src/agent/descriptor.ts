@@ -1,8 +1,18 @@
 import { z } from 'zod';
-import { checkEnvironment, checkLinks, checkPorts, checkVolumes, checkVolumesFrom, isBlank, type PartsScope } from '../parts/validator';
+import {
+  checkEnvironment,
+  checkLinks,
+  checkPorts,
+  checkTextParts,
+  checkVolumes,
+  checkVolumesFrom,
+  isBlank,
+  type PartsScope,
+} from '../parts/validator';
 import { mergeImage } from '../parts/merge';
 import { BadRequestError } from '../errors';
 import { Problems } from '../problems';
+import { TEXT_PART_KEYS, type TextPartKey } from '../parts/image';
 
 /**
  * The DeploymentDescriptor of interface B: `{template, override?: {images}}`. Checking is in two
@@ -33,13 +43,9 @@ export interface EnvironmentVariable {
   variable: string;
   value: string;
 }
-export interface DeployImage {
+export type DeployImage = Partial<Record<TextPartKey, string>> & {
   name: string;
   source?: string;
-  category?: string;
-  description?: string;
-  type?: string;
-  command?: string;
   expose?: string[];
   ports?: Port[];
   links?: Link[];
@@ -47,7 +53,7 @@ export interface DeployImage {
   volumes_from?: VolumeFrom[];
   environment?: EnvironmentVariable[];
   deployment?: { count: number };
-}
+};
 /** The merged template an agent stores and hands to its adapter. */
 export interface DeployTemplate {
   /** The main service's template id, when the descriptor carries one. */
@@ -70,10 +76,7 @@ const list = <T extends z.ZodType>(item: T) => optional(z.array(item));
 const imageShape = z.object({
   name: text,
   source: text,
-  category: text,
-  description: text,
-  type: text,
-  command: text,
+  ...(Object.fromEntries(TEXT_PART_KEYS.map((key) => [key, text])) as Record<TextPartKey, typeof text>),
   expose: list(z.union([z.string(), z.number()]).transform(String)),
   ports: list(z.object({ host_interface: text, host_port: scalar, container_port: scalar, proto: text })),
   links: list(z.object({ service: text, alias: text })),
@@ -159,6 +162,7 @@ function checkImage(image: ImageShape, at: string, problems: Problems): DeployIm
   checkVolumes(image.volumes, at, problems, scope);
   checkVolumesFrom(image.volumes_from, at, problems, scope);
   checkEnvironment(image.environment, at, problems, scope);
+  checkTextParts(image, at, problems, scope);
   const ports = image.ports?.map((port): Port =>
     dropUndefined({
       host_interface: port.host_interface || undefined,

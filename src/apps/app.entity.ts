@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { timestamp } from '../db/timestamps';
 import type { EnvDef, PortDef, VolumeDef } from '../parts/image';
 import type { ServiceOptions } from './service-options';
+import { serviceTextColumns } from '../parts/columns';
 
 /** What went wrong at run time, as the spec's Error object. */
 export interface RunError {
@@ -78,10 +79,8 @@ export const Service = defineEntity({
     internalName: p.text(),
     /** The template image's name ("Reverse Proxy") before it was sanitised into `name`. */
     imageName: p.text().nullable(),
-    description: p.text().nullable(),
     from: p.text().fieldName('from_image'),
-    type: p.text().nullable(),
-    command: p.text().nullable(),
+    ...serviceTextColumns(),
     ports: p.json<PortDef[]>().$type<PortDef[]>().defaultRaw(`'[]'`),
     expose: p.json<string[]>().$type<string[]>().defaultRaw(`'[]'`),
     environment: p.json<EnvDef[]>().$type<EnvDef[]>().defaultRaw(`'[]'`),

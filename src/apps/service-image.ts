@@ -1,6 +1,18 @@
-import type { DeploymentDef, ImageDefinition, LinkDef, VolumesFromDef } from '../parts/image';
-import { imageFromStored } from '../parts/image';
+import {
+  camel,
+  imageFromStored,
+  SERVICE_TEXT_PART_KEYS,
+  type Camel,
+  type CamelTextParts,
+  type DeploymentDef,
+  type ImageDefinition,
+  type LinkDef,
+  type ServiceTextPartKey,
+  type VolumesFromDef,
+} from '../parts/image';
 import type { Service } from './app.entity';
+
+type ServiceTextParts = Pick<CamelTextParts, Camel<ServiceTextPartKey>>;
 
 /**
  * An image's fields as its service stores them; links, volumes_from and the category are
@@ -9,15 +21,17 @@ import type { Service } from './app.entity';
 export function serviceFields(image: ImageDefinition) {
   return {
     imageName: image.name.trim(),
-    description: image.description,
     from: image.source.trim(),
-    type: image.type,
-    command: image.command,
+    ...serviceTextParts(image),
     ports: image.ports,
     expose: image.expose.map(String),
     environment: image.environment,
     volumes: image.volumes,
   };
+}
+
+function serviceTextParts(image: ImageDefinition): ServiceTextParts {
+  return Object.fromEntries(SERVICE_TEXT_PART_KEYS.map((key) => [camel(key), image[key]])) as ServiceTextParts;
 }
 
 /** The names a service's relations resolve to, for its image. */
@@ -31,15 +45,13 @@ export interface ServiceRefs {
 
 /** A service as the image of a template made from its app. */
 export function serviceImage(
-  service: Pick<Service, 'from' | 'description' | 'type' | 'command' | 'ports' | 'expose' | 'environment' | 'volumes'>,
+  service: Pick<Service, 'from' | 'ports' | 'expose' | 'environment' | 'volumes'> & Partial<ServiceTextParts>,
   refs: ServiceRefs,
 ): ImageDefinition {
   return imageFromStored({
     ...refs,
+    ...Object.fromEntries(SERVICE_TEXT_PART_KEYS.map((key) => [key, service[camel(key)] ?? null])),
     source: service.from,
-    description: service.description,
-    type: service.type,
-    command: service.command,
     ports: service.ports,
     expose: service.expose,
     environment: service.environment,

@@ -1,5 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EnvDef, PortDef, VolumeDef } from '../parts/image';
+import {
+  camel,
+  normalizeText,
+  SERVICE_TEXT_PART_KEYS,
+  type Camel,
+  type CamelTextParts,
+  type EnvDef,
+  type PortDef,
+  type ServiceTextPartKey,
+  type VolumeDef,
+} from '../parts/image';
 import { normalizeType } from '../catalog/template-types';
 import { checkParts, hostPortKey, isBlank } from '../parts/validator';
 import { Problems } from '../problems';
@@ -21,12 +31,9 @@ export interface VolumesFromInput {
 }
 
 /** A Service's writable fields; on update, what is not given stays as it is. */
-export interface ServiceInput {
+export interface ServiceInput extends Partial<Pick<CamelTextParts, Camel<ServiceTextPartKey>>> {
   name?: string | null;
-  description?: string | null;
   from?: string | null;
-  type?: string | null;
-  command?: string | null;
   ports?: PortDef[] | null;
   expose?: (string | number)[] | null;
   environment?: EnvDef[] | null;
@@ -134,10 +141,13 @@ function checkCycle(all: Service[], self: Service | null, ownName: string, check
 
 /** Applies the scalar and collection fields given (names are set by the caller). */
 export function applyServiceFields(service: Service, input: ServiceInput, checked: CheckedInput): void {
-  if (input.description !== undefined) service.description = input.description;
   if (input.from !== undefined && input.from !== null) service.from = input.from.trim();
-  if (input.type !== undefined) service.type = input.type == null ? null : normalizeType(input.type);
-  if (input.command !== undefined) service.command = input.command?.trim() ? input.command : null;
+  for (const key of SERVICE_TEXT_PART_KEYS) {
+    const value = input[camel(key)];
+    if (value !== undefined) service[camel(key)] = value === null ? null : normalizeText(key, value);
+  }
+  // A type is one of /types, or Default.
+  if (input.type != null) service.type = normalizeType(input.type);
   if (input.ports) service.ports = input.ports;
   if (input.expose) service.expose = input.expose.map((e) => String(e).trim());
   if (input.environment) service.environment = input.environment;

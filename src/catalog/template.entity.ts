@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { timestamp, updatedTimestamp } from '../db/timestamps';
 import type { DeploymentDef, EnvDef, LinkDef, PortDef, VolumeDef, VolumesFromDef } from '../parts/image';
 import { TemplateRepo } from './template-repo.entity';
+import { imageTextColumns } from '../parts/columns';
 
 /** A reusable definition of a set of images, loaded from a repo or made from an app. */
 export const Template = defineEntity({
@@ -54,10 +55,7 @@ export const TemplateImage = defineEntity({
     position: p.integer(),
     name: p.text(),
     source: p.text(),
-    description: p.text().nullable(),
-    category: p.text().nullable(),
-    type: p.text().nullable(),
-    command: p.text().nullable(),
+    ...imageTextColumns(),
     expose: p.json<string[]>().$type<string[]>().defaultRaw(`'[]'`),
     ports: p.json<PortDef[]>().$type<PortDef[]>().defaultRaw(`'[]'`),
     links: p.json<LinkDef[]>().$type<LinkDef[]>().defaultRaw(`'[]'`),

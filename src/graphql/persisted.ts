@@ -6,13 +6,12 @@ import type { Plugin } from 'graphql-yoga';
 import { createInMemoryAPQStore, useAPQ, type APQStore } from '@graphql-yoga/plugin-apq';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { ForbiddenError } from '../errors';
+import { restOperationTexts } from './rest-documents';
 
 /** A document a client may register with APQ; a larger one runs but is not kept. */
 const MAX_APQ_DOCUMENT_BYTES = 64 * 1024;
 const APQ_ENTRIES = 1000;
 const APQ_TTL_MS = 24 * 3600 * 1000;
-
-const REST_OPERATIONS_DIR = path.join(__dirname, '../../rest/operations');
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -69,7 +68,7 @@ export function trustedDocumentsPlugins(documents: ReadonlyMap<string, string>, 
  */
 export function loadTrustedDocuments(file: string | undefined): Map<string, string> {
   const documents = new Map<string, string>();
-  for (const text of restOperationDocuments()) documents.set(sha256(text), text);
+  for (const text of restOperationTexts()) documents.set(sha256(text), text);
   if (!file) return documents;
   let manifest: unknown;
   try {
@@ -86,36 +85,6 @@ export function loadTrustedDocuments(file: string | undefined): Map<string, stri
     documents.set(id, body);
   }
   return documents;
-}
-
-/** Each named operation of rest/operations with only the fragments it uses, as print() writes it. */
-export function restOperationDocuments(): string[] {
-  const document = parse(
-    readdirSync(REST_OPERATIONS_DIR)
-      .filter((f) => f.endsWith('.graphql'))
-      .sort()
-      .map((f) => readFileSync(path.join(REST_OPERATIONS_DIR, f), 'utf8'))
-      .join('\n'),
-  );
-  const fragments = new Map<string, DefinitionNode>();
-  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  const texts: string[] = [];
-  for (const operation of document.definitions) {
-    if (operation.kind !== Kind.OPERATION_DEFINITION) continue;
-    const used = new Set<string>();
-    const pending: DefinitionNode[] = [operation];
-    while (pending.length) {
-      visit(pending.pop()!, {
-        FragmentSpread(node) {
-          if (used.has(node.name.value)) return;
-          used.add(node.name.value);
-          pending.push(fragments.get(node.name.value)!);
-        },
-      });
-    }
-    texts.push(print({ kind: Kind.DOCUMENT, definitions: [operation, ...[...used].sort().map((name) => fragments.get(name)!)] }));
-  }
-  return texts;
 }
 
 function isApolloManifest(value: unknown): value is { operations: { id: string; body: unknown }[] } {

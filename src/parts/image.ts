@@ -1,21 +1,69 @@
 /**
  * The parts of a container, and of an image of a template that becomes one: the one definition
- * of its fields (IMAGE_KEYS), and the forms they take: the definition (snake_case, as in .pmx
- * files and interface B), stored (camelCase columns), viewed (what GraphQL's types read), given
- * (GraphQL's camelCase input) and the file form. Templates, apps, deployments and the agent all
- * read these.
+ * of its fields (IMAGE_KEYS, TEXT_PARTS), and the forms they take: the definition (snake_case, as
+ * in .pmx files and interface B), stored (camelCase columns), viewed (what GraphQL's types read),
+ * given (GraphQL's camelCase input) and the file form. Templates, apps, deployments and the agent
+ * all read these.
  */
 
-export interface ImageDefinition {
+/** What is known of a text part of a container. */
+export interface TextPart {
+  /** Longest value a client may give (README "Limits"). */
+  maxChars: number;
+  /** An app's service keeps it too (else a template image alone has it). */
+  onService: boolean;
+  /** Why a value cannot be used (a 422 naming the field), or null. */
+  problem?: (value: string) => string | null;
+  /** The value kept for what a client gave (default: as given). */
+  normalize?: (value: string) => string | null;
+  description: string;
+}
+
+/**
+ * The parts of a container that are one text each: a nullable string under its file name, a
+ * column of its own, a GraphQL field and input field under its camelCase name, and a member of
+ * interface A's shapes. Adding one here adds it to all of those; what it does to a container is
+ * said where containers are made.
+ */
+export const TEXT_PARTS = {
+  // Not part of the file form: the original never emitted it.
+  description: { maxChars: 64 * 1024, onService: true, description: 'What the image is for' },
+  category: { maxChars: 255, onService: false, description: 'The category its service is placed in' },
+  type: { maxChars: 255, onService: true, description: "The image's kind, a free label" },
+  command: {
+    maxChars: 16 * 1024,
+    onService: true,
+    description: "The command it runs, split as a shell would; null: the image's",
+    normalize: (value: string) => (value.trim() ? value : null),
+  },
+} as const satisfies Record<string, TextPart>;
+
+export type TextPartKey = keyof typeof TEXT_PARTS;
+export const TEXT_PART_KEYS = Object.keys(TEXT_PARTS) as TextPartKey[];
+/** The text parts an app's service keeps. */
+export type ServiceTextPartKey = { [K in TextPartKey]: (typeof TEXT_PARTS)[K]['onService'] extends true ? K : never }[TextPartKey];
+export const SERVICE_TEXT_PART_KEYS = TEXT_PART_KEYS.filter((key): key is ServiceTextPartKey => TEXT_PARTS[key].onService);
+
+export type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+
+export const camel = <S extends string>(key: S): Camel<S> => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) as Camel<S>;
+
+/** A text part's value as it is kept: normalised by its entry, or as given. */
+export function normalizeText(key: TextPartKey, value: string): string | null {
+  const part: TextPart = TEXT_PARTS[key];
+  return part.normalize ? part.normalize(value) : value;
+}
+
+/** The text parts under their file names, as a definition holds them. */
+export type TextParts = { [K in TextPartKey]: string | null };
+/** The same under their camelCase names, as an entity, a view and an input hold them. */
+export type CamelTextParts = { [K in TextPartKey as Camel<K>]: string | null };
+
+export type ImageDefinition = {
   name: string;
   /** Docker image with an optional tag. */
   source: string;
-  /** Not part of the file form (the original never emitted it). */
-  description: string | null;
-  category: string | null;
-  type: string | null;
-  command: string | null;
-  /** Container ports, as decimal strings. */
+  /** Container ports, as decimal strings (a protocol other than TCP after a slash). */
   expose: string[];
   ports: PortDef[];
   links: LinkDef[];
@@ -23,7 +71,7 @@ export interface ImageDefinition {
   volumes: VolumeDef[];
   volumes_from: VolumesFromDef[];
   deployment: DeploymentDef | null;
-}
+} & TextParts;
 
 /** Port values are kept as given (number or string); `proto` is upper-cased when given. */
 export interface PortDef {
@@ -59,27 +107,28 @@ export interface DeploymentDef {
   count?: number;
 }
 
-/** Every field of an image, by its definition (file) name; stored and viewed in camelCase. */
+/**
+ * Every field of an image by its definition (file) name, in the order of the file form; stored
+ * and viewed in camelCase.
+ */
 export const IMAGE_KEYS = [
   'name',
   'source',
   'description',
   'category',
   'type',
-  'command',
   'expose',
   'ports',
   'links',
   'environment',
   'volumes',
   'volumes_from',
+  'command',
   'deployment',
 ] as const satisfies readonly (keyof ImageDefinition)[];
 // A field of ImageDefinition missing from IMAGE_KEYS makes this `false` and fails the build.
 const imageKeysComplete: Exclude<keyof ImageDefinition, (typeof IMAGE_KEYS)[number]> extends never ? true : false = true;
 void imageKeysComplete;
-
-type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 
 /** An image as the entity stores it: the definition's fields under their camelCase names. */
 export type StoredImage = { [K in keyof ImageDefinition as Camel<K>]: ImageDefinition[K] };
@@ -88,10 +137,7 @@ export type StoredImage = { [K in keyof ImageDefinition as Camel<K>]: ImageDefin
 const emptyImage = (): ImageDefinition => ({
   name: '',
   source: '',
-  description: null,
-  category: null,
-  type: null,
-  command: null,
+  ...emptyTextParts(),
   expose: [],
   ports: [],
   links: [],
@@ -101,7 +147,9 @@ const emptyImage = (): ImageDefinition => ({
   deployment: null,
 });
 
-const camel = (key: string): string => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+function emptyTextParts(): TextParts {
+  return Object.fromEntries(TEXT_PART_KEYS.map((key) => [key, null])) as TextParts;
+}
 
 /**
  * Each image key with its stored (camelCase) name, computed once: the mappings below run for
@@ -186,14 +234,10 @@ export const volumeView = (v: VolumeDef): VolumeView => ({ hostPath: v.host_path
  * to the image type fails to compile here until it is listed.
  */
 export function imageView(image: Partial<ImageDefinition>, id: number | null): ImageView {
-  return {
+  const view = {
     id,
     name: image.name ?? '',
     source: image.source ?? '',
-    description: image.description ?? null,
-    category: image.category ?? null,
-    type: image.type ?? null,
-    command: image.command ?? null,
     expose: image.expose ?? [],
     ports: image.ports?.map(portView) ?? [],
     links: image.links ?? [],
@@ -201,8 +245,13 @@ export function imageView(image: Partial<ImageDefinition>, id: number | null): I
     volumes: image.volumes?.map(volumeView) ?? [],
     volumesFrom: image.volumes_from ?? [],
     deployment: image.deployment ?? null,
-  };
+  } as ImageView;
+  for (const [key, name] of TEXT_FIELDS) (view as Record<string, unknown>)[name] = image[key] ?? null;
+  return view;
 }
+
+/** The text parts with their camelCase names, computed once. */
+export const TEXT_FIELDS = TEXT_PART_KEYS.map((key) => [key, camel(key)] as const);
 
 export interface PortInput {
   hostInterface?: string | null;
@@ -243,28 +292,27 @@ export type OverrideImage = Partial<Omit<ImageDefinition, 'name'>> & { name: str
  * the members of parts in their own fixed order.
  */
 export function imageFileForm(image: ImageDefinition): Record<string, unknown> {
-  const entries: [string, unknown][] = [
-    ['name', image.name],
-    ['source', image.source],
-    ['description', image.description],
-    ['category', image.category],
-    ['type', image.type],
-    ['expose', image.expose],
-    [
-      'ports',
-      image.ports?.map((p) =>
-        compact({ host_interface: p.host_interface, host_port: p.host_port, container_port: p.container_port, proto: p.proto }),
-      ),
-    ],
-    ['links', image.links?.map((l) => ({ service: l.service, alias: l.alias }))],
-    ['environment', image.environment?.map((e) => compact({ variable: e.variable, value: e.value, required: e.required }))],
-    ['volumes', image.volumes?.map((v) => compact({ host_path: v.host_path, container_path: v.container_path }))],
-    ['volumes_from', image.volumes_from?.map((v) => ({ service: v.service }))],
-    ['command', image.command],
-    ['deployment', image.deployment ? compact({ count: image.deployment.count }) : null],
-  ];
-  return Object.fromEntries(entries.filter(([, value]) => !isEmpty(value)));
+  const form: Record<string, unknown> = {};
+  for (const key of IMAGE_KEYS) {
+    const value = key in FILE_FORMS ? FILE_FORMS[key as keyof typeof FILE_FORMS](image) : image[key];
+    if (!isEmpty(value)) form[key] = value;
+  }
+  return form;
 }
+
+/** The file form of the parts that are not text: their members in a fixed order, nulls dropped. */
+const FILE_FORMS = {
+  ports: (image: ImageDefinition) =>
+    image.ports?.map((p) =>
+      compact({ host_interface: p.host_interface, host_port: p.host_port, container_port: p.container_port, proto: p.proto }),
+    ),
+  links: (image: ImageDefinition) => image.links?.map((l) => ({ service: l.service, alias: l.alias })),
+  environment: (image: ImageDefinition) =>
+    image.environment?.map((e) => compact({ variable: e.variable, value: e.value, required: e.required })),
+  volumes: (image: ImageDefinition) => image.volumes?.map((v) => compact({ host_path: v.host_path, container_path: v.container_path })),
+  volumes_from: (image: ImageDefinition) => image.volumes_from?.map((v) => ({ service: v.service })),
+  deployment: (image: ImageDefinition) => (image.deployment ? compact({ count: image.deployment.count }) : null),
+} satisfies Partial<Record<(typeof IMAGE_KEYS)[number], (image: ImageDefinition) => unknown>>;
 
 function isEmpty(value: unknown): boolean {
   if (value === null || value === undefined || value === '') return true;

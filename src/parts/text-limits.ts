@@ -1,3 +1,4 @@
+import { TEXT_PART_KEYS, TEXT_PARTS } from './image';
 import { BadRequestError, ValidationError } from '../errors';
 
 /**
@@ -15,8 +16,7 @@ export const MAX_TEXT_CHARS: Record<string, number> = {
   alias: 255,
   variable: 255,
   service: 255,
-  category: 255,
-  type: 255,
+
   proto: 16,
   host_interface: 255,
   file_name: 255,
@@ -32,14 +32,14 @@ export const MAX_TEXT_CHARS: Record<string, number> = {
   token: 1024,
   q: 1024,
   keywords: 4096,
-  command: 16 * 1024,
   value: 64 * 1024,
-  description: 64 * 1024,
   // whole documents: only the body limit (1 MiB) bounds them
   documentation: 1024 * 1024,
   compose_yaml: 1024 * 1024,
   auth_blob: 64 * 1024,
   content: 1024 * 1024,
+  // The container's text parts, each with its own.
+  ...Object.fromEntries(TEXT_PART_KEYS.map((key) => [key, TEXT_PARTS[key].maxChars])),
 };
 /** Any other text field. */
 export const DEFAULT_MAX_TEXT_CHARS = 4096;

@@ -1,3 +1,4 @@
+import { TEXT_PART_KEYS, TEXT_PARTS, type TextPart, type TextPartKey } from './image';
 import { volumeSourceProblem } from './names';
 import type { Problems } from '../problems';
 import type { EnvDef, ImageDefinition, LinkDef, PortDef, VolumeDef, VolumesFromDef } from './image';
@@ -13,10 +14,10 @@ import type { EnvDef, ImageDefinition, LinkDef, PortDef, VolumeDef, VolumesFromD
  * 1-65535, with an optional protocol (`53/udp`, as compose writes them); links and volumes_from name other members of the same template or app, once each, and
  * link aliases are unique per container.
  */
-export type Part = 'ports' | 'expose' | 'environment' | 'volumes' | 'links' | 'volumes_from';
+export type Part = 'ports' | 'expose' | 'environment' | 'volumes' | 'links' | 'volumes_from' | TextPartKey;
 
 /** The parts of one container, as any caller holds them (values as given: strings or numbers). */
-export interface Parts {
+export interface Parts extends Partial<Record<TextPartKey, string | null>> {
   ports?: readonly Partial<PortDef>[] | null;
   expose?: readonly (string | number)[] | null;
   environment?: readonly Partial<EnvDef>[] | null;
@@ -71,6 +72,18 @@ export function checkParts(parts: Parts, at: string, problems: Problems, scope: 
   checkVolumes(parts.volumes, at, problems, scope);
   checkExpose(parts.expose, at, problems, scope);
   checkEnvironment(parts.environment, at, problems, scope);
+  checkTextParts(parts, at, problems, scope);
+}
+
+/** Each text part that has a rule of its own (TEXT_PARTS' `problem`). */
+export function checkTextParts(parts: Parts, at: string, problems: Problems, scope: PartsScope): void {
+  const report = reporter(problems, scope);
+  for (const key of TEXT_PART_KEYS) {
+    const rule: TextPart = TEXT_PARTS[key];
+    const value = parts[key];
+    const problem = rule.problem && !isBlank(value) ? rule.problem(text(value)) : null;
+    if (problem) report(at ? `${at}.${key}` : key, '', key, problem, problem);
+  }
 }
 
 const member = (at: string, part: Part, j: number) => (at ? `${at}.${part}[${j}]` : `${part}[${j}]`);

@@ -234,8 +234,8 @@ images:
     const text = 'name: x\nimages:\n  - {name: a, source: b, restart: always, ports: [{container_port: 80, host_prot: 8080}]}\n';
     const error = failure(() => parseTemplateFile(text, 'bad.pmx'));
     expect(error.message).toBe(
-      'bad.pmx: images[0]: unknown key "restart" (known keys: name, source, description, category, type, command, expose, ' +
-        'ports, links, environment, volumes, volumes_from, deployment); ' +
+      'bad.pmx: images[0]: unknown key "restart" (known keys: name, source, description, category, type, expose, ports, ' +
+        'links, environment, volumes, volumes_from, command, deployment); ' +
         'images[0].ports[0]: unknown key "host_prot" (known keys: host_interface, host_port, container_port, proto)',
     );
     expect(error.fields).toEqual(['images.restart', 'images.ports']);

@@ -12,7 +12,7 @@ import { GraphQLClient, ClientError } from 'graphql-request';
 import { serverAudits } from 'graphql-http';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { restOperationDocuments } from '../../src/graphql/persisted';
+import { restOperationTexts } from '../../src/graphql/rest-documents';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 
 /** One operation as a client POSTed it (the clients send JSON text; a batch is an array of these). */
@@ -245,7 +245,7 @@ describe('trusted documents', () => {
   });
 
   test('the REST operations are trusted as printed; the listed text runs; introspection still works', async () => {
-    const listApps = restOperationDocuments().find((text) => text.startsWith('query ListApps'))!;
+    const listApps = restOperationTexts().find((text) => text.startsWith('query ListApps'))!;
     const byHash = await t.request('POST', '/graphql', {
       body: { operationName: 'ListApps', extensions: { persistedQuery: { version: 1, sha256Hash: sha256(listApps) } } },
     });

@@ -1,0 +1,15 @@
+import { p } from '@mikro-orm/core';
+import { camel, TEXT_PART_KEYS, SERVICE_TEXT_PART_KEYS, type Camel, type ServiceTextPartKey, type TextPartKey } from './image';
+
+const textColumn = () => p.text().nullable();
+type TextColumns<K extends TextPartKey> = { [P in K as Camel<P>]: ReturnType<typeof textColumn> };
+
+function columns<K extends TextPartKey>(keys: readonly K[]): TextColumns<K> {
+  return Object.fromEntries(keys.map((key) => [camel(key), textColumn()])) as TextColumns<K>;
+}
+
+/** The columns of a template image's text parts (entity properties, camelCase). */
+export const imageTextColumns = (): TextColumns<TextPartKey> => columns(TEXT_PART_KEYS);
+
+/** The columns of the text parts an app's service keeps. */
+export const serviceTextColumns = (): TextColumns<ServiceTextPartKey> => columns(SERVICE_TEXT_PART_KEYS);
