@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import {
   coerceInputValue,
   execute,
@@ -11,7 +9,6 @@ import {
   isUnionType,
   Kind,
   OperationTypeNode,
-  parse,
   specifiedRules,
   NoUnusedFragmentsRule,
   typeFromAST,

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { Kind, OperationTypeNode, parse, print, visit, type DefinitionNode, type DocumentNode, type Source } from 'graphql';
+import { readFileSync } from 'node:fs';
+import { Kind, OperationTypeNode, parse, type DocumentNode, type Source } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { createInMemoryAPQStore, useAPQ, type APQStore } from '@graphql-yoga/plugin-apq';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
