@@ -240,7 +240,7 @@ describe('agent failures through interface A', () => {
     const nextDeploy = () => new Promise<void>((resolve) => (arrived = resolve));
     /** A read the agent never answers: 504 at the read deadline. */
     const readTimesOut = async () => {
-      const read = await t.request<ErrorBody>('GET', `/deployment_targets/${target.id}/deployments/99`);
+      const read = await t.request<ErrorBody>('GET', `/deployment_targets/${targetId}/deployments/99`);
       expect(read.status).toBe(504);
       expect(read.body.message).toBe(
         `The agent of deployment target "pulling" at ${slowDeploys.url} did not answer within ${READ_TIMEOUT_MS} ms.`,
@@ -257,8 +257,10 @@ describe('agent failures through interface A', () => {
       held.shift()!.answer();
       return sent;
     };
-    const target = await addTarget('pulling', slowDeploys.token);
+    let targetId = 0;
     try {
+      const target = await addTarget('pulling', slowDeploys.token);
+      targetId = target.id;
       expect(target.metadataError).toBeNull();
       const ok = await outlastingARead('POST', `/deployment_targets/${target.id}/deployments`, { template_id: templateId });
       expect(ok.status).toBe(200);
