@@ -26,9 +26,21 @@ export type DeploymentStatusSnapshot = Pick<DeploymentStatusEvent, 'status' | 'e
 /** Reads a deployment's status from its agent, bypassing any per-request cache. */
 export type DeploymentReader = (targetId: number, id: number) => Promise<DeploymentStatus>;
 
+/**
+ * Arms a deployment's next poll `ms` from now and answers what disarms it. setTimeout by default;
+ * a test passes its own to see when (and for which deployment) the poller waits, and for how long.
+ */
+export type PollSchedule = (poll: () => void, ms: number, deployment: { targetId: number; id: number }) => () => void;
+
+const afterTimeout: PollSchedule = (poll, ms) => {
+  const timer = setTimeout(poll, ms);
+  return () => clearTimeout(timer);
+};
+
 interface Watch {
   refs: number;
-  timer: NodeJS.Timeout | undefined;
+  /** Disarms the next poll, while one is armed. */
+  disarm: (() => void) | undefined;
   /** The last status published (or read for the subscriber that started the watch), as JSON. */
   last: string | undefined;
   /** Whether the first tick keeps `last`: a status read just before the watch started. */
@@ -54,6 +66,7 @@ export class DeploymentWatcher {
     private readonly read: DeploymentReader,
     private readonly log: Logger,
     private readonly intervalMs = 2000,
+    private readonly schedule: PollSchedule = afterTimeout,
   ) {}
 
   /**
@@ -71,7 +84,7 @@ export class DeploymentWatcher {
     let watch = this.watches.get(key);
     if (!watch) {
       const last = current ? JSON.stringify([current.status, current.error]) : undefined;
-      watch = { refs: 0, timer: undefined, last, seeded: last !== undefined, stopped: false, ticking: undefined };
+      watch = { refs: 0, disarm: undefined, last, seeded: last !== undefined, stopped: false, ticking: undefined };
       this.watches.set(key, watch);
       const started = watch;
       started.ticking = this.tick(started, targetId, id);
@@ -104,7 +117,7 @@ export class DeploymentWatcher {
 
   private async stop(key: string, watch: Watch, lock: LockKey): Promise<void> {
     watch.stopped = true;
-    clearTimeout(watch.timer);
+    watch.disarm?.();
     if (this.watches.get(key) === watch) this.watches.delete(key);
     await watch.ticking;
     await this.bus.unlock(lock);
@@ -126,9 +139,14 @@ export class DeploymentWatcher {
       this.log.debug({ err: error, targetId, id }, 'deployment poller: tick failed');
     }
     if (watch.stopped || this.closed) return;
-    watch.timer = setTimeout(() => {
-      watch.ticking = this.tick(watch, targetId, id);
-    }, this.intervalMs);
+    watch.disarm = this.schedule(
+      () => {
+        watch.disarm = undefined;
+        watch.ticking = this.tick(watch, targetId, id);
+      },
+      this.intervalMs,
+      { targetId, id },
+    );
   }
 
   private async poll(watch: Watch, targetId: number, id: number): Promise<void> {

@@ -4,13 +4,15 @@ import type { SecretBox } from '../crypto/secret-box';
 import type { Logger } from '../logger';
 import type { AgentClient } from '../targets/agent-client';
 import { TargetService } from '../targets/target.service';
-import { DeploymentWatcher, type DeploymentReader } from './deployment-watcher';
+import { DeploymentWatcher, type DeploymentReader, type PollSchedule } from './deployment-watcher';
 import { EventBus } from './event-bus';
 import { ServiceStateFeed } from './service-state-feed';
 
 export interface EventsOptions {
   /** How often a watched deployment's agent is asked (ms). */
   deploymentPollMs?: number;
+  /** How the deployment poller waits that long (setTimeout unless a test passes its own). */
+  deploymentPollSchedule?: PollSchedule;
   /** How often a replica without a producer's lock tries to take it over (ms). */
   leaderRetryMs?: number;
   /** First wait before the bus reconnects to the database (ms). */
@@ -53,7 +55,7 @@ export async function createEvents(deps: EventsDeps, options: EventsOptions = {}
     log,
     options.leaderRetryMs,
   );
-  const deployments = new DeploymentWatcher(bus, readDeployment, log, options.deploymentPollMs);
+  const deployments = new DeploymentWatcher(bus, readDeployment, log, options.deploymentPollMs, options.deploymentPollSchedule);
   return {
     bus,
     serviceStates,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { rotateCredentials } from '../../src/agent/credentials';
 import { decodeAuthBlob } from '../../src/targets/auth-blob';
+import { until } from '../events/clients';
 import { createTestDatabase } from '../helpers/db';
 import { agentRequest, startAgent } from './agent-harness';
 
@@ -35,16 +36,19 @@ describe('agent credentials and token', () => {
       expect(cert.publicKey.asymmetricKeyType).toBe('ec');
       expect(cert.subjectAltName).toContain('IP Address:127.0.0.1');
 
-      // A running agent takes the rotated password within a second.
+      // A running agent takes the rotated password (it looks at the file at most once a second).
       const oldAuth = first.auth;
       const rotated = await rotateCredentials(dataDir, first.config.publicUrl, quiet);
       expect(rotated.username).toBe(first.app.credentials.username);
       expect(rotated.password).not.toBe(first.app.credentials.password);
       expect(rotated.certPem).toBe(first.app.credentials.certPem);
       expect((await readFile(path.join(dataDir, 'token'), 'utf8')).trim()).toBe(rotated.token);
-      await new Promise((resolve) => setTimeout(resolve, 1100));
-      expect((await agentRequest(first, 'GET', '/deployments', { auth: oldAuth })).status).toBe(401);
       const newAuth = `Basic ${Buffer.from(`${rotated.username}:${rotated.password}`).toString('base64')}`;
+      await until(
+        async () => (await agentRequest(first, 'GET', '/deployments', { auth: newAuth })).status === 200,
+        'the agent to take the rotated password',
+      );
+      expect((await agentRequest(first, 'GET', '/deployments', { auth: oldAuth })).status).toBe(401);
       expect((await agentRequest(first, 'GET', '/deployments', { auth: newAuth })).status).toBe(200);
       await first.close();
 

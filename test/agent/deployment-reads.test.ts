@@ -5,16 +5,37 @@ import { agentRequest, startAgent, startFakeAdapter, type AgentDeploymentBody, t
 
 type Listed = AgentDeploymentBody & { template: number | null; redeployable: boolean };
 
-/** The promise's value, or a failure naming what did not answer within `ms`. */
-async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms: the read waited for the database`)), ms);
-  });
+/**
+ * Watches a database for sessions waiting for a lock (pg_stat_activity; PostgreSQL has no event
+ * for it, so it is polled) until `stop` is called.
+ */
+function watchLockWaits(watcher: Client): { waiting: Promise<void>; stop: () => void } {
+  let stopped = false;
+  const waiting = (async () => {
+    while (!stopped) {
+      const { rows } = await watcher.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+      );
+      if (rows[0].n > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await new Promise<never>(() => undefined);
+  })();
+  return { waiting, stop: () => (stopped = true) };
+}
+
+/** The promise's value; a failure as soon as a session of the database waits for the lock instead. */
+async function withoutWaiting<T>(watcher: Client, promise: Promise<T>): Promise<T> {
+  const locks = watchLockWaits(watcher);
   try {
-    return await Promise.race([promise, late]);
+    return await Promise.race([
+      promise,
+      locks.waiting.then(() => {
+        throw new Error('the read waited for the table lock: it went to the database');
+      }),
+    ]);
   } finally {
-    clearTimeout(timer);
+    locks.stop();
   }
 }
 
@@ -28,6 +49,7 @@ describe('agent reads from memory, writes through', () => {
   let database: TestDatabase;
   let agent: RunningAgent;
   let locker: Client;
+  let watcher: Client;
 
   beforeAll(async () => {
     fake = await startFakeAdapter();
@@ -35,9 +57,12 @@ describe('agent reads from memory, writes through', () => {
     agent = await startAgent({ env: { ADAPTER_URL: fake.url }, database });
     locker = new Client({ connectionString: database.url });
     await locker.connect();
+    watcher = new Client({ connectionString: database.url });
+    await watcher.connect();
   });
   afterAll(async () => {
     await locker?.end();
+    await watcher?.end();
     await agent?.close();
     await database?.drop();
     await fake?.close();
@@ -61,30 +86,34 @@ describe('agent reads from memory, writes through', () => {
     expect((await list()).map((d) => d.name)).toEqual(['first']);
 
     const release = await lockTable();
-    let releasedAt = Infinity;
+    let released = false;
     try {
       // Without the in-memory rows these two would wait for the lock.
-      const listed = await within(5000, list());
+      const listed = await withoutWaiting(watcher, list());
       expect(listed.map((d) => [d.id, d.name, d.service_ids, d.status.services[0]?.actualState])).toEqual([
         [first.body.id, 'first', first.body.service_ids, 'running 2/2'],
       ]);
-      expect((await within(5000, agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${first.body.id}`))).body).toMatchObject({
+      expect(
+        (await withoutWaiting(watcher, agentRequest<AgentDeploymentBody>(agent, 'GET', `/deployments/${first.body.id}`))).body,
+      ).toMatchObject({
         id: first.body.id,
         name: 'first',
         redeployable: true,
       });
 
-      // A write goes to the database: it waits until the lock is gone.
-      const second = deploy('second').then((res) => ({ res, at: performance.now() }));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      releasedAt = performance.now();
+      // A write goes to the database: it waits for the lock, and is answered once it is gone.
+      const second = deploy('second');
+      const locks = watchLockWaits(watcher);
+      const outcome = await Promise.race([second.then(() => 'answered'), locks.waiting.then(() => 'waiting for the lock')]);
+      locks.stop();
+      expect(outcome).toBe('waiting for the lock');
+      released = true;
       await release();
-      const { res, at } = await second;
+      const res = await second;
       expect(res.status).toBe(200);
-      expect(at).toBeGreaterThanOrEqual(releasedAt);
       expect((await list()).map((d) => d.name)).toEqual(['first', 'second']);
     } finally {
-      if (releasedAt === Infinity) await release();
+      if (!released) await release();
     }
   });
 

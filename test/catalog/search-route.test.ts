@@ -16,7 +16,8 @@ describeRegistry('GET /search over templates and registries (real docker-registr
 
   beforeAll(async () => {
     // The test registry listens on loopback: an operator's opt-in.
-    t = await startTestApp({ REGISTRY_TIMEOUT_MS: '3000', REGISTRY_ALLOW_PRIVATE: 'true' });
+    // Every registry here answers or refuses at once: the timeout is a safety net, not a subject.
+    t = await startTestApp({ REGISTRY_TIMEOUT_MS: '30000', REGISTRY_ALLOW_PRIVATE: 'true' });
     registry = await startRegistry({ auth: 'basic' });
     await registry.push('team/wordpress-fpm', 'v1');
     await registry.push('team/wordpress-fpm', 'latest');

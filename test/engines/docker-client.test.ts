@@ -47,8 +47,9 @@ describeDocker('DockerClient against the real engine', () => {
         ports: [{ host_interface: '127.0.0.1', host_port: port, container_port: 80 }],
       }),
     );
+    // Asked until httpd inside is up (an overall deadline only as a safety net).
     let body = '';
-    for (let attempt = 0; attempt < 50 && !body; attempt++) {
+    for (const deadline = Date.now() + 30_000; !body && Date.now() < deadline;) {
       body = await request(`http://127.0.0.1:${port}/index.html`).then(
         (r) => r.body.text(),
         () => '',
@@ -176,15 +177,18 @@ describeDocker('DockerClient against the real engine', () => {
 
   test('events report a container start', async () => {
     const seen: string[] = [];
+    let died: () => void = () => undefined;
+    const dieSeen = new Promise<void>((resolve) => (died = resolve));
     const subscription = await docker.events(
       { filters: { label: [`platform.test=${labels['platform.test']}`], type: ['container'] } },
       (event) => {
         seen.push(event.Action);
+        if (event.Action === 'die') died();
       },
     );
     const id = await run(service('events', 'true'));
     await docker.waitContainer(id);
-    for (let i = 0; i < 50 && !seen.includes('die'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await dieSeen;
     subscription.stop();
     await subscription.done;
     expect(seen).toEqual(expect.arrayContaining(['create', 'start', 'die']));

@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import type { Client } from 'graphql-ws';
 import { ADMIN_TOKEN } from '../helpers/app';
-import { describeDocker, removeByLabel, TEST_IMAGE } from '../helpers/docker';
+import { describeDocker, removeByLabel, TEST_IMAGE, testDockerClient } from '../helpers/docker';
 import { sseSubscribe, until, wsClient, wsSubscribe, type ResultStream } from './clients';
 import { startReplicas, type Replicas } from './replicas';
 
@@ -45,28 +45,48 @@ describeDocker('service states from the engine', () => {
     const following = () => cluster.replicas.filter((r) => r.app.deps.events.serviceStates.following).length;
     await until(() => following() === 1, 'a replica to follow the engine');
 
+    // The container runs until the test stops it (its shell exits 0 on SIGTERM), so `running` is
+    // on the engine however long the follower takes to inspect it.
+    const command = `sh -c 'trap "exit 0" TERM; while :; do sleep 0.1; done'`;
     const created = await fetch(`${a.url}/apps`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ compose_yaml: `sleeper:\n  image: ${TEST_IMAGE}\n  command: sleep 2\n` }),
+      body: JSON.stringify({ compose_yaml: `sleeper:\n  image: ${TEST_IMAGE}\n  command: ${command}\n` }),
     });
     expect(created.status).toBe(200);
     const appId = ((await created.json()) as { id: number }).id;
 
-    for (const stream of [onB, onA]) {
-      type ServiceStateEvent = {
-        appId: number;
-        serviceId: number;
-        service: unknown;
-        loadState: string;
-        activeState: string;
-        subState: string;
-      };
-      const seen: ServiceStateEvent[] = [];
-      while (seen.at(-1)?.subState !== 'exited') {
+    type ServiceStateEvent = {
+      appId: number;
+      serviceId: number;
+      service: unknown;
+      loadState: string;
+      activeState: string;
+      subState: string;
+    };
+    const seenOn = new Map<ResultStream, ServiceStateEvent[]>([
+      [onB, []],
+      [onA, []],
+    ]);
+    const readUntil = async (stream: ResultStream, subState: string) => {
+      const seen = seenOn.get(stream)!;
+      while (seen.at(-1)?.subState !== subState) {
         const event = (await stream.next<{ serviceStateChanged: ServiceStateEvent }>(30_000)).data.serviceStateChanged;
         if (event.appId === appId) seen.push(event);
       }
+    };
+    for (const stream of [onB, onA]) await readUntil(stream, 'running');
+    const docker = testDockerClient();
+    try {
+      const [container] = await docker.listContainers({ labels: { 'platform.app': String(appId), 'platform.instance': instance } });
+      await docker.stopContainer(container.Id);
+    } finally {
+      await docker.close();
+    }
+
+    for (const stream of [onB, onA]) {
+      await readUntil(stream, 'exited');
+      const seen = seenOn.get(stream)!;
       const running = seen.findIndex((e) => e.subState === 'running');
       expect(running).toBeGreaterThanOrEqual(0);
       expect(seen[running]).toEqual({

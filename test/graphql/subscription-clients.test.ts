@@ -38,6 +38,8 @@ describe('subscriptions from browser-style clients', () => {
   let actualState = 'pending';
   /** The services whose state the agent asked the adapter for, in order. */
   const reads: string[] = [];
+  /** Each next poll the deployment poller armed (on a real timer): for which deployment, how far ahead. */
+  const armed: { targetId: number; id: number; ms: number }[] = [];
   let targetId: number;
   let templateId: number;
   let vars: { targetId: number; id: number };
@@ -53,7 +55,18 @@ describe('subscriptions from browser-style clients', () => {
   });
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp(
+      {},
+      {
+        events: {
+          deploymentPollSchedule: (poll, ms, deployment) => {
+            armed.push({ ...deployment, ms });
+            const timer = setTimeout(poll, ms);
+            return () => clearTimeout(timer);
+          },
+        },
+      },
+    );
     adapter = await startFakeAdapter((call: RecordedCall, res: ServerResponse) => {
       if (call.method !== 'GET' || !call.path.startsWith('/v1/services/')) return false;
       reads.push(decodeURIComponent(call.path.slice(13)));
@@ -134,10 +147,13 @@ describe('subscriptions from browser-style clients', () => {
       expect(own.size).toBe(2);
       // Other tests' pollers may still be winding down: count the reads of this deployment only.
       const ownReads = () => reads.slice(before).filter((id) => own.has(id)).length;
-      // Half the poll interval (2 s): the poller must not have read it again meanwhile. Before
-      // the fix it read at once, beside the subscription's own read (4 requests, not 2).
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // The poller's first turn ends by arming its next poll, one interval (2 s) ahead: it must
+      // not have read the status by then. Before the fix it read at once, beside the
+      // subscription's own read (4 requests, not 2).
+      const mine = () => armed.filter((a) => a.targetId === vars.targetId && a.id === vars.id);
+      await until(() => mine().length > 0, "the poller's first turn");
       expect(ownReads()).toBe(2);
+      expect(mine()[0]).toEqual({ ...vars, ms: 2000 });
       await until(() => ownReads() >= 4, "the poller's first read");
       actualState = 'running';
       expect((await results.next()).value).toEqual({

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { request as undiciRequest } from 'undici';
 import { createApp, type App } from '../../src/app';
+import type { EventsOptions } from '../../src/events/events';
 import { parseConfig, type Config } from '../../src/config';
 import { answerClientErrorsAsJson } from '../../src/net/client-errors';
 import { createLogger, type Logger } from '../../src/logger';
@@ -59,7 +60,10 @@ export interface TestApp {
 }
 
 /** The real service on a fresh database and data dir, listening on a free loopback port. */
-export async function startTestApp(env: Record<string, string> = {}, options: { log?: Logger } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { log?: Logger; events?: EventsOptions } = {},
+): Promise<TestApp> {
   const db: TestDatabase = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'platform-test-data-'));
   // Test template repos are made in the temp directory: the operator's root for these tests.
@@ -72,7 +76,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     ...env,
   });
   const log = options.log ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const app = await createApp(config, { log, announce: () => undefined });
+  const app = await createApp(config, { log, announce: () => undefined, events: options.events });
   const server: Server = createServer(app.handler);
   app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -48,6 +48,7 @@ describe('configuration', () => {
 describe('request logs', () => {
   test('one JSON line per request with method, path, status, duration; no secrets', async () => {
     const lines: Record<string, unknown>[] = [];
+    const wake: (() => void)[] = [];
     const sink = new Writable({
       write(chunk, _enc, done) {
         lines.push(
@@ -56,9 +57,15 @@ describe('request logs', () => {
             .split('\n')
             .map((l) => JSON.parse(l) as Record<string, unknown>),
         );
+        wake.splice(0).forEach((resolve) => resolve());
         done();
       },
     });
+    /** Waits until the lines logged so far satisfy `done` (a request's line is written on 'close', just after its answer). */
+    const logged = async (done: () => boolean): Promise<void> => {
+      while (!done()) await new Promise<void>((resolve) => wake.push(resolve));
+    };
+    const requestLines = (method: string) => lines.filter((l) => l.msg === 'request' && l.method === method);
     const db = await createTestDatabase();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'platform-log-'));
     const app = await createApp(parseConfig({ DATABASE_URL: db.url, DATA_DIR: dataDir, ADMIN_TOKEN }), {
@@ -76,7 +83,7 @@ describe('request logs', () => {
       });
       expect(res.statusCode).toBe(201);
       await res.body.text();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await logged(() => requestLines('POST').length > 0);
       const entry = lines.find((l) => l.msg === 'request');
       expect(entry).toMatchObject({ method: 'POST', path: '/registries', status: 201, durationMs: expect.any(Number) });
       // A subscription ticket rides in a URL: neither its use nor its refused reuse logs it.
@@ -93,8 +100,8 @@ describe('request logs', () => {
         expect(used.statusCode).toBe(expected);
         await used.body.text();
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(lines.filter((l) => l.msg === 'request' && l.method === 'GET').map((l) => [l.path, l.status])).toEqual([
+      await logged(() => requestLines('GET').length >= 2);
+      expect(requestLines('GET').map((l) => [l.path, l.status])).toEqual([
         ['/graphql', 200],
         ['/graphql', 401],
       ]);

@@ -132,6 +132,8 @@ describe('agent loaders', () => {
     let inFlight = 0;
     let maxInFlight = 0;
     const held: (() => void)[] = [];
+    let safetyNet: NodeJS.Timeout | undefined;
+    let gaveUp = false;
     const servers = await Promise.all(
       [0, 1, 2, 3].map((n) =>
         startMisbehavingAgent((req, res) => {
@@ -139,8 +141,7 @@ describe('agent loaders', () => {
           counts.set(key, (counts.get(key) ?? 0) + 1);
           inFlight++;
           maxInFlight = Math.max(maxInFlight, inFlight);
-          // Every request is held until all seven are in flight at once (in parallel, then); a
-          // client that sent them one after another would see each answered after 5 s instead.
+          // Every request is held until all seven are in flight at once (in parallel, then).
           const answer = () => {
             inFlight--;
             if (n === 3) {
@@ -153,19 +154,20 @@ describe('agent loaders', () => {
             else res.end(JSON.stringify({ id: Number(req.url!.split('/')[2]), name: 'x', status: { services: [] } }));
           };
           held.push(answer);
-          if (inFlight === 7) held.splice(0).forEach((release) => release());
+          if (inFlight === 7 || gaveUp) held.splice(0).forEach((release) => release());
+          // A safety net, not a clock the test reads: a client that sent them one after another
+          // is answered after it, and fails on maxInFlight below instead of hanging.
           else
-            setTimeout(() => {
-              const at = held.indexOf(answer);
-              if (at < 0) return;
-              held.splice(at, 1);
-              answer();
-            }, 5000);
+            safetyNet ??= setTimeout(() => {
+              gaveUp = true;
+              held.splice(0).forEach((release) => release());
+            }, 20_000);
         }),
       ),
     );
     const targets: AgentTarget[] = servers.map((server, n) => ({ id: n, name: `t${n}`, authBlob: server.token }));
-    const client = new AgentClient();
+    // Patient enough to outwait the safety net above: held requests are the point here.
+    const client = new AgentClient({ headersTimeoutMs: 40_000 });
     try {
       const loaders = createAgentLoaders(client, targets);
       const ids = ['0', '1', '2', '3', '0', '1', '2', '3'];
@@ -196,6 +198,7 @@ describe('agent loaders', () => {
       expect(maxInFlight).toBe(7);
       await expect(loaders.deployments.load('99')).rejects.toMatchObject({ httpStatus: 404 });
     } finally {
+      clearTimeout(safetyNet);
       await client.close();
       await Promise.all(servers.map((server) => server.close()));
     }

@@ -8,10 +8,10 @@ import type { ErrorBody, Identified, TargetBody } from '../helpers/bodies';
 import { makeGitRepo, pmx } from '../helpers/git';
 
 // undici checks headers and body deadlines on a timer that ticks about every 500 ms, so a deadline
-// fires up to a second late: the delays below keep clear of that.
+// fires up to a second late. A deploy's deadline is well past a read's: a deploy held until a read
+// has timed out is answered long before its own deadline, however loaded the machine.
 const READ_TIMEOUT_MS = 500;
-const DEPLOY_TIMEOUT_MS = 3000;
-const DEPLOY_TIME_MS = 2000; // longer than any read may take, shorter than a deploy may
+const DEPLOY_TIMEOUT_MS = 6000;
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -111,14 +111,21 @@ describe('agent failures through interface A', () => {
   });
 
   test('agent slow (accepts, never answers): the target is created with the timeout shown; reads and writes are 504 naming it', async () => {
-    const slow = await startMisbehavingAgent(() => undefined);
+    const asked: string[] = [];
+    const closed: Promise<unknown>[] = [];
+    const slow = await startMisbehavingAgent((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      closed.push(new Promise((resolve) => res.on('close', resolve)));
+    });
     try {
-      const started = Date.now();
+      // Only the read timeout ends the metadata request (the test's own timeout is the safety net).
       const target = await addTarget('slow', slow.token);
-      expect(Date.now() - started).toBeLessThan(5000);
       expect(target.metadataError).toBe(
         `The agent of deployment target "slow" at ${slow.url} did not answer within ${READ_TIMEOUT_MS} ms.`,
       );
+      // The request reached the agent, and the service gave it up: the agent saw it close.
+      expect(asked).toEqual(['GET /metadata']);
+      await closed[0];
 
       const list = await t.request('GET', `/deployment_targets/${target.id}/deployments`);
       expect(list.body).toEqual({
@@ -210,50 +217,58 @@ describe('agent failures through interface A', () => {
     await expectWritesFail(target.id, 502, /^The agent of deployment target "down" at .* refused the connection: is it running\?$/);
   });
 
-  test('deploys get the longer deadline: a create slower than any read may be succeeds, a slower one is 504', async () => {
-    let createDelay = 0;
+  test("deploys get the longer deadline: a create held past a read's deadline succeeds, one never answered is 504", async () => {
     let creates = 0;
-    const timers = new Set<NodeJS.Timeout>();
-    const later = (ms: number, fn: () => void) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        fn();
-      }, ms);
-      timers.add(timer);
-    };
+    /** Deploys the agent holds, answered when the test says so. */
+    const held: { path: string; answer: () => void }[] = [];
+    let arrived: () => void = () => undefined;
     const slowDeploys = await startMisbehavingAgent((req, res) => {
       if (req.url === '/metadata') return json(res, 200, METADATA);
       if (req.method === 'POST') {
         req.resume();
         const redeploy = /^\/deployments\/(\d+)\/redeploy$/.exec(req.url!);
         const id = redeploy ? Number(redeploy[1]) : ++creates;
-        later(createDelay, () => {
-          json(res, 200, { id, name: 'Blog', template: null, service_ids: ['web-1'] });
-        });
+        held.push({ path: req.url!, answer: () => json(res, 200, { id, name: 'Blog', template: null, service_ids: ['web-1'] }) });
+        arrived();
         return;
       }
       const id = Number(req.url!.split('/')[2]);
-      // A read as slow as a deploy times out.
-      if (id === 99) return later(DEPLOY_TIME_MS, () => json(res, 200, {}));
+      // A read the agent never answers: only the read deadline ends it.
+      if (id === 99) return;
       return json(res, 200, { id, name: 'Blog', status: { services: [{ id: 'web-1', actualState: 'pending' }] } });
     });
-    try {
-      const target = await addTarget('pulling', slowDeploys.token);
-      expect(target.metadataError).toBeNull();
-      createDelay = DEPLOY_TIME_MS;
-      const ok = await t.request('POST', `/deployment_targets/${target.id}/deployments`, { body: { template_id: templateId } });
-      expect(ok.status).toBe(200);
-      expect(ok.body).toEqual({ id: 1, name: 'Blog', status: { services: [{ id: 'web-1', actualState: 'pending' }] } });
-      const redeployed = await t.request('POST', `/deployment_targets/${target.id}/deployments/1/redeploy`);
-      expect(redeployed.body).toEqual(ok.body);
-
-      const read = await t.request<ErrorBody>('GET', `/deployment_targets/${target.id}/deployments/99`);
+    const nextDeploy = () => new Promise<void>((resolve) => (arrived = resolve));
+    /** A read the agent never answers: 504 at the read deadline. */
+    const readTimesOut = async () => {
+      const read = await t.request<ErrorBody>('GET', `/deployment_targets/${targetId}/deployments/99`);
       expect(read.status).toBe(504);
       expect(read.body.message).toBe(
         `The agent of deployment target "pulling" at ${slowDeploys.url} did not answer within ${READ_TIMEOUT_MS} ms.`,
       );
+    };
+    /** Sends a deploy, holds it at the agent until a read sent after it has timed out, then lets the agent answer. */
+    const outlastingARead = async (method: string, path: string, body?: unknown) => {
+      const reached = nextDeploy();
+      let answered = false;
+      const sent = t.request(method, path, body === undefined ? {} : { body }).finally(() => (answered = true));
+      await reached;
+      await readTimesOut();
+      expect(answered).toBe(false);
+      held.shift()!.answer();
+      return sent;
+    };
+    let targetId = 0;
+    try {
+      const target = await addTarget('pulling', slowDeploys.token);
+      targetId = target.id;
+      expect(target.metadataError).toBeNull();
+      const ok = await outlastingARead('POST', `/deployment_targets/${target.id}/deployments`, { template_id: templateId });
+      expect(ok.status).toBe(200);
+      expect(ok.body).toEqual({ id: 1, name: 'Blog', status: { services: [{ id: 'web-1', actualState: 'pending' }] } });
+      const redeployed = await outlastingARead('POST', `/deployment_targets/${target.id}/deployments/1/redeploy`);
+      expect(redeployed.body).toEqual(ok.body);
 
-      createDelay = DEPLOY_TIMEOUT_MS + 2000;
+      // A create the agent never answers: only the deploy deadline ends it.
       const before = await snapshot();
       const late = await t.request<ErrorBody>('POST', `/deployment_targets/${target.id}/deployments`, {
         body: { template_id: templateId },
@@ -262,9 +277,9 @@ describe('agent failures through interface A', () => {
       expect(late.body.message).toBe(
         `The agent of deployment target "pulling" at ${slowDeploys.url} did not answer within ${DEPLOY_TIMEOUT_MS} ms.`,
       );
+      expect(held.map((h) => h.path)).toEqual(['/deployments']);
       expect(await snapshot()).toEqual(before);
     } finally {
-      timers.forEach((timer) => clearTimeout(timer));
       await slowDeploys.close();
     }
   });
