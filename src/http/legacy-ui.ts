@@ -8,6 +8,7 @@ import { createContext, type AppDeps } from '../context';
 import { DomainError, MethodNotAllowedError, NotFoundError, NotImplementedError } from '../errors';
 import { parseJson, readBody } from '../net/request-body';
 import { describeError } from './errors';
+import { checkInputTexts } from './input-limits';
 import { sendJson, sendOutcome, withRequestLog, type Handler } from './server';
 import { requestUrl } from '../net/request-target';
 
@@ -45,6 +46,9 @@ export function createLegacyUiHandler(
     const { row } = found.store as Store;
     if (isUnsupported(row)) throw new NotImplementedError(`${req.method} ${pathname} is not served: ${row.unsupported}`);
     let request: RestRequest = { params: found.params, query: Object.fromEntries(url.searchParams), body: parseJson(await readBody(req)) };
+    // The same text rules as the main listener's doors: NULs, lengths, nesting.
+    checkInputTexts({ ...request.params, ...request.query });
+    checkInputTexts(request.body);
     for (const transform of row.request ?? []) request = transform(request);
     const outcome = await runRoute(schema, prepared.get(row)!, request, createContext(identity, deps));
     if (!outcome.ok) throw outcome.error;
