@@ -59,8 +59,8 @@ services:
     return {
       errors: res.body.errors,
       output: lines.map((e) => e.message),
-      env: inspect.Config.Env.filter((e) => e.startsWith(`${LEAK}=`)),
-      label: inspect.Config.Labels['from-compose'],
+      env: (inspect.Config.Env ?? []).filter((e) => e.startsWith(`${LEAK}=`)),
+      label: inspect.Config.Labels?.['from-compose'],
       anywhere: JSON.stringify(inspect).includes('leaked-value'),
     };
   }
