@@ -206,6 +206,10 @@ describeDocker('abstract types on both execution paths', () => {
       await silent?.close();
       await broken?.close();
       if (instance) await cleanupEngine(instance);
+      // The image deleteLocalImage deletes, should a failure have come first.
+      const docker = testDockerClient();
+      await docker.removeImage(String(ids.image), { force: true }).catch(() => undefined);
+      await docker.close();
     });
 
     test('node(id:) for every Node type, as aliases in one operation, with nodes(ids:) beside them', async () => {
