@@ -83,9 +83,16 @@ const GLOBAL_ARGS = [
   'fetch.recurseSubmodules=false',
 ];
 
+/**
+ * git follows a redirect of its first request and then sends the URL's credentials to the host
+ * the redirect named: a URL that carries credentials is never redirected.
+ */
+const CREDENTIALED_HTTP_URL = /^https?:\/\/[^/?#@]+@/i;
+
 export function runGit(args: string[], run: GitRun): Promise<{ stdout: string; stderr: string }> {
+  const redirects = args.some((arg) => CREDENTIALED_HTTP_URL.test(arg)) ? ['-c', 'http.followRedirects=false'] : [];
   return new Promise((resolve, reject) => {
-    const child = spawn('git', [...GLOBAL_ARGS, ...args], {
+    const child = spawn('git', [...GLOBAL_ARGS, ...redirects, ...args], {
       cwd: run.cwd,
       env: { ...gitEnv(run.allowFile === true), ...run.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -91,7 +91,7 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
       source: graphQLError?.source,
       positions: graphQLError?.positions,
       path: graphQLError?.path,
-      extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
+      extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500, fields: [], http: { status: 500 } },
     });
   };
 }

@@ -17,6 +17,7 @@ import type { AppDeps } from '../context';
 import { UnauthenticatedError } from '../errors';
 import { MAX_BODY_BYTES } from '../net/request-body';
 import { maskGraphQLError } from './errors';
+import { checkInputTexts } from '../parts/text-limits';
 import type { Yoga } from './graphql';
 import { identify, redeemTicket } from './identify';
 import { requestUrl } from '../net/request-target';
@@ -74,9 +75,11 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
         // version); these are graphql-js 16's, as yoga's own transports take them.
         let document: DocumentNode;
         try {
+          // The same text rules for variables as over HTTP: NULs, lengths, nesting.
+          checkInputTexts(payload.variables);
           document = enveloped.parse(payload.query) as DocumentNode;
         } catch (error) {
-          // A syntax error as it is; a refusal (trusted documents) as its domain error, masked like over HTTP.
+          // A syntax error as it is; a refusal (trusted documents, variables) as its domain error, masked like over HTTP.
           return [maskGraphQLError(deps.log)(error) as GraphQLError];
         }
         const schema = enveloped.schema as GraphQLSchema;

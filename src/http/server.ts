@@ -84,7 +84,7 @@ function checkGraphQLVariables(req: IncomingMessage, url: URL, body: Buffer, jso
     if (!json) return; // not JSON: yoga answers that itself
     // A batch is an array of operations, each with its own variables.
     const parsed = json.value;
-    checkInputTexts((Array.isArray(parsed) ? parsed : [parsed]).map((op) => (op as { variables?: unknown } | null)?.variables));
+    for (const op of Array.isArray(parsed) ? parsed : [parsed]) checkInputTexts((op as { variables?: unknown } | null)?.variables);
     return;
   }
   const params = body.length > 0 ? new URLSearchParams(body.toString('utf8')) : url.searchParams;
