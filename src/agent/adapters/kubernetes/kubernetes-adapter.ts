@@ -1,0 +1,254 @@
+import type { V1Deployment, V1Pod, V1Service } from '@kubernetes/client-node';
+import { UpstreamTimeoutError, ValidationError } from '../../../errors';
+import type { Logger } from '../../../logger';
+import type { DeployTemplate } from '../../descriptor';
+import type { Adapter, ServiceStatus } from '../adapter';
+import { connectCluster, statusCode, statusOf, type Cluster, type ClusterOptions } from './cluster';
+import { planDeployment, type DeploymentPlan, type ImagePlan, type MappingOptions } from './mapping';
+import { LABEL_DEPLOYMENT, LABEL_MANAGED_BY, LABEL_SERVICE, MANAGED_BY, selector } from './names';
+import { replaceInPlace } from './rollout';
+import { serviceState } from './states';
+
+export interface KubernetesAdapterOptions extends Omit<MappingOptions, 'namespace'> {
+  cluster: ClusterOptions | Cluster;
+  log: Logger;
+  /** How often a rollout or a removal is looked at while the agent waits for it. */
+  pollIntervalMs?: number;
+}
+
+/**
+ * A Kubernetes cluster, one namespace. A deployment is, per image, a Deployment (the service id
+ * is its name), a Service for its ports and a PersistentVolumeClaim per named volume (mapping.ts);
+ * states come from the pods (states.ts). A redeploy updates the same objects in place, as a
+ * rolling update the agent waits for and undoes when it does not become ready (rollout.ts).
+ */
+export function createKubernetesAdapter(options: KubernetesAdapterOptions): Adapter {
+  const cluster = 'call' in options.cluster ? options.cluster : connectCluster(options.cluster);
+  const { namespace } = cluster;
+  const mapping: MappingOptions = { ...options, namespace };
+  const objects = clusterObjects(cluster, options.pollIntervalMs ?? 1000);
+  const log = options.log;
+
+  async function create(key: string, template: DeployTemplate): Promise<string[]> {
+    // The first generation names the objects; later ones update them in place.
+    const plan = planDeployment(template, key, key, mapping);
+    try {
+      return await objects.make(plan);
+    } catch (error) {
+      await objects
+        .removeDeployment(key, options.rolloutTimeoutSec)
+        .catch((cleanup: unknown) => log.error({ err: cleanup, key }, 'could not remove a failed generation'));
+      throw error;
+    }
+  }
+
+  async function remove(key: string, ids: string[]): Promise<void> {
+    for (const deployment of await objects.deploymentsOf(key, ids)) {
+      await objects.removeDeployment(deployment, options.rolloutTimeoutSec);
+    }
+  }
+
+  return {
+    type: 'kubernetes',
+
+    async metadata() {
+      const version = await cluster.call('get', 'the version (/version)', () => cluster.version.getCode());
+      return { version: version.gitVersion, type: 'kubernetes' };
+    },
+
+    create,
+
+    status: (ids) => objects.status(ids),
+
+    remove,
+
+    replace: (old, key, template) => replaceInPlace({ cluster, objects, mapping, log, create, remove }, old, key, template),
+
+    close: () => Promise.resolve(),
+  };
+}
+
+export type ClusterObjects = ReturnType<typeof clusterObjects>;
+
+/** The reads and writes of the adapter's objects, shared by the adapter and the rollout. */
+export function clusterObjects(cluster: Cluster, pollIntervalMs: number) {
+  const { core, apps, namespace } = cluster;
+  const owned = (deployment: string) => selector({ [LABEL_MANAGED_BY]: MANAGED_BY, [LABEL_DEPLOYMENT]: deployment });
+
+  async function readDeployment(name: string): Promise<V1Deployment | undefined> {
+    try {
+      return await cluster.call('get', 'deployments.apps', () => apps.readNamespacedDeployment({ name, namespace }));
+    } catch (error) {
+      if (statusCode(error) === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async function list(deployment: string) {
+    const labelSelector = owned(deployment);
+    const [deployments, services, claims, pods] = await Promise.all([
+      cluster.call('list', 'deployments.apps', () => apps.listNamespacedDeployment({ namespace, labelSelector })),
+      cluster.call('list', 'services', () => core.listNamespacedService({ namespace, labelSelector })),
+      cluster.call('list', 'persistentvolumeclaims', () => core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector })),
+      cluster.call('list', 'pods', () => core.listNamespacedPod({ namespace, labelSelector })),
+    ]);
+    return { deployments: deployments.items, services: services.items, claims: claims.items, pods: pods.items };
+  }
+
+  /** Deletes one object; one already gone is deleted. */
+  async function remove(kind: 'deployments.apps' | 'services' | 'persistentvolumeclaims', name: string): Promise<void> {
+    const request = { name, namespace, propagationPolicy: 'Background' };
+    await cluster
+      .call('delete', kind, (): Promise<unknown> =>
+        kind === 'deployments.apps'
+          ? apps.deleteNamespacedDeployment(request)
+          : kind === 'services'
+            ? core.deleteNamespacedService(request)
+            : core.deleteNamespacedPersistentVolumeClaim(request),
+      )
+      .catch((error: unknown) => {
+        if (statusCode(error) !== 404) throw error;
+      });
+  }
+
+  return {
+    list,
+    remove,
+    readDeployment,
+
+    /** PVCs, then Services (their cluster IPs are the links' addresses), then the Deployments. */
+    async make(plan: DeploymentPlan): Promise<string[]> {
+      for (const image of plan.images) {
+        for (const claim of image.claims) {
+          await cluster.call('create', 'persistentvolumeclaims', () =>
+            core.createNamespacedPersistentVolumeClaim({ namespace, body: claim }),
+          );
+        }
+      }
+      const clusterIps = new Map<string, string>();
+      for (const image of plan.images) {
+        if (!image.serviceObject) continue;
+        const created = await createService(image, image.serviceObject);
+        if (created.spec?.clusterIP) clusterIps.set(image.image.name, created.spec.clusterIP);
+      }
+      for (const image of plan.images) {
+        const body = image.deployment(clusterIps);
+        await cluster.call('create', 'deployments.apps', () => apps.createNamespacedDeployment({ namespace, body }));
+      }
+      return plan.images.map((image) => image.name);
+    },
+
+    createService,
+
+    async status(ids: string[]): Promise<ServiceStatus[]> {
+      const deployments = await Promise.all(ids.map((id) => readDeployment(id)));
+      const byDeployment = new Map<string, Promise<V1Pod[]>>();
+      for (const deployment of deployments) {
+        const name = deployment?.metadata?.labels?.[LABEL_DEPLOYMENT];
+        if (!name || byDeployment.has(name)) continue;
+        byDeployment.set(
+          name,
+          cluster.call('list', 'pods', () => core.listNamespacedPod({ namespace, labelSelector: owned(name) })).then((pods) => pods.items),
+        );
+      }
+      return Promise.all(
+        ids.map(async (id, i): Promise<ServiceStatus> => {
+          const deployment = deployments[i];
+          const labels = deployment?.metadata?.labels ?? {};
+          const pods = labels[LABEL_DEPLOYMENT] ? await byDeployment.get(labels[LABEL_DEPLOYMENT])! : [];
+          const own = pods.filter((pod) => pod.metadata?.labels?.[LABEL_SERVICE] === labels[LABEL_SERVICE]);
+          const state = serviceState(deployment, own);
+          return { id, ...state };
+        }),
+      );
+    },
+
+    /**
+     * The deployments (`deployment` label values) a generation's objects belong to: its key (the
+     * objects it made first), and the label of any object carrying its key or named in `ids`, so
+     * a deployment redeployed any number of times, or left half-updated by a failed rollout, is
+     * found whole.
+     */
+    async deploymentsOf(key: string, ids: string[]): Promise<string[]> {
+      const found = new Set([key]);
+      const labelSelector = selector({ [LABEL_MANAGED_BY]: MANAGED_BY, 'platform.agent/key': key });
+      const [deployments, services, claims] = await Promise.all([
+        cluster.call('list', 'deployments.apps', () => apps.listNamespacedDeployment({ namespace, labelSelector })),
+        cluster.call('list', 'services', () => core.listNamespacedService({ namespace, labelSelector })),
+        cluster.call('list', 'persistentvolumeclaims', () => core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector })),
+      ]);
+      const named = await Promise.all(ids.map((id) => readDeployment(id)));
+      for (const object of [...deployments.items, ...services.items, ...claims.items, ...named]) {
+        const labels = object?.metadata?.labels;
+        if (labels?.[LABEL_MANAGED_BY] === MANAGED_BY && labels[LABEL_DEPLOYMENT]) found.add(labels[LABEL_DEPLOYMENT]);
+      }
+      return [...found];
+    },
+
+    /** Every object of the deployment, then waits until they and their pods are gone. */
+    async removeDeployment(deployment: string, timeoutSec: number): Promise<void> {
+      const present = await list(deployment);
+      for (const object of present.deployments) await remove('deployments.apps', object.metadata!.name!);
+      for (const object of present.services) await remove('services', object.metadata!.name!);
+      for (const object of present.claims) await remove('persistentvolumeclaims', object.metadata!.name!);
+      await waitUntil(
+        async () => {
+          const left = await list(deployment);
+          const count = left.deployments.length + left.services.length + left.claims.length + left.pods.length;
+          return count === 0 ? true : undefined;
+        },
+        timeoutSec,
+        pollIntervalMs,
+        () =>
+          new UpstreamTimeoutError(
+            `The objects of deployment ${deployment} in namespace ${namespace} were still being removed after ${timeoutSec} s; delete again to wait more.`,
+          ),
+      );
+    },
+
+    waitUntil: <T>(check: () => Promise<T | undefined>, timeoutSec: number, timedOut: () => Error) =>
+      waitUntil(check, timeoutSec, pollIntervalMs, timedOut),
+  };
+
+  async function createService(image: ImagePlan, body: V1Service): Promise<V1Service> {
+    try {
+      return await cluster.call('create', 'services', () => core.createNamespacedService({ namespace, body }));
+    } catch (error) {
+      throw nodePortError(error, image) ?? error;
+    }
+  }
+}
+
+/**
+ * A node port the cluster refuses (outside its range, or taken) is the template's host port:
+ * a 422 naming the descriptor's member, with the cluster's words.
+ */
+export function nodePortError(error: unknown, image: ImagePlan): ValidationError | undefined {
+  const causes = statusOf(error)?.details?.causes ?? [];
+  const problems = causes.flatMap((cause) => {
+    const match = /^spec\.ports\[(\d+)\]\.nodePort$/.exec(cause.field ?? '');
+    const field = match ? image.nodePortFields[Number(match[1])] : undefined;
+    return field ? [{ field, message: cause.message ?? 'is refused' }] : [];
+  });
+  if (problems.length === 0) return undefined;
+  return new ValidationError(
+    `The cluster refused the host port of image "${image.image.name}" as a node port: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
+    problems.map((p) => p.field),
+  );
+}
+
+/** Polls `check` until it answers, the cluster's failures included, until the deadline. */
+async function waitUntil<T>(
+  check: () => Promise<T | undefined>,
+  timeoutSec: number,
+  intervalMs: number,
+  timedOut: () => Error,
+): Promise<T> {
+  const until = Date.now() + timeoutSec * 1000;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() >= until) throw timedOut();
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
