@@ -44,6 +44,7 @@ const schema = z
       .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a namespace name (lower-case letters, digits and -, at most 63)')
       .optional(),
     AGENT_KUBERNETES_ROLLOUT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(90),
+    AGENT_KUBERNETES_DELETE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(90),
     AGENT_KUBERNETES_IMAGE_PULL_POLICY: z.enum(['Always', 'IfNotPresent', 'Never']).optional(),
     AGENT_KUBERNETES_IMAGE_PULL_SECRETS: z
       .string()
@@ -79,7 +80,10 @@ export interface KubernetesConfig {
   context?: string;
   /** None: the kubeconfig context's namespace (in a pod, its own), else `default`. */
   namespace?: string;
+  /** How long a redeploy waits for its rollout before undoing it. */
   rolloutTimeoutSec: number;
+  /** How long a delete waits for the objects and their pods to be gone. */
+  deleteTimeoutSec: number;
   imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
   imagePullSecrets: string[];
   allowHostPath: boolean;
@@ -137,6 +141,7 @@ export function parseAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentCon
       context: e.AGENT_KUBERNETES_CONTEXT,
       namespace: e.AGENT_KUBERNETES_NAMESPACE,
       rolloutTimeoutSec: e.AGENT_KUBERNETES_ROLLOUT_TIMEOUT_SECONDS,
+      deleteTimeoutSec: e.AGENT_KUBERNETES_DELETE_TIMEOUT_SECONDS,
       imagePullPolicy: e.AGENT_KUBERNETES_IMAGE_PULL_POLICY,
       imagePullSecrets: e.AGENT_KUBERNETES_IMAGE_PULL_SECRETS?.split(',') ?? [],
       allowHostPath: e.AGENT_KUBERNETES_ALLOW_HOST_PATH === 'true',

@@ -322,6 +322,7 @@ describe('kubernetes mapping', () => {
       kubeconfig: '/etc/kube/a:/etc/kube/b',
       namespace: 'apps',
       rolloutTimeoutSec: 90,
+      deleteTimeoutSec: 90,
       imagePullSecrets: ['one', 'two'],
       allowHostPath: true,
       volumeSize: '1Gi',

@@ -40,6 +40,7 @@ export function createAdapter(config: AgentConfig, log: Logger): Adapter {
         storageClass: kubernetes.storageClass,
         stopTimeoutSec: config.stopTimeoutSec,
         rolloutTimeoutSec: kubernetes.rolloutTimeoutSec,
+        deleteTimeoutSec: kubernetes.deleteTimeoutSec,
         log,
       });
     }

@@ -11,6 +11,8 @@ import { serviceState } from './states';
 
 export interface KubernetesAdapterOptions extends Omit<MappingOptions, 'namespace'> {
   cluster: ClusterOptions | Cluster;
+  /** How long a delete waits for the objects and their pods to be gone. */
+  deleteTimeoutSec: number;
   log: Logger;
   /** How often a rollout or a removal is looked at while the agent waits for it. */
   pollIntervalMs?: number;
@@ -36,7 +38,7 @@ export function createKubernetesAdapter(options: KubernetesAdapterOptions): Adap
       return await objects.make(plan);
     } catch (error) {
       await objects
-        .removeDeployment(key, options.rolloutTimeoutSec)
+        .removeDeployment(key, options.deleteTimeoutSec)
         .catch((cleanup: unknown) => log.error({ err: cleanup, key }, 'could not remove a failed generation'));
       throw error;
     }
@@ -44,7 +46,7 @@ export function createKubernetesAdapter(options: KubernetesAdapterOptions): Adap
 
   async function remove(key: string, ids: string[]): Promise<void> {
     for (const deployment of await objects.deploymentsOf(key, ids)) {
-      await objects.removeDeployment(deployment, options.rolloutTimeoutSec);
+      await objects.removeDeployment(deployment, options.deleteTimeoutSec);
     }
   }
 
