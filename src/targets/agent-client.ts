@@ -45,7 +45,10 @@ const deploymentSchema = z.object({
   template: z.number().int().nullable(),
   service_ids: z.array(z.string()),
 });
-const statusSchema = z.object({ services: z.array(z.object({ id: z.string(), actualState: z.string() })) });
+// `reason` is an extension of interface B (the kubernetes adapter's): agents without it omit it.
+const statusSchema = z.object({
+  services: z.array(z.object({ id: z.string(), actualState: z.string(), reason: z.string().optional() })),
+});
 const deploymentStatusSchema = z.object({
   id: z.number().int(),
   name: z.string().nullable(),
