@@ -1,6 +1,9 @@
 import { expect } from '@jest/globals';
-import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
+import { ApiException, type V1Deployment, type V1Pod } from '@kubernetes/client-node';
+import { clusterError } from '../../src/agent/adapters/kubernetes/cluster';
+import { readFailure } from '../../src/agent/adapters/kubernetes/kubernetes-adapter';
 import { serviceState } from '../../src/agent/adapters/kubernetes/states';
+import { UpstreamError } from '../../src/errors';
 
 /**
  * A service's state from its Deployment and pods, as the cluster reports them (the shapes are the
@@ -113,5 +116,63 @@ describe('kubernetes service states', () => {
     const long = serviceState(deployment(1), [waiting('ErrImagePull', 'x'.repeat(1000))]);
     expect(long.reason).toHaveLength(300);
     expect(long.reason!.endsWith('…')).toBe(true);
+  });
+});
+
+describe("the cluster's failures", () => {
+  const action = { server: 'https://10.0.0.1:6443', namespace: 'apps', verb: 'delete', resource: 'deployments.apps', timeoutMs: 30_000 };
+  const answer = (code: number, message: string) =>
+    new ApiException(code, 'HTTP', JSON.stringify({ kind: 'Status', status: 'Failure', message, code }), {});
+  const outcome = (error: unknown) => {
+    const translated = clusterError(error, action);
+    return { status: translated.httpStatus, message: translated.message, fields: translated.fields };
+  };
+
+  test('RBAC, credentials, quotas, invalid objects, failures and silence each answer their status', () => {
+    expect(outcome(answer(403, 'deployments.apps "x" is forbidden: User "u" cannot delete resource "deployments"'))).toEqual({
+      status: 502,
+      message:
+        'The Kubernetes cluster at https://10.0.0.1:6443 forbids the agent to delete deployments.apps in namespace apps (RBAC): deployments.apps "x" is forbidden: User "u" cannot delete resource "deployments"',
+      fields: [],
+    });
+    expect(outcome(answer(403, 'services "s" is forbidden: exceeded quota: q, requested: services=1'))).toEqual({
+      status: 422,
+      message: `The namespace's quota refused to delete deployments.apps in namespace apps: services "s" is forbidden: exceeded quota: q, requested: services=1`,
+      fields: ['template'],
+    });
+    expect(outcome(answer(401, 'Unauthorized'))).toEqual({
+      status: 502,
+      message:
+        "The Kubernetes cluster at https://10.0.0.1:6443 refused the agent's credentials (HTTP 401) to delete deployments.apps in namespace apps.",
+      fields: [],
+    });
+    expect(outcome(answer(422, 'Deployment.apps "x" is invalid'))).toMatchObject({ status: 422, fields: ['template'] });
+    expect(outcome(answer(504, 'Timeout: request did not complete'))).toMatchObject({ status: 504 });
+    expect(outcome(answer(500, 'etcdserver: leader changed'))).toEqual({
+      status: 502,
+      message:
+        'The Kubernetes cluster at https://10.0.0.1:6443 failed to delete deployments.apps in namespace apps (HTTP 500): etcdserver: leader changed',
+      fields: [],
+    });
+    expect(outcome(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toEqual({
+      status: 502,
+      message:
+        'The Kubernetes cluster at https://10.0.0.1:6443 could not be reached to delete deployments.apps in namespace apps (ECONNREFUSED).',
+      fields: [],
+    });
+    expect(outcome(Object.assign(new Error('The operation was aborted.'), { name: 'AbortError', type: 'aborted' }))).toEqual({
+      status: 504,
+      message:
+        'The Kubernetes cluster at https://10.0.0.1:6443 did not answer within 30000 ms (delete deployments.apps in namespace apps).',
+      fields: [],
+    });
+  });
+
+  test("one Deployment the cluster fails to read is `error` with the cluster's words; a cluster that refuses or is down fails the request", () => {
+    const failed = Object.assign(new UpstreamError('failed'), { cause: answer(500, 'etcdserver: request timed out') });
+    expect(readFailure(failed)).toEqual({ actualState: 'error', reason: 'HTTP 500: etcdserver: request timed out' });
+    expect(readFailure(Object.assign(new UpstreamError('forbidden'), { cause: answer(403, 'forbidden') }))).toBeUndefined();
+    expect(readFailure(Object.assign(new UpstreamError('slow'), { cause: answer(504, 'timeout') }))).toBeUndefined();
+    expect(readFailure(new UpstreamError('could not be reached'))).toBeUndefined();
   });
 });

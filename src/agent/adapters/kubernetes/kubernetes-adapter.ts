@@ -143,9 +143,21 @@ export function clusterObjects(cluster: Cluster, pollIntervalMs: number) {
     createService,
 
     async status(ids: string[]): Promise<ServiceStatus[]> {
-      const deployments = await Promise.all(ids.map((id) => readDeployment(id)));
+      type Read = { deployment?: V1Deployment; failed?: { actualState: 'error'; reason: string } };
+      const reads = await Promise.all(
+        ids.map((id): Promise<Read> =>
+          readDeployment(id).then(
+            (deployment) => ({ deployment }),
+            (error: unknown) => {
+              const failed = readFailure(error);
+              if (!failed) throw error;
+              return { failed };
+            },
+          ),
+        ),
+      );
       const byDeployment = new Map<string, Promise<V1Pod[]>>();
-      for (const deployment of deployments) {
+      for (const { deployment } of reads) {
         const name = deployment?.metadata?.labels?.[LABEL_DEPLOYMENT];
         if (!name || byDeployment.has(name)) continue;
         byDeployment.set(
@@ -155,12 +167,12 @@ export function clusterObjects(cluster: Cluster, pollIntervalMs: number) {
       }
       return Promise.all(
         ids.map(async (id, i): Promise<ServiceStatus> => {
-          const deployment = deployments[i];
+          const { deployment, failed } = reads[i];
+          if (failed) return { id, ...failed };
           const labels = deployment?.metadata?.labels ?? {};
           const pods = labels[LABEL_DEPLOYMENT] ? await byDeployment.get(labels[LABEL_DEPLOYMENT])! : [];
           const own = pods.filter((pod) => pod.metadata?.labels?.[LABEL_SERVICE] === labels[LABEL_SERVICE]);
-          const state = serviceState(deployment, own);
-          return { id, ...state };
+          return { id, ...serviceState(deployment, own) };
         }),
       );
     },
@@ -237,6 +249,18 @@ export function nodePortError(error: unknown, image: ImagePlan): ValidationError
     `The cluster refused the host port of image "${image.image.name}" as a node port: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
     problems.map((p) => p.field),
   );
+}
+
+/**
+ * A service whose Deployment the cluster failed to read (its own 5xx, not a timeout) is in
+ * state `error` with the cluster's message; a cluster that cannot be reached, forbids the read or
+ * is too slow fails the whole request instead (undefined: the error is thrown).
+ */
+export function readFailure(error: unknown): { actualState: 'error'; reason: string } | undefined {
+  const code = statusCode(error);
+  if (code === undefined || code < 500 || code === 504) return undefined;
+  const message = statusOf(error)?.message?.trim();
+  return { actualState: 'error', reason: `HTTP ${code}${message ? `: ${message}` : ''}`.slice(0, 300) };
 }
 
 /** Polls `check` until it answers, the cluster's failures included, until the deadline. */
