@@ -1,4 +1,5 @@
 import { expect } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { describeKubernetes, startKubernetes, waitFor, type KubernetesCluster } from '../helpers/kubernetes';
 import { TEST_IMAGE } from '../helpers/docker';
+import { registryAvailable, startRegistry } from '../helpers/registry';
 import { agentRequest } from './agent-harness';
 import {
   MANIFESTS,
@@ -24,6 +26,10 @@ interface DeploymentBody {
   id: number;
   name: string | null;
   service_ids: string[];
+}
+
+interface PodSpecJson {
+  spec: { template: { spec: { imagePullSecrets?: { name: string }[] } } };
 }
 
 interface Kubeconfig {
@@ -118,6 +124,79 @@ describeKubernetes('the kubernetes adapter and the access it has', () => {
       rmSync(path.dirname(kubeconfig), { recursive: true, force: true });
     }
   }, 240_000);
+
+  const testRegistry = registryAvailable() ? test : test.skip;
+  testRegistry(
+    "a private registry: the operator's pull secret lets the nodes pull; without it the pull is refused",
+    async () => {
+      const registry = await startRegistry({ auth: 'basic' });
+      const ref = `${registry.host}/k8s-private/app:v1`;
+      const { username, password } = registry.credentials!;
+      await cluster.apply(namespace, [
+        {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: 'registry-login' },
+          type: 'kubernetes.io/dockerconfigjson',
+          data: {
+            '.dockerconfigjson': Buffer.from(
+              JSON.stringify({
+                auths: { [registry.host]: { username, password, auth: Buffer.from(`${username}:${password}`).toString('base64') } },
+              }),
+            ).toString('base64'),
+          },
+        },
+      ]);
+      const digest = await registry.push('k8s-private/app', 'v1');
+      const body = { template: { name: 'private', images: [{ name: 'app', source: ref }] } };
+      const without = await startKubernetesAgent(cluster, namespace, { AGENT_KUBERNETES_IMAGE_PULL_POLICY: 'Always' });
+      const withSecret = await startKubernetesAgent(cluster, namespace, {
+        AGENT_KUBERNETES_IMAGE_PULL_POLICY: 'Always',
+        AGENT_KUBERNETES_IMAGE_PULL_SECRETS: 'registry-login',
+      });
+      try {
+        const refused = await agentRequest<DeploymentBody>(without, 'POST', '/deployments', { body });
+        expect(refused.status).toBe(200);
+        const [service] = await waitForServices(without, refused.body.id, (s) =>
+          /^(ErrImagePull|ImagePullBackOff)/.test(s[0].reason ?? ''),
+        );
+        expect(service).toEqual({
+          id: refused.body.service_ids[0],
+          actualState: 'failed',
+          reason: expect.stringMatching(/^(ErrImagePull|ImagePullBackOff): /),
+        });
+        expect((await agentRequest(without, 'DELETE', `/deployments/${refused.body.id}`)).status).toBe(204);
+
+        const pulled = await agentRequest<DeploymentBody>(withSecret, 'POST', '/deployments', { body });
+        expect(pulled.status).toBe(200);
+        const [id] = pulled.body.service_ids;
+        expect((await cluster.get<PodSpecJson>(namespace, 'deployment', id)).spec.template.spec.imagePullSecrets).toEqual([
+          { name: 'registry-login' },
+        ]);
+        // The registry's image has no shell to run: pulled, it cannot start; what counts is the pull.
+        const [pod] = await podsOf(cluster, namespace, id);
+        const event = await waitFor(
+          'the pull',
+          async () => {
+            const events = await cluster.get<{ items: { reason: string; message: string }[] }>(namespace, 'events', undefined);
+            return events.items.find((e) => e.reason === 'Pulled' && e.message.includes(ref));
+          },
+          120_000,
+        );
+        expect(event.message).toMatch(new RegExp(`^Successfully pulled image "${ref.replace(/[.:/]/g, '\\$&')}"`));
+        expect(pod.metadata.name).toMatch(new RegExp(`^${id}-`));
+        const inspected = spawnSync('docker', ['image', 'inspect', '--format', '{{json .RepoDigests}}', ref], { encoding: 'utf8' });
+        expect(JSON.parse(inspected.stdout) as string[]).toEqual([`${registry.host}/k8s-private/app@${digest}`]);
+        expect((await agentRequest(withSecret, 'DELETE', `/deployments/${pulled.body.id}`)).status).toBe(204);
+      } finally {
+        await without.close();
+        await withSecret.close();
+        await registry.stop();
+        spawnSync('docker', ['image', 'rm', ref], { encoding: 'utf8' });
+      }
+    },
+    240_000,
+  );
 
   test('an API server that does not answer: 502 naming the cluster, the verb and the resource; nothing is kept', async () => {
     const closed = await listenAndClose();
