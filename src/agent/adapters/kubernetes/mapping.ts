@@ -291,6 +291,7 @@ function deploymentObject(
   const container: V1Container = {
     name: plan.service,
     image: image.source!.trim(),
+    // Seam: the descriptor says nothing of pulling yet; when it does, its word comes before the setting's.
     ...(options.imagePullPolicy ? { imagePullPolicy: options.imagePullPolicy } : {}),
     ...(plan.args ? { args: plan.args } : {}),
     env,
