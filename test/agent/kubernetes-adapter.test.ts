@@ -323,6 +323,7 @@ describeKubernetes('agent with the kubernetes adapter', () => {
       const previousGeneration = (await cluster.get<DeploymentJson>(namespace, 'deployment', id)).spec.template;
 
       // The image is gone from the node: the new pods cannot start, the running one is unaffected.
+      // (ErrImagePull's message names the repository, ImagePullBackOff's the image with its tag.)
       image.untag();
       const res = await agentRequest(agent, 'POST', `/deployments/${created.id}/redeploy`);
       expect(res).toMatchObject({ status: 502 });
@@ -330,7 +331,7 @@ describeKubernetes('agent with the kubernetes adapter', () => {
         code: 502,
         message: expect.stringMatching(
           new RegExp(
-            `^The rollout of ${id} in namespace ${namespace} did not become ready within 20 s \\((ErrImagePull|ImagePullBackOff): .*${image.ref.replace(/[.:/]/g, '\\$&')}.*\\)\\. It was undone: the previous version keeps running\\.$`,
+            `^The rollout of ${id} in namespace ${namespace} did not become ready within 20 s \\((ErrImagePull|ImagePullBackOff): .*${image.ref.split(':')[0].replace(/[./]/g, '\\$&')}.*\\)\\. It was undone: the previous version keeps running\\.$`,
           ),
         ),
         fields: '',
