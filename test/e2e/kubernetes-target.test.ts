@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -17,6 +17,12 @@ import { makeGitRepo } from '../helpers/git';
 import { describeKubernetes, startKubernetes, waitFor, type KubernetesCluster } from '../helpers/kubernetes';
 
 const ROOT = path.resolve(__dirname, '../..');
+/**
+ * The agent compiled as `npm run build` compiles it (tsc, tsconfig.build.json), into a directory
+ * of its own: rebuilding dist/ would pull it from under the console's tests running beside these.
+ */
+const BUILT = path.join(ROOT, 'test', '.artifacts', 'k8s-agent');
+const MAIN = path.relative(ROOT, path.join(BUILT, 'src', 'agent', 'main.js'));
 /** Made by .ci/node-image.sh from Debian packages and the npm registry's Node: never pulled. */
 const BASE_IMAGE = process.env.PLATFORM_BASE_IMAGE ?? 'platform-base/node:24-bookworm';
 
@@ -37,10 +43,10 @@ const TARGET_QUERY = `query ($id: Int!) {
 }`;
 
 /**
- * End to end on the test cluster with the agent as users run it: compiled (`npm run build`), as
- * its own process (`node dist/src/agent/main.js`, which loads the ESM-only Kubernetes client
- * with require), first beside the main service with a kubeconfig, then as a pod of the cluster
- * with the manifests' service account. The main service is driven through interface A and read
+ * End to end on the test cluster with the agent as users run it: compiled (as `npm run build`
+ * does), as its own process (`node …/src/agent/main.js`, which loads the ESM-only Kubernetes
+ * client with require), first beside the main service with a kubeconfig, then as a pod of the
+ * cluster with the manifests' service account. The main service is driven through interface A and read
  * through GraphQL and the web console.
  */
 describeKubernetes('a Kubernetes cluster as a deployment target', () => {
@@ -48,8 +54,7 @@ describeKubernetes('a Kubernetes cluster as a deployment target', () => {
   let namespace: string;
 
   beforeAll(async () => {
-    // dist/ as `npm run agent` has it (compiled only when older than the sources).
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.js'), '--if-stale'], { stdio: 'inherit', timeout: 600_000 });
+    compileAgent();
     cluster = await startKubernetes();
     namespace = await cluster.createNamespace('e2e');
   }, 660_000);
@@ -74,7 +79,9 @@ describeKubernetes('a Kubernetes cluster as a deployment target', () => {
         AGENT_STOP_TIMEOUT_SECONDS: '1',
         DATABASE_URL: db.url,
       });
-      t = await startTestApp();
+      // The console as `npm run build` bundles it, beside the agent: dist/console is the console tests'.
+      if (existsSync(CHROMIUM)) bundleConsole();
+      t = await startTestApp(existsSync(CHROMIUM) ? { CONSOLE_DIR: path.join(BUILT, 'console') } : {});
       repo = makeGitRepo({
         'k8s-shop.pmx': stringify({
           name: 'k8s-shop',
@@ -278,7 +285,7 @@ describeKubernetes('a Kubernetes cluster as a deployment target', () => {
                 image: BASE_IMAGE,
                 imagePullPolicy: 'Never',
                 workingDir: '/app',
-                command: ['node', 'dist/src/agent/main.js'],
+                command: ['node', MAIN],
                 env: [
                   { name: 'AGENT_ADAPTER', value: 'kubernetes' },
                   { name: 'AGENT_KUBERNETES_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
@@ -393,6 +400,34 @@ async function consoleShowsReason(t: TestApp, targetName: string, reason: RegExp
   }
 }
 
+/** tsc with the build's settings, from the agent's entry point (and the adapter it requires when chosen). */
+function compileAgent(): void {
+  rmSync(BUILT, { recursive: true, force: true });
+  mkdirSync(BUILT, { recursive: true });
+  const up = path.relative(BUILT, ROOT);
+  writeFileSync(
+    path.join(BUILT, 'tsconfig.json'),
+    JSON.stringify({
+      extends: path.join(up, 'tsconfig.build.json'),
+      compilerOptions: { outDir: '.', rootDir: up, sourceMap: false },
+      include: [],
+      files: [path.join(up, 'src/agent/main.ts'), path.join(up, 'src/agent/adapters/kubernetes/kubernetes-adapter.ts')],
+    }),
+  );
+  const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
+  execFileSync(process.execPath, [tsc, '-p', path.join(BUILT, 'tsconfig.json')], { stdio: 'inherit', timeout: 600_000 });
+}
+
+function bundleConsole(): void {
+  const vite = path.join(path.dirname(require.resolve('vite/package.json', { paths: [ROOT] })), 'bin', 'vite.js');
+  const config = path.join(ROOT, 'src', 'console', 'vite.config.mts');
+  execFileSync(
+    process.execPath,
+    [vite, 'build', '--logLevel', 'warn', '--config', config, '--outDir', path.join(BUILT, 'console'), '--emptyOutDir'],
+    { cwd: ROOT, stdio: 'inherit', timeout: 600_000, env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' } },
+  );
+}
+
 function hasImage(ref: string): boolean {
   return spawnSync('docker', ['image', 'inspect', ref], { stdio: 'ignore', timeout: 15_000 }).status === 0;
 }
@@ -404,14 +439,14 @@ interface AgentProcess {
   kill(): Promise<void>;
 }
 
-/** `node dist/src/agent/main.js` (what `npm run agent` runs) on a free port, once it printed its token. */
+/** The compiled agent (what `npm run agent` runs) on a free port, once it printed its token. */
 async function spawnAgent(env: Record<string, string>): Promise<AgentProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-k8s-e2e-'));
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !/^(AGENT_|ADAPTER_|DATABASE_URL$|KUBECONFIG$|LOG_LEVEL$)/.test(key)),
   );
-  const child = spawn(process.execPath, ['dist/src/agent/main.js'], {
+  const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...clean, AGENT_PORT: String(port), AGENT_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
