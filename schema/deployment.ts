@@ -15,16 +15,24 @@ import {
 } from './container-parts';
 
 // A value of its deployment: orchestrator ids repeat across targets, so it has no `id` of its own.
-const ServiceState = builder.objectRef<{ id: string; actualState: string }>('DeploymentServiceState').implement({
+type ServiceStateShape = { id: string; actualState: string; reason?: string };
+
+const ServiceState = builder.objectRef<ServiceStateShape>('DeploymentServiceState').implement({
   fields: (t) => ({
     orchestratorId: t.exposeString('id', { description: 'The orchestrator id of the service (unique only within its target)' }),
     actualState: t.exposeString('actualState', {
       description: 'pending, running, stopped, failed, not found, error; or an external adapter’s own word',
     }),
+    reason: t.string({
+      nullable: true,
+      description:
+        'Why the service is in its state, as the orchestrator says (`ImagePullBackOff: Back-off pulling image "x"`); null when it says nothing (the docker, swarm and http adapters)',
+      resolve: (s) => s.reason ?? null,
+    }),
   }),
 });
 
-export const DeploymentStatus = builder.objectRef<{ services: { id: string; actualState: string }[] }>('DeploymentStatus').implement({
+export const DeploymentStatus = builder.objectRef<{ services: ServiceStateShape[] }>('DeploymentStatus').implement({
   fields: (t) => ({ services: t.field({ type: [ServiceState], resolve: (s) => s.services }) }),
 });
 

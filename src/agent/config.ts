@@ -16,7 +16,7 @@ const schema = z
       .url()
       .refine((value) => value.startsWith('https://'), 'must be an https:// URL')
       .optional(),
-    AGENT_ADAPTER: z.enum(['docker', 'swarm', 'http']).default('docker'),
+    AGENT_ADAPTER: z.enum(['docker', 'swarm', 'http', 'kubernetes']).default('docker'),
     ADAPTER_URL: z
       .string()
       .url()
@@ -34,15 +34,62 @@ const schema = z
     AGENT_SWARM_PUBLISH_MODE: z.enum(['ingress', 'host']).default('ingress'),
     AGENT_SWARM_ENDPOINT_MODE: z.enum(['vip', 'dnsrr']).default('vip'),
     AGENT_STOP_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
+    AGENT_KUBECONFIG: z.string().min(1).optional(),
+    KUBECONFIG: z.string().optional(),
+    /** Set by the kubelet in every pod: the agent runs in the cluster it deploys to. */
+    KUBERNETES_SERVICE_HOST: z.string().optional(),
+    AGENT_KUBERNETES_CONTEXT: z.string().min(1).optional(),
+    AGENT_KUBERNETES_NAMESPACE: z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a namespace name (lower-case letters, digits and -, at most 63)')
+      .optional(),
+    AGENT_KUBERNETES_ROLLOUT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(90),
+    AGENT_KUBERNETES_DELETE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(90),
+    AGENT_KUBERNETES_IMAGE_PULL_POLICY: z.enum(['Always', 'IfNotPresent', 'Never']).optional(),
+    AGENT_KUBERNETES_IMAGE_PULL_SECRETS: z
+      .string()
+      .regex(/^[a-z0-9.-]+(,[a-z0-9.-]+)*$/, 'must be secret names separated by commas')
+      .optional(),
+    AGENT_KUBERNETES_ALLOW_HOST_PATH: z.enum(['true', 'false']).default('false'),
+    AGENT_KUBERNETES_VOLUME_SIZE: z
+      .string()
+      .regex(/^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/, 'must be a Kubernetes quantity (1Gi, 500Mi)')
+      .default('1Gi'),
+    AGENT_KUBERNETES_STORAGE_CLASS: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
     if (env.AGENT_ADAPTER === 'http' && !env.ADAPTER_URL) {
       ctx.addIssue({ code: 'custom', path: ['ADAPTER_URL'], message: 'is required when AGENT_ADAPTER=http' });
     }
+    if (env.AGENT_ADAPTER === 'kubernetes' && !env.AGENT_KUBECONFIG && !env.KUBECONFIG && !env.KUBERNETES_SERVICE_HOST) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AGENT_KUBECONFIG'],
+        message: 'is required when AGENT_ADAPTER=kubernetes outside a pod (or KUBECONFIG; in a pod, its service account is used)',
+      });
+    }
   });
 
-export type AdapterType = 'docker' | 'swarm' | 'http';
+export type AdapterType = 'docker' | 'swarm' | 'http' | 'kubernetes';
+
+/** How the kubernetes adapter reaches its cluster and what it makes there. */
+export interface KubernetesConfig {
+  /** A kubeconfig file (or several, joined as in KUBECONFIG); none: the pod's service account. */
+  kubeconfig?: string;
+  context?: string;
+  /** None: the kubeconfig context's namespace (in a pod, its own), else `default`. */
+  namespace?: string;
+  /** How long a redeploy waits for its rollout before undoing it. */
+  rolloutTimeoutSec: number;
+  /** How long a delete waits for the objects and their pods to be gone. */
+  deleteTimeoutSec: number;
+  imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
+  imagePullSecrets: string[];
+  allowHostPath: boolean;
+  volumeSize: string;
+  storageClass?: string;
+}
 
 export interface AgentConfig {
   port: number;
@@ -59,6 +106,7 @@ export interface AgentConfig {
   swarmEndpointMode: 'vip' | 'dnsrr';
   /** Grace period of a container stopped by a redeploy (docker adapter). */
   stopTimeoutSec: number;
+  kubernetes: KubernetesConfig;
   logLevel: string;
 }
 
@@ -87,6 +135,19 @@ export function parseAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentCon
     swarmPublishMode: e.AGENT_SWARM_PUBLISH_MODE,
     swarmEndpointMode: e.AGENT_SWARM_ENDPOINT_MODE,
     stopTimeoutSec: e.AGENT_STOP_TIMEOUT_SECONDS,
+    kubernetes: {
+      // AGENT_KUBECONFIG first: KUBECONFIG may be the operator's own, set for kubectl.
+      kubeconfig: e.AGENT_KUBECONFIG ?? (e.KUBECONFIG || undefined),
+      context: e.AGENT_KUBERNETES_CONTEXT,
+      namespace: e.AGENT_KUBERNETES_NAMESPACE,
+      rolloutTimeoutSec: e.AGENT_KUBERNETES_ROLLOUT_TIMEOUT_SECONDS,
+      deleteTimeoutSec: e.AGENT_KUBERNETES_DELETE_TIMEOUT_SECONDS,
+      imagePullPolicy: e.AGENT_KUBERNETES_IMAGE_PULL_POLICY,
+      imagePullSecrets: e.AGENT_KUBERNETES_IMAGE_PULL_SECRETS?.split(',') ?? [],
+      allowHostPath: e.AGENT_KUBERNETES_ALLOW_HOST_PATH === 'true',
+      volumeSize: e.AGENT_KUBERNETES_VOLUME_SIZE,
+      storageClass: e.AGENT_KUBERNETES_STORAGE_CLASS,
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -13,7 +13,7 @@ import type { App, Service } from './app.entity';
 import type { EngineRuntime } from './engine-runtime';
 import type { PreparedBuilds } from './image-builds';
 import { dependencyOrder } from './dependency-order';
-import { linkEnvironment } from './link-env';
+import { linkEnvironment } from '../parts/link-env';
 import { containerName, projectName, scopedName } from './engine-names';
 import { volumeSourceKind } from '../parts/names';
 import type { AppNetwork } from './service-options';

@@ -24,8 +24,9 @@ export interface AgentClientOptions {
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
   /**
-   * Headers and body deadline of createDeployment and redeploy, which wait for the orchestrator
-   * (an image pull on the agent can take minutes).
+   * Headers and body deadline of createDeployment, redeploy and deleteDeployment, which wait for
+   * the orchestrator (an image pull on the agent can take minutes, a cluster's rollout or the end
+   * of its pods too).
    */
   deployTimeoutMs?: number;
   /** Connections per target. */
@@ -44,7 +45,10 @@ const deploymentSchema = z.object({
   template: z.number().int().nullable(),
   service_ids: z.array(z.string()),
 });
-const statusSchema = z.object({ services: z.array(z.object({ id: z.string(), actualState: z.string() })) });
+// `reason` is an extension of interface B (the kubernetes adapter's): agents without it omit it.
+const statusSchema = z.object({
+  services: z.array(z.object({ id: z.string(), actualState: z.string(), reason: z.string().optional() })),
+});
 const deploymentStatusSchema = z.object({
   id: z.number().int(),
   name: z.string().nullable(),
@@ -119,7 +123,7 @@ export class AgentClient {
   }
 
   async deleteDeployment(target: AgentTarget, id: number | string): Promise<void> {
-    await this.call(target, 'DELETE', `/deployments/${encodeURIComponent(String(id))}`, undefined, null);
+    await this.call(target, 'DELETE', `/deployments/${encodeURIComponent(String(id))}`, undefined, null, this.options.deployTimeoutMs);
   }
 
   redeploy(target: AgentTarget, id: number | string): Promise<RemoteDeployment> {

@@ -98,6 +98,20 @@ describe('AgentClient against a real agent', () => {
     }
   });
 
+  test('a delete may take as long as a deploy: the orchestrator removes what it runs (a cluster waits for pods to stop)', async () => {
+    // Answers a delete only after twice the headers timeout.
+    const deliberate = await startMisbehavingAgent((req, res) => {
+      setTimeout(() => res.writeHead(204).end(), 1000);
+    });
+    const patient = new AgentClient({ connectTimeoutMs: 2000, headersTimeoutMs: 500, bodyTimeoutMs: 500, deployTimeoutMs: 30_000 });
+    try {
+      await expect(patient.deleteDeployment(target(deliberate.token, 'deliberate'), 1)).resolves.toBeUndefined();
+    } finally {
+      await patient.close();
+      await deliberate.close();
+    }
+  });
+
   test('agent answering garbage: 502', async () => {
     const bodies = ['<html>oops</html>', JSON.stringify({ agent: 'x' }), JSON.stringify([{ id: 'one' }])];
     const garbage = await startMisbehavingAgent((req, res) => {

@@ -4,6 +4,11 @@ import type { DeployTemplate } from '../descriptor';
 export interface ServiceStatus {
   id: string;
   actualState: string;
+  /**
+   * Why the service is in that state, when the orchestrator says (`ImagePullBackOff: Back-off
+   * pulling image "x"`): an extension of interface B, absent when there is nothing to say.
+   */
+  reason?: string;
 }
 
 /**
@@ -15,7 +20,7 @@ export interface ServiceStatus {
  * (504) when it is too slow, ValidationError (422) when it rejects the template.
  */
 export interface Adapter {
-  readonly type: 'docker' | 'swarm' | 'http';
+  readonly type: 'docker' | 'swarm' | 'http' | 'kubernetes';
   metadata(): Promise<{ version: string; type: string }>;
   create(key: string, template: DeployTemplate): Promise<string[]>;
   status(ids: string[]): Promise<ServiceStatus[]>;

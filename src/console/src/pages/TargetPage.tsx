@@ -26,6 +26,7 @@ const TargetQuery = graphql(`
           services {
             orchestratorId
             actualState
+            reason
           }
         }
       }
@@ -57,6 +58,7 @@ const StatusSubscription = graphql(`
           services {
             orchestratorId
             actualState
+            reason
           }
         }
       }
@@ -264,6 +266,7 @@ function DeploymentRow(props: {
           {(deployment.status?.services ?? []).map((s) => (
             <li key={s.orchestratorId}>
               <code>{s.orchestratorId}</code> <span className={`state state-${s.actualState}`}>{s.actualState}</span>
+              {s.reason && <span className="reason"> {s.reason}</span>}
             </li>
           ))}
         </ul>

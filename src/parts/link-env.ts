@@ -13,12 +13,28 @@ import type { ContainerInspect } from '../engines/docker-types';
  * `<ALIAS>` is the alias upper-cased with `-` as `_`, as the engine makes it.
  */
 export function linkEnvironment(alias: string, parentContainer: string, target: ContainerInspect, ip: string): string[] {
+  const ports = Object.keys(target.Config.ExposedPorts ?? {}).map((key) => {
+    const [port, proto = 'tcp'] = key.split('/');
+    return { port: Number(port), proto };
+  });
+  return linkVariables(alias, parentContainer, ports, target.Config.Env ?? [], ip);
+}
+
+/**
+ * The same variables from their parts, for orchestrators without containers to inspect (the
+ * kubernetes adapter: the linked image's ports and environment from the template, its Service's
+ * address): `ports` as exposed, `env` as `NAME=value`.
+ */
+export function linkVariables(
+  alias: string,
+  parentContainer: string,
+  exposed: readonly { port: number; proto: string }[],
+  environment: readonly string[],
+  ip: string,
+): string[] {
   const prefix = alias.toUpperCase().replace(/-/g, '_');
-  const ports = Object.keys(target.Config.ExposedPorts ?? {})
-    .map((key) => {
-      const [port, proto = 'tcp'] = key.split('/');
-      return { port: Number(port), proto: proto.toLowerCase() };
-    })
+  const ports = exposed
+    .map(({ port, proto }) => ({ port, proto: proto.toLowerCase() }))
     .filter((p) => Number.isInteger(p.port))
     .sort((a, b) => a.port - b.port || (a.proto === 'tcp' ? -1 : b.proto === 'tcp' ? 1 : 0));
   const env: string[] = [];
@@ -30,7 +46,7 @@ export function linkEnvironment(alias: string, parentContainer: string, target: 
     }
   }
   env.push(`${prefix}_NAME=/${parentContainer}/${alias}`);
-  for (const entry of target.Config.Env ?? []) {
+  for (const entry of environment) {
     const eq = entry.indexOf('=');
     if (eq < 0) continue;
     const name = entry.slice(0, eq);

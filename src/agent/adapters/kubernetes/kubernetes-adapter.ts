@@ -1,0 +1,68 @@
+import type { Logger } from '../../../logger';
+import type { DeployTemplate } from '../../descriptor';
+import type { Adapter } from '../adapter';
+import { connectCluster, type Cluster, type ClusterOptions } from './cluster';
+import { clusterObjects } from './cluster-objects';
+import { planDeployment, type MappingOptions } from './mapping';
+import { replaceInPlace } from './rollout';
+
+export interface KubernetesAdapterOptions extends Omit<MappingOptions, 'namespace'> {
+  cluster: ClusterOptions | Cluster;
+  /** How long a delete waits for the objects and their pods to be gone. */
+  deleteTimeoutSec: number;
+  log: Logger;
+  /** How often a rollout or a removal is looked at while the agent waits for it. */
+  pollIntervalMs?: number;
+}
+
+/**
+ * A Kubernetes cluster, one namespace. A deployment is, per image, a Deployment (the service id
+ * is its name), a Service for its ports and a PersistentVolumeClaim per named volume (mapping.ts);
+ * states come from the pods (states.ts). A redeploy updates the same objects in place, as a
+ * rolling update the agent waits for and undoes when it does not become ready (rollout.ts).
+ */
+export function createKubernetesAdapter(options: KubernetesAdapterOptions): Adapter {
+  const cluster = 'call' in options.cluster ? options.cluster : connectCluster(options.cluster);
+  const { namespace } = cluster;
+  const mapping: MappingOptions = { ...options, namespace };
+  const objects = clusterObjects(cluster, options.pollIntervalMs ?? 1000);
+  const log = options.log;
+
+  async function create(key: string, template: DeployTemplate): Promise<string[]> {
+    // The first generation names the objects; later ones update them in place.
+    const plan = planDeployment(template, key, key, mapping);
+    try {
+      return await objects.make(plan);
+    } catch (error) {
+      await objects
+        .removeDeployment(key, options.deleteTimeoutSec)
+        .catch((cleanup: unknown) => log.error({ err: cleanup, key }, 'could not remove a failed generation'));
+      throw error;
+    }
+  }
+
+  async function remove(key: string, ids: string[]): Promise<void> {
+    for (const deployment of await objects.deploymentsOf(key, ids)) {
+      await objects.removeDeployment(deployment, options.deleteTimeoutSec);
+    }
+  }
+
+  return {
+    type: 'kubernetes',
+
+    async metadata() {
+      const version = await cluster.call('get', 'the version (/version)', () => cluster.version.getCode());
+      return { version: version.gitVersion, type: 'kubernetes' };
+    },
+
+    create,
+
+    status: (ids) => objects.status(ids),
+
+    remove,
+
+    replace: (old, key, template) => replaceInPlace({ cluster, objects, mapping, log, create, remove }, old, key, template),
+
+    close: () => Promise.resolve(),
+  };
+}
