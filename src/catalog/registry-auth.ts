@@ -90,8 +90,8 @@ export class RegistryAuth {
     for (const scope of scopes) url.searchParams.append('scope', scope);
     const basic = this.basicHeader();
     const stored = this.credentials.token;
-    // Stored credentials go only to the registry's own host, or over HTTPS (issue 9: they went
-    // to whatever realm a registry named, over plain HTTP and to other hosts).
+    // Stored credentials go only to the registry's own host, or over HTTPS, never to whatever
+    // realm a registry names.
     const ownHost =
       realm.hostname === this.registryUrl.hostname && !(this.registryUrl.protocol === 'https:' && realm.protocol !== 'https:');
     if ((basic || stored) && realm.protocol !== 'https:' && !ownHost) {

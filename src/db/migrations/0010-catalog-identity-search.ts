@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 12: repo templates keyed by (repo, file path) so reloads keep their ids; full-text
+ * Repo templates keyed by (repo, file path) so reloads keep their ids; full-text
  * search with weighted fields; what an app keeps from its template so a template made from it
  * can give it back.
  */
