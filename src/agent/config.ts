@@ -34,6 +34,7 @@ const schema = z
     AGENT_SWARM_PUBLISH_MODE: z.enum(['ingress', 'host']).default('ingress'),
     AGENT_SWARM_ENDPOINT_MODE: z.enum(['vip', 'dnsrr']).default('vip'),
     AGENT_STOP_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
+    AGENT_DOCKER_CONFIG: z.string().min(1).optional(),
     AGENT_KUBECONFIG: z.string().min(1).optional(),
     KUBECONFIG: z.string().optional(),
     /** Set by the kubelet in every pod: the agent runs in the cluster it deploys to. */
@@ -106,6 +107,8 @@ export interface AgentConfig {
   swarmEndpointMode: 'vip' | 'dnsrr';
   /** Grace period of a container stopped by a redeploy (docker adapter). */
   stopTimeoutSec: number;
+  /** A Docker client config file (`docker login`'s) whose `auths` the docker adapter pulls with. */
+  dockerConfig?: string;
   kubernetes: KubernetesConfig;
   logLevel: string;
 }
@@ -135,6 +138,7 @@ export function parseAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentCon
     swarmPublishMode: e.AGENT_SWARM_PUBLISH_MODE,
     swarmEndpointMode: e.AGENT_SWARM_ENDPOINT_MODE,
     stopTimeoutSec: e.AGENT_STOP_TIMEOUT_SECONDS,
+    dockerConfig: e.AGENT_DOCKER_CONFIG ? path.resolve(e.AGENT_DOCKER_CONFIG) : undefined,
     kubernetes: {
       // AGENT_KUBECONFIG first: KUBECONFIG may be the operator's own, set for kubectl.
       kubeconfig: e.AGENT_KUBECONFIG ?? (e.KUBECONFIG || undefined),

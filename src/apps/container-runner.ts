@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Registry } from '../catalog/registry.entity';
 import { imagePrefix } from '../catalog/registry-client';
 import type { RegistryService } from '../catalog/registry.service';
-import { containerSpec } from '../engines/container-spec';
+import { ContainerLauncher } from '../engines/container-launcher';
 import type { ContainerInspect, ImageInspect, RegistryAuth } from '../engines/docker-types';
 import { EngineConflictError, EngineRequestError, isEngineUnreachable } from '../engines/engine-errors';
 import { defaultExposedPorts } from '../engines/states';
@@ -185,36 +185,37 @@ export class ContainerRunner {
       const replicas = options.replicas ?? 1;
       for (let replica = 1; replica <= replicas; replica += 1) {
         const name = containerName(ctx.project, service.name, replica);
-        const spec = containerSpec({
-          name,
-          image: service.from,
-          command: service.command,
-          environment: service.environment,
-          extraEnvironment: await this.linkVariables(appId, name, service),
-          unsetEnvironment: options.unsetEnvironment,
-          ports: service.ports,
-          expose: service.expose,
-          volumes: await this.volumes(appId, ctx.project, service),
-          volumesFrom: service.volumesFrom
-            .getItems()
-            .map(
-              (v) =>
-                `${containerName(ctx.project, v.exportedFrom.name)}${options.readOnlyVolumesFrom?.includes(v.exportedFrom.name) ? ':ro' : ''}`,
-            ),
-          links: service.links.getItems().map((l) => ({ service: containerName(ctx.project, l.to.name), alias: l.alias })),
-          labels: { ...(await this.labels(appId, service.id)), [LABEL_REPLICA]: String(replica) },
-          network: primary,
-          engine: options.engine,
-        });
-        const created = await this.docker.createContainer(name, spec).catch((error: unknown) => {
-          if (error instanceof EngineConflictError) {
-            throw new EngineConflictError(
-              `a container named "${name}" already exists on the engine and is not this service's: remove that container`,
-              ['name'],
-            );
-          }
-          throw error;
-        });
+        const created = await this.launcher
+          .create({
+            name,
+            image: service.from,
+            command: service.command,
+            environment: service.environment,
+            extraEnvironment: await this.linkVariables(appId, name, service),
+            unsetEnvironment: options.unsetEnvironment,
+            ports: service.ports,
+            expose: service.expose,
+            volumes: await this.volumes(appId, ctx.project, service),
+            volumesFrom: service.volumesFrom
+              .getItems()
+              .map(
+                (v) =>
+                  `${containerName(ctx.project, v.exportedFrom.name)}${options.readOnlyVolumesFrom?.includes(v.exportedFrom.name) ? ':ro' : ''}`,
+              ),
+            links: service.links.getItems().map((l) => ({ service: containerName(ctx.project, l.to.name), alias: l.alias })),
+            labels: { ...(await this.labels(appId, service.id)), [LABEL_REPLICA]: String(replica) },
+            network: primary,
+            engine: options.engine,
+          })
+          .catch((error: unknown) => {
+            if (error instanceof EngineConflictError) {
+              throw new EngineConflictError(
+                `a container named "${name}" already exists on the engine and is not this service's: remove that container`,
+                ['name'],
+              );
+            }
+            throw error;
+          });
         for (const network of others) await this.docker.connectNetwork(network.name, created.Id, network.aliases, network.ipv4Address);
         if (options.files?.length) await this.docker.putFiles(created.Id, options.files);
         await this.docker.startContainer(created.Id);
@@ -325,31 +326,28 @@ export class ContainerRunner {
    * `build:` context is never pulled (its name may be anyone's): it is built when the app is made.
    */
   private async ensureImage(ref: string, builtFrom?: string): Promise<ImageInspect> {
-    const local = await this.docker.inspectImage(ref).catch((error: unknown) => {
-      if (error instanceof DomainError && error.httpStatus === 404) return null;
-      throw error;
-    });
+    if (!builtFrom) return this.launcher.ensureImage(ref);
+    const local = await this.launcher.inspect(ref);
     if (local) return local;
-    if (builtFrom) {
-      throw new NotFoundError(
-        `the image ${ref} is built from "${builtFrom}" when the app is made, and the engine does not have it (its build failed or did not run, or it was removed): create the app again to build it`,
-        ['build'],
-      );
-    }
-    await this.docker.pullImage(ref, { auth: await this.pullAuth(ref) });
-    return this.docker.inspectImage(ref);
+    throw new NotFoundError(
+      `the image ${ref} is built from "${builtFrom}" when the app is made, and the engine does not have it (its build failed or did not run, or it was removed): create the app again to build it`,
+      ['build'],
+    );
   }
 
   /** The stored credentials of the registry whose endpoint is the image's host, if any. */
-  private async pullAuth(ref: string): Promise<RegistryAuth | undefined> {
-    const host = imageHost(ref);
-    if (!host) return undefined;
+  private readonly pullCredentials = async (host: string): Promise<RegistryAuth | undefined> => {
     const match = (await this.registries.list()).find((r: Registry) => imagePrefix(r.endpointUrl).split('/')[0].toLowerCase() === host);
     if (!match) return undefined;
     const credentials = this.registries.credentials(match);
     if (credentials.token) return { identitytoken: credentials.token, serveraddress: host };
     if (credentials.username) return { username: credentials.username, password: credentials.password ?? '', serveraddress: host };
     return undefined;
+  };
+
+  private made?: ContainerLauncher;
+  private get launcher(): ContainerLauncher {
+    return (this.made ??= new ContainerLauncher(this.docker, this.pullCredentials));
   }
 
   async removeServiceContainers(appId: number, serviceId: number): Promise<void> {
@@ -388,11 +386,4 @@ interface StartContext {
   /** Compose network name → the engine's network name. */
   networks: Map<string, string>;
   all: Service[];
-}
-
-/** `registry.example:5000/team/app:1` → `registry.example:5000`; null for Docker Hub names. */
-export function imageHost(ref: string): string | null {
-  const first = ref.split('/')[0];
-  if (!ref.includes('/') || !(first.includes('.') || first.includes(':') || first === 'localhost')) return null;
-  return first.toLowerCase();
 }

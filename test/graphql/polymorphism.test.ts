@@ -57,6 +57,7 @@ const ERRORS: Record<string, Call | null> = {
   deleteCategory: { input: (ids) => ({ appId: ids.app, id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
   deleteDeployment: { input: (ids) => ({ targetId: ids.east, id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
   deleteDeploymentTarget: { input: () => ({ id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
+  updateDeploymentTarget: { input: () => ({ id: 999999, name: 'x' }), typename: 'NotFoundError', code: 'NOT_FOUND' },
   deleteLocalImage: { input: () => ({ id: 'sha256:' + '0'.repeat(64) }), typename: 'NotFoundError', code: 'NOT_FOUND' },
   deleteRegistry: { input: () => ({ id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
   deleteService: { input: (ids) => ({ appId: ids.app, id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
@@ -110,6 +111,7 @@ const SUCCESSES: [string, Call][] = [
     { input: (ids) => ({ name: 'third', authBlob: ids.eastToken }), typename: 'DeploymentTarget', keep: 'target' },
   ],
   ['refreshDeploymentTargetMetadata', { input: (ids) => ({ id: ids.target }), typename: 'DeploymentTarget' }],
+  ['updateDeploymentTarget', { input: (ids) => ({ id: ids.target, name: 'renamed' }), typename: 'DeploymentTarget' }],
   [
     'createDeployment',
     { input: (ids) => ({ targetId: ids.target, templateId: ids.template }), typename: 'Deployment', keep: 'deployment' },

@@ -82,6 +82,7 @@ const REST: Record<string, [Scope, string]> = {
   'POST /deployment_targets/:id/metadata/refresh': ['deploy', 'Mutation.refreshDeploymentTargetMetadata'],
   'GET /repositories/*': ['read', 'Query.repository'],
   'PUT /user': ['read', 'Mutation.updateUser'],
+  'PUT /deployment_targets/:id': ['deploy', 'Mutation.updateDeploymentTarget'],
 };
 
 /** The original UI's calls on the legacy listener (rest/legacy-ui-routes.ts), but those answered 501. */
@@ -207,6 +208,7 @@ const MUTATIONS: Record<string, Scope> = {
   saveTemplate: 'write',
   updateApp: 'write',
   updateCategory: 'write',
+  updateDeploymentTarget: 'deploy',
   updateRegistry: 'write',
   updateService: 'write',
   updateUser: 'read',
@@ -299,6 +301,7 @@ function restBody(key: string, f: Fixtures, ids: Ids): unknown {
     'POST /templates': { app_id: ids.app, name: 'Refused' },
     'POST /templates/:id/save': { repo: f.repoPath, file_name: 'refused' },
     'POST /deployment_targets': { name: 'refused', auth_blob: f.agentToken },
+    'PUT /deployment_targets/:id': { name: 'renamed' },
     'POST /deployment_targets/:targetId/deployments': { template_id: f.template },
     'POST /apps/:app_id/categories': { name: 'Refused' },
     'PUT /apps/:app_id/categories/:id': { name: 'Renamed' },

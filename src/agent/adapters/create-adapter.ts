@@ -4,6 +4,7 @@ import type { Adapter } from './adapter';
 import { createDockerAdapter } from './docker-adapter';
 import { createHttpAdapter } from './http-adapter';
 import { createSwarmAdapter } from './swarm-adapter';
+import { dockerConfigCredentials } from '../../engines/docker-config-auth';
 
 /** The adapter AGENT_ADAPTER names. */
 export function createAdapter(config: AgentConfig, log: Logger): Adapter {
@@ -11,7 +12,12 @@ export function createAdapter(config: AgentConfig, log: Logger): Adapter {
     case 'http':
       return createHttpAdapter({ url: config.adapterUrl!, timeoutMs: config.adapterTimeoutMs });
     case 'docker':
-      return createDockerAdapter({ dockerHost: config.dockerHost, stopTimeoutSec: config.stopTimeoutSec, log });
+      return createDockerAdapter({
+        dockerHost: config.dockerHost,
+        stopTimeoutSec: config.stopTimeoutSec,
+        credentials: config.dockerConfig ? dockerConfigCredentials(config.dockerConfig) : undefined,
+        log,
+      });
     case 'swarm':
       return createSwarmAdapter({
         dockerHost: config.dockerHost,

@@ -1,20 +1,11 @@
 import { DockerClient } from '../../engines/docker-client';
-import { containerSpec } from '../../engines/container-spec';
+import { ContainerLauncher, type PullCredentials } from '../../engines/container-launcher';
+import type { ServiceDefinition } from '../../engines/container-spec';
 import { isEngineUnreachable } from '../../engines/engine-errors';
 import type { Logger } from '../../logger';
 import type { DeployTemplate } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
-import {
-  LABEL_KEY,
-  LABEL_SERVICE,
-  aliasesOf,
-  asUpstream,
-  upstream,
-  checkHostPorts,
-  ensureImage,
-  imageRef,
-  safeName,
-} from './engine-common';
+import { LABEL_KEY, LABEL_SERVICE, aliasesOf, asUpstream, upstream, checkHostPorts, imageRef, safeName } from './engine-common';
 
 /**
  * One Docker engine. A deployment generation is a bridge network `platform-<key>` plus one
@@ -26,16 +17,19 @@ export function createDockerAdapter(options: {
   log: Logger;
   /** How long a container gets to stop on SIGTERM during a redeploy before it is killed. */
   stopTimeoutSec?: number;
+  /** The credentials of the registries images are pulled from (AGENT_DOCKER_CONFIG). */
+  credentials?: PullCredentials;
   docker?: DockerClient;
 }): Adapter {
   const docker = options.docker ?? new DockerClient({ host: options.dockerHost });
+  const launcher = new ContainerLauncher(docker, options.credentials);
   const log = options.log;
 
   /** Network and containers, created but not started; on failure everything made is removed. */
   async function prepare(key: string, template: DeployTemplate): Promise<string[]> {
     checkHostPorts(template);
     const refs = template.images.map((image) => imageRef(template, image));
-    for (const ref of new Set(refs)) await ensureImage(docker, ref);
+    for (const ref of new Set(refs)) await launcher.ensureImage(ref);
     const labels = { [LABEL_KEY]: key };
     const names: string[] = [];
     try {
@@ -44,7 +38,7 @@ export function createDockerAdapter(options: {
         Array.from({ length: image.deployment?.count ?? 1 }, (_, k) => {
           const name = `${network(key)}-${safeName(image.name)}-${k + 1}`;
           const volumesFrom = (image.volumes_from ?? []).map((from) => `${network(key)}-${safeName(from.service)}-1`);
-          const spec = containerSpec({
+          const definition: ServiceDefinition = {
             name,
             image: refs[i],
             command: image.command,
@@ -57,8 +51,8 @@ export function createDockerAdapter(options: {
             labels: { ...labels, [LABEL_SERVICE]: image.name },
             network: { name: network(key), aliases: aliasesOf(template, image) },
             restart: 'unless-stopped',
-          });
-          return { name, spec, after: volumesFrom.length > 0 };
+          };
+          return { name, definition, after: volumesFrom.length > 0 };
         }),
       );
       // The engine takes creates in parallel (one by one was 1.9x `docker run` x5 in parallel,
@@ -66,15 +60,15 @@ export function createDockerAdapter(options: {
       const created = await Promise.allSettled(
         specs
           .filter((s) => !s.after)
-          .map(async ({ name, spec }) => {
-            await docker.createContainer(name, spec);
+          .map(async ({ name, definition }) => {
+            await launcher.create(definition);
             names.push(name);
           }),
       );
       const failed = created.find((outcome) => outcome.status === 'rejected');
       if (failed) throw failed.reason;
-      for (const { name, spec } of specs.filter((s) => s.after)) {
-        await docker.createContainer(name, spec);
+      for (const { name, definition } of specs.filter((s) => s.after)) {
+        await launcher.create(definition);
         names.push(name);
       }
       // Service ids in template order, whatever order the creates finished in.

@@ -1,5 +1,4 @@
 import { DomainError, UpstreamError, ValidationError } from '../../errors';
-import type { DockerClient } from '../../engines/docker-client';
 import type { DeployTemplate, DeployImage } from '../descriptor';
 
 /** Labels on every object the engine adapters make, so leftovers can always be found. */
@@ -47,11 +46,6 @@ export function imageRef(template: DeployTemplate, image: DeployImage): string {
     throw new ValidationError(`Image "${image.name}" has no source (the image to run).`, [`template.images[${index}].source`]);
   }
   return ref;
-}
-
-/** The image as it is on the engine; pulled only when it is not there (never re-pulled implicitly). */
-export async function ensureImage(docker: DockerClient, ref: string): Promise<void> {
-  if (!(await docker.imageExists(ref))) await docker.pullImage(ref);
 }
 
 /** Every alias other images use to reach `image` through their links, plus its own name. */
