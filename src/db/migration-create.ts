@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseConfig } from '../config';
 import { createLogger } from '../logger';
@@ -18,12 +18,11 @@ export const SCHEMAS = {
 const USAGE = `usage: npm run migration:create -- <name> [--agent] [--blank]
 
 Builds a scratch database from the committed migrations, compares it with the entities, and writes
-the difference as src/db/migrations/NNNN-<name>.ts (--agent: src/agent/migrations/), registered in
-that folder's index.ts. Review the SQL before committing it. --blank writes an empty migration
+the difference as src/db/migrations/NNNN-<name>.ts (--agent: src/agent/migrations/), which that
+folder's index finds. Review the SQL before committing it. --blank writes an empty migration
 (data changes). Uses DATABASE_URL, or the embedded PostgreSQL of DATA_DIR.`;
 
 const DIRS = { service: path.join(__dirname, 'migrations'), agent: path.join(__dirname, '..', 'agent', 'migrations') };
-const LIST = { service: 'migrations', agent: 'agentMigrations' };
 
 /** `npm run migration:create -- <name>`: the entities' difference from the migrations, as a new migration. */
 async function main(argv: string[]): Promise<void> {
@@ -41,7 +40,7 @@ async function main(argv: string[]): Promise<void> {
       console.log('The committed migrations already build what the entities declare: nothing to write.');
       return;
     }
-    const file = writeMigration(DIRS[which], LIST[which], name, statements);
+    const file = writeMigration(DIRS[which], name, statements);
     console.log(`wrote ${path.relative(process.cwd(), file)} (${statements.length} statements) and registered it; review the SQL`);
   } finally {
     await embedded?.stop();
@@ -49,10 +48,10 @@ async function main(argv: string[]): Promise<void> {
 }
 
 /**
- * Writes `<dir>/NNNN-<name>.ts` (NNNN: one more than the highest there) running `statements`, and
- * appends it to the `list` array of `<dir>/index.ts`. Returns the file written.
+ * Writes `<dir>/NNNN-<name>.ts` (NNNN: one more than the highest there) running `statements`; the
+ * folder's index lists its files. Returns the file written.
  */
-export function writeMigration(dir: string, list: string, name: string, statements: string[]): string {
+export function writeMigration(dir: string, name: string, statements: string[]): string {
   const slug = name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
@@ -74,22 +73,6 @@ export function writeMigration(dir: string, list: string, name: string, statemen
     file,
     `import { Migration } from '@mikro-orm/migrations';\n\n/** Written by npm run migration:create; TODO: say why. */\n` +
       `export class ${className} extends Migration {\n  override async up(): Promise<void> {\n${body}\n  }\n}\n`,
-  );
-  const indexFile = path.join(dir, 'index.ts');
-  const index = readFileSync(indexFile, 'utf8');
-  const imports = [...index.matchAll(/^import .*;$/gm)];
-  const lastImport = imports[imports.length - 1];
-  const end = index.lastIndexOf('];');
-  if (!lastImport || lastImport.index === undefined || end < 0)
-    throw new Error(`${indexFile}: no import or no "${list}" array to append to`);
-  const afterImports = lastImport.index + lastImport[0].length;
-  writeFileSync(
-    indexFile,
-    index.slice(0, afterImports) +
-      `\nimport { ${className} } from './${id}';` +
-      index.slice(afterImports, end) +
-      `  { name: '${id}', class: ${className} },\n` +
-      index.slice(end),
   );
   return file;
 }

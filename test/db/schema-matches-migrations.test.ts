@@ -1,10 +1,10 @@
 import { expect } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { MigrationObject } from '@mikro-orm/core';
 import { writeMigration } from '../../src/db/migration-create';
+import { migrationsIn } from '../../src/db/migration-files';
 import { migrations } from '../../src/db/migrations/index';
 import { SCHEMAS } from '../../src/db/migration-create';
 import { schemaDifference } from '../../src/db/schema-diff';
@@ -39,35 +39,21 @@ describe('npm run migration:create', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('writes the difference as the next numbered, registered migration, which closes it', async () => {
+  test("writes the difference as the next numbered migration, which the folder's list finds and which closes it", async () => {
     // The state of a checkout whose entities gained deployment targets before their migration.
     const source = path.join(ROOT, 'src/db/migrations');
     copyFileSync(path.join(source, '0001-catalog.ts'), path.join(dir, '0001-catalog.ts'));
     copyFileSync(path.join(source, '0002-apps.ts'), path.join(dir, '0002-apps.ts'));
-    writeFileSync(
-      path.join(dir, 'index.ts'),
-      [
-        `import type { MigrationObject } from '@mikro-orm/core';`,
-        `import { Migration0001Catalog } from './0001-catalog';`,
-        `import { Migration0002Apps } from './0002-apps';`,
-        ``,
-        `export const migrations: MigrationObject[] = [`,
-        `  { name: '0001-catalog', class: Migration0001Catalog },`,
-        `  { name: '0002-apps', class: Migration0002Apps },`,
-        `];`,
-        ``,
-      ].join('\n'),
-    );
     const drift = { ...SCHEMAS.service, migrations: migrations.slice(0, 2) };
     const statements = await schemaDifference(serverUrl(), drift, log);
     expect(statements).toEqual(expect.arrayContaining([expect.stringMatching(/^create table "deployment_targets"/)]));
 
-    const file = writeMigration(dir, 'migrations', 'Deployment targets', statements);
+    const file = writeMigration(dir, 'Deployment targets', statements);
     expect(path.basename(file)).toBe('0003-deployment-targets.ts');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the file was written just now
-    const generated = require(path.join(dir, 'index.ts')) as { migrations: MigrationObject[] };
-    expect(generated.migrations.map((m) => m.name)).toEqual(['0001-catalog', '0002-apps', '0003-deployment-targets']);
-    expect(await schemaDifference(serverUrl(), { ...SCHEMAS.service, migrations: generated.migrations }, log)).toEqual([]);
+    // The folder's files are its list: the new one is found with the others, in order.
+    const found = migrationsIn(dir);
+    expect(found.map((m) => m.name)).toEqual(['0001-catalog', '0002-apps', '0003-deployment-targets']);
+    expect(await schemaDifference(serverUrl(), { ...SCHEMAS.service, migrations: found }, log)).toEqual([]);
   });
 
   test('the script runs and says when there is nothing to write', async () => {

@@ -1,5 +1,4 @@
-import type { MigrationObject } from '@mikro-orm/core';
-import { Migration0001AgentDeployments } from './0001-agent-deployments';
+import { migrationsIn } from '../../db/migration-files';
 
-/** Every committed migration of the agent, in order. Append; never edit a landed one. */
-export const agentMigrations: MigrationObject[] = [{ name: '0001-agent-deployments', class: Migration0001AgentDeployments }];
+/** Every committed migration of the agent (NNNN-name.ts here), in order. Add a file; never edit a landed one. */
+export const agentMigrations = migrationsIn(__dirname);

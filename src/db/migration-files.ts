@@ -1,0 +1,24 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+/** A migration's file: `NNNN-name.ts` (or `.js` once built), exporting its one Migration class. */
+const MIGRATION_FILE = /^(\d{4}-[a-z0-9-]+)\.(ts|js)$/;
+
+/**
+ * The migrations of a folder, in the order of their numbers: a new migration is its file, with no
+ * list to append it to (two branches that each add one merge without a conflict).
+ */
+export function migrationsIn(dir: string): MigrationObject[] {
+  return readdirSync(dir)
+    .map((file) => MIGRATION_FILE.exec(file))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .sort((a, b) => a[1].localeCompare(b[1]))
+    .map(([file, name]) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the folder's files are the list
+      const exports = require(path.join(dir, file)) as Record<string, MigrationObject['class']>;
+      const classes = Object.values(exports);
+      if (classes.length !== 1) throw new Error(`${file} must export one migration class, not ${classes.length}`);
+      return { name, class: classes[0] };
+    });
+}
