@@ -20,6 +20,7 @@ import type { AppNetwork } from './service-options';
 import { LABEL_REPLICA } from './service-view';
 import { LABEL_APP, LABEL_INSTANCE, LABEL_SERVICE, LABEL_VOLUME } from './container-labels';
 import { runError } from './run-error';
+import { restartPolicyOf } from './service-definition';
 
 /**
  * Runs an app's services as containers: one user-defined network per app (links resolve by
@@ -205,6 +206,7 @@ export class ContainerRunner {
             links: service.links.getItems().map((l) => ({ service: containerName(ctx.project, l.to.name), alias: l.alias })),
             labels: { ...(await this.labels(appId, service.id)), [LABEL_REPLICA]: String(replica) },
             network: primary,
+            restart: restartPolicyOf(service),
             engine: options.engine,
           })
           .catch((error: unknown) => {

@@ -14,14 +14,18 @@ export interface ServiceRunDefinition {
   dependsOn: Required<DependsOn>[];
 }
 
+/** The restart policy its containers are made with; null: the engine's (no). */
+export function restartPolicyOf(service: Service): string | null {
+  return service.options?.restartPolicy ?? null;
+}
+
 export function serviceRunDefinition(service: Service): ServiceRunDefinition {
   const config = service.options?.engine?.config ?? {};
-  const policy = service.options?.engine?.hostConfig?.RestartPolicy as { Name?: string; MaximumRetryCount?: number } | undefined;
   return {
     entrypoint: Array.isArray(config.Entrypoint) ? config.Entrypoint.map(String) : null,
     user: typeof config.User === 'string' ? config.User : null,
     workingDir: typeof config.WorkingDir === 'string' ? config.WorkingDir : null,
-    restart: policy ? restartPolicy(policy) : null,
+    restart: restartPolicyOf(service),
     dependsOn: (service.options?.dependsOn ?? []).map((d) => ({
       service: d.service,
       condition: d.condition,
@@ -29,9 +33,4 @@ export function serviceRunDefinition(service: Service): ServiceRunDefinition {
       restart: d.restart ?? false,
     })),
   };
-}
-
-function restartPolicy(policy: { Name?: string; MaximumRetryCount?: number }): string {
-  const name = policy.Name || 'no';
-  return name === 'on-failure' && policy.MaximumRetryCount ? `${name}:${policy.MaximumRetryCount}` : name;
 }

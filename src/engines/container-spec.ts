@@ -29,8 +29,8 @@ export interface ServiceDefinition {
   labels: Record<string, string>;
   /** The app's user-defined network, this container's own names on it, and its fixed address if any. */
   network?: { name: string; aliases: string[]; ipv4Address?: string };
-  /** Engine restart policy: no, always, on-failure, unless-stopped. Default: the engine's (no). */
-  restart?: string;
+  /** Restart policy: no, always, on-failure[:N], unless-stopped. Default: the engine's (no). */
+  restart?: string | null;
   /** Set before the service's own environment, which wins on a clash (the legacy link variables). */
   extraEnvironment?: string[];
   /** Variables to unset (the image's too), unless set by the service's own or extra environment. */
@@ -96,7 +96,7 @@ export function containerSpec(service: ServiceDefinition): ContainerCreateBody {
     Volumes: volumes,
     HostConfig: { ...service.engine?.hostConfig, PortBindings: bindings, Binds: binds, VolumesFrom: [...service.volumesFrom] },
   };
-  if (service.restart) body.HostConfig.RestartPolicy = { Name: service.restart };
+  if (service.restart) body.HostConfig.RestartPolicy = enginePolicy(service.restart);
   if (service.network) {
     const endpoint: EndpointSettings = { Aliases: [...service.network.aliases] };
     if (service.network.ipv4Address) endpoint.IPAMConfig = { IPv4Address: service.network.ipv4Address };
@@ -107,4 +107,10 @@ export function containerSpec(service: ServiceDefinition): ContainerCreateBody {
     body.HostConfig.Links = links;
   }
   return body;
+}
+
+/** `on-failure:3` as the engine's HostConfig.RestartPolicy (`no` is its empty name). */
+export function enginePolicy(policy: string): { Name: string; MaximumRetryCount?: number } {
+  const [name, retries] = policy.split(':');
+  return { Name: name === 'no' ? '' : name, ...(retries ? { MaximumRetryCount: Number(retries) } : {}) };
 }

@@ -5,7 +5,17 @@ import { isEngineUnreachable } from '../../engines/engine-errors';
 import type { Logger } from '../../logger';
 import type { DeployTemplate } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
-import { LABEL_KEY, LABEL_SERVICE, aliasesOf, asUpstream, upstream, checkHostPorts, imageRef, safeName } from './engine-common';
+import {
+  LABEL_KEY,
+  LABEL_SERVICE,
+  aliasesOf,
+  asUpstream,
+  upstream,
+  checkHostPorts,
+  imageRef,
+  restartPolicyOf,
+  safeName,
+} from './engine-common';
 
 /**
  * One Docker engine. A deployment generation is a bridge network `platform-<key>` plus one
@@ -50,7 +60,7 @@ export function createDockerAdapter(options: {
             links: [],
             labels: { ...labels, [LABEL_SERVICE]: image.name },
             network: { name: network(key), aliases: aliasesOf(template, image) },
-            restart: 'unless-stopped',
+            restart: restartPolicyOf(image),
           };
           return { name, definition, after: volumesFrom.length > 0 };
         }),

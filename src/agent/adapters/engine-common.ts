@@ -69,3 +69,16 @@ export function checkHostPorts(template: DeployTemplate): void {
     }
   });
 }
+
+/** The restart policy an image's containers (or tasks) run with: no, always, on-failure[:N], unless-stopped. */
+export function restartPolicyOf(_image: DeployImage): string {
+  return 'unless-stopped';
+}
+
+/** A restart policy as a swarm task's: restarted on any exit, on a failure (at most N times), or never. */
+export function swarmRestartPolicy(policy: string): { Condition: 'none' | 'on-failure' | 'any'; MaxAttempts?: number } {
+  const [name, retries] = policy.split(':');
+  if (name === 'no') return { Condition: 'none' };
+  if (name === 'on-failure') return { Condition: 'on-failure', ...(retries ? { MaxAttempts: Number(retries) } : {}) };
+  return { Condition: 'any' };
+}

@@ -6,7 +6,17 @@ import { UpstreamError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { DeployTemplate, DeployImage } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
-import { LABEL_KEY, LABEL_SERVICE, aliasesOf, asUpstream, upstream, imageRef, safeName } from './engine-common';
+import {
+  LABEL_KEY,
+  LABEL_SERVICE,
+  aliasesOf,
+  asUpstream,
+  upstream,
+  imageRef,
+  restartPolicyOf,
+  safeName,
+  swarmRestartPolicy,
+} from './engine-common';
 import { swarmApi, type SwarmServiceSpec } from './swarm-api';
 
 export interface SwarmAdapterOptions {
@@ -53,7 +63,7 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
           StopGracePeriod: (options.stopTimeoutSec ?? 10) * 1_000_000_000,
         },
         Networks: [{ Target: network(key), Aliases: aliasesOf(template, image) }],
-        RestartPolicy: { Condition: 'any' },
+        RestartPolicy: swarmRestartPolicy(restartPolicyOf(image)),
       },
       Mode: { Replicated: { Replicas: image.deployment?.count ?? 1 } },
       EndpointSpec: {

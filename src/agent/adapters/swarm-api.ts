@@ -17,7 +17,7 @@ export interface SwarmServiceSpec {
       StopGracePeriod?: number;
     };
     Networks?: { Target: string; Aliases?: string[] }[];
-    RestartPolicy?: { Condition: 'none' | 'on-failure' | 'any' };
+    RestartPolicy?: { Condition: 'none' | 'on-failure' | 'any'; MaxAttempts?: number };
   };
   Mode: { Replicated: { Replicas: number } };
   EndpointSpec?: {

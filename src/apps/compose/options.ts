@@ -191,7 +191,7 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
     const [policy, retries] = str(svc.restart).split(':');
     if (!['no', 'always', 'on-failure', 'unless-stopped'].includes(policy))
       problems.push(`${at}.restart: "${str(svc.restart)}" is not a restart policy`);
-    else host.RestartPolicy = { Name: policy === 'no' ? '' : policy, ...(retries ? { MaximumRetryCount: Number(retries) } : {}) };
+    else options.restartPolicy = retries ? `${policy}:${retries}` : policy;
   }
   if (svc.cap_add != null) host.CapAdd = list(svc.cap_add);
   if (svc.cap_drop != null) host.CapDrop = list(svc.cap_drop);
