@@ -340,7 +340,7 @@ export class AppRunner {
   }
 
   /** The stored credentials of the registry whose endpoint is the image's host, if any. */
-  private async pullAuth(ref: string): Promise<RegistryAuth | undefined> {
+  async pullAuth(ref: string): Promise<RegistryAuth | undefined> {
     const host = imageHost(ref);
     if (!host) return undefined;
     const match = (await this.registries.list()).find((r: Registry) => imagePrefix(r.endpointUrl).split('/')[0].toLowerCase() === host);
