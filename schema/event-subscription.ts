@@ -4,12 +4,12 @@ import type { IssuedSubscription } from '../src/outbound/subscription.service';
 import { builder } from './builder';
 import { PAGE } from './connection';
 
-const EventType = builder.enumType('EventType', {
-  description: 'A kind of domain event (docs/events.schema.json documents each payload)',
-  values: Object.fromEntries(
-    EVENT_TYPE_NAMES.map((name) => [name.replace('.', '_').toUpperCase(), { value: name, description: EVENT_TYPES[name] }]),
-  ),
+const EventTypeInfo = builder.objectRef<{ name: string; description: string }>('EventTypeInfo').implement({
+  description: 'A kind of domain event a URL can subscribe to (docs/events.schema.json documents each payload)',
+  fields: (t) => ({ name: t.exposeString('name'), description: t.exposeString('description') }),
 });
+
+const TYPES = `one or more of ${EVENT_TYPE_NAMES.join(', ')}`;
 
 const EventDelivery = builder.objectRef<DeliveryRow>('EventDelivery').implement({
   description: 'One attempt to deliver an event to a subscription',
@@ -34,7 +34,7 @@ export const EventSubscription = builder.objectRef<SubscriptionRow>('EventSubscr
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     url: t.exposeString('url'),
-    eventTypes: t.field({ type: [EventType], resolve: (s) => s.eventTypes as never }),
+    eventTypes: t.stringList({ resolve: (s) => s.eventTypes }),
     enabled: t.exposeBoolean('enabled'),
     disabledReason: t.string({ nullable: true, resolve: (s) => s.disabledReason ?? null }),
     createdAt: t.field({ type: 'DateTime', resolve: (s) => s.createdAt }),
@@ -69,7 +69,7 @@ const IssuedEventSubscription = builder.objectRef<IssuedSubscription>('IssuedEve
 const CreateEventSubscriptionInput = builder.inputType('CreateEventSubscriptionInput', {
   fields: (t) => ({
     url: t.string({ required: true }),
-    eventTypes: t.field({ type: [EventType], required: true }),
+    eventTypes: t.stringList({ required: true, description: TYPES }),
     enabled: t.boolean(),
   }),
 });
@@ -77,7 +77,7 @@ const UpdateEventSubscriptionInput = builder.inputType('UpdateEventSubscriptionI
   fields: (t) => ({
     id: t.int({ required: true }),
     url: t.string(),
-    eventTypes: t.field({ type: [EventType] }),
+    eventTypes: t.stringList({ description: TYPES }),
     enabled: t.boolean({ description: 'true enables it again after a 410 disabled it' }),
   }),
 });
@@ -85,6 +85,11 @@ const EventSubscriptionIdInput = builder.inputType('EventSubscriptionIdInput', {
 const EventDeliveryIdInput = builder.inputType('EventDeliveryIdInput', { fields: (t) => ({ id: t.int({ required: true }) }) });
 
 builder.queryFields((t) => ({
+  eventTypes: t.field({
+    type: [EventTypeInfo],
+    authScopes: { admin: true },
+    resolve: () => EVENT_TYPE_NAMES.map((name) => ({ name, description: EVENT_TYPES[name] })),
+  }),
   eventSubscriptions: t.field({
     type: [EventSubscription],
     authScopes: { admin: true },

@@ -101,7 +101,7 @@ export async function createAutomation(deps: AutomationDeps): Promise<Automation
   const serviceStates = new ServiceStateEvents(orm, deps.events, events, log);
   const targetHealth = new TargetHealthPoller(orm, bus, deps.agents, secrets, events, log, settings.targetHealthIntervalSeconds * 1000);
   const clientAddress = clientAddressResolver(config.trustedProxies);
-  let wakeSubscriber: AsyncIterableIterator<unknown> | undefined;
+  let wakeSubscriber: AsyncIterableIterator<{ subscriptions?: boolean }> | undefined;
   let retention: NodeJS.Timeout | undefined;
 
   return {
@@ -115,11 +115,19 @@ export async function createAutomation(deps: AutomationDeps): Promise<Automation
     deliveries,
     clientAddress,
     async start(appDeps) {
-      const wake = await bus.subscribe<unknown>(WAKE_CHANNEL);
+      const wake = await bus.subscribe<{ subscriptions?: boolean }>(WAKE_CHANNEL);
       wakeSubscriber = wake;
       void (async () => {
-        for await (const _ of wake) deliveries.wake();
+        for await (const message of wake) {
+          deliveries.wake();
+          if (message?.subscriptions) await serviceStates.startIfWanted().catch(() => undefined);
+        }
       })();
+      // A subscription made or changed on any replica may ask for service states: every replica looks.
+      changes.onSettled(async (change, outcome) => {
+        if (outcome === 'ok' && /^(create|update)EventSubscription$/.test(change.operation))
+          await bus.publish(WAKE_CHANNEL, { subscriptions: true });
+      });
       deliveries.start();
       runner = new HookRunner(orm, queue, () => hookTargets(appDeps), changes, log);
       await runner.start();

@@ -120,7 +120,12 @@ export class DeliveryWorker {
     );
     // A subscription deleted or disabled meanwhile: nothing to send.
     if (!loaded || !loaded.enabled) return void (await this.queue.boss.complete(DELIVERY_QUEUE, job.id));
-    const body = JSON.stringify({ id: eventId, type: loaded.type, occurredAt: new Date(loaded.occurred_at).toISOString(), data: loaded.payload });
+    const body = JSON.stringify({
+      id: eventId,
+      type: loaded.type,
+      occurredAt: new Date(loaded.occurred_at).toISOString(),
+      data: loaded.payload,
+    });
     const timestamp = String(Math.floor(Date.now() / 1000));
     const result = await sendWebhook(
       loaded.url,

@@ -211,7 +211,10 @@ describe('the audit log', () => {
     const exported = await t.request('GET', '/audit_events/export?operation=createRegistry');
     expect(exported.status).toBe(200);
     expect(exported.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
-    const lines = exported.text.trim().split('\n').map((line) => JSON.parse(line) as AuditBody);
+    const lines = exported.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as AuditBody);
     expect(lines.map((l) => [l.operation, l.outcome, l.actor_kind])).toEqual([
       ['createRegistry', 'ok', 'token'],
       ['createRegistry', 'VALIDATION_FAILED', 'admin-token'],
@@ -233,7 +236,8 @@ describe('the audit log', () => {
       await expect(client.query(`delete from audit_events`)).rejects.toThrow(/append-only/);
       await expect(client.query(`truncate audit_events`)).rejects.toThrow(/append-only/);
 
-      const verify = () => run('npx', ['tsx', 'src/audit/audit-verify.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: t.config.databaseUrl } });
+      const verify = () =>
+        run('npx', ['tsx', 'src/audit/audit-verify.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: t.config.databaseUrl } });
       const intact = await verify();
       expect(intact.stdout).toMatch(/^audit log: \d+ records, chain intact\n$/);
 
@@ -247,7 +251,11 @@ describe('the audit log', () => {
         rows: ids.length - 1,
         problems: [
           { id: ids[3], kind: 'edited', message: `record ${ids[3]} was changed after it was written` },
-          { id: ids[6], kind: 'broken', message: `record ${ids[6]} follows a record that is not there (removed, or the chain was rewritten)` },
+          {
+            id: ids[6],
+            kind: 'broken',
+            message: `record ${ids[6]} follows a record that is not there (removed, or the chain was rewritten)`,
+          },
         ],
       });
       const failed = await verify().then(
