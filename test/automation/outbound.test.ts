@@ -1,5 +1,7 @@
 import { expect } from '@jest/globals';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
 import { makeGitRepo, pmx } from '../helpers/git';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { TestReceiver, verify, type Behaviour } from './receiver';
@@ -84,6 +86,11 @@ describe('events out: signed deliveries to subscribed URLs', () => {
       occurredAt: expect.stringMatching(/Z$/),
       data: { templateRepoId: expect.any(Number), error: expect.stringContaining('cannot be read') },
     });
+    // The payload is what docs/events.schema.json documents.
+    const validate = new Ajv({ validateFormats: false }).compile(
+      JSON.parse(readFileSync(path.join(__dirname, '../../docs/events.schema.json'), 'utf8')) as object,
+    );
+    expect(validate(got.json) ? [] : validate.errors).toEqual([]);
     expect(got.headers).toMatchObject({
       'content-type': 'application/json',
       'x-platform-event': 'template_repo.reload_failed',
