@@ -111,7 +111,7 @@ export function readRequest(kind: HookKind, headers: IncomingHttpHeaders, body: 
       if (fields.tag !== undefined && (typeof fields.tag !== 'string' || !/^[\w][\w.-]{0,127}$/.test(fields.tag)))
         throw new BadRequestError('tag must be an image tag ([A-Za-z0-9_][A-Za-z0-9_.-]*)', ['tag']);
       if (fields.image !== undefined && typeof fields.image !== 'string') throw new BadRequestError('image must be a string', ['image']);
-      const tag = (fields.tag as string | undefined) ?? null;
+      const tag = fields.tag ?? null;
       return {
         deliveryId: header(headers, 'x-platform-delivery') ?? header(headers, 'idempotency-key'),
         event: header(headers, 'x-platform-event') ?? 'deploy',

@@ -63,7 +63,7 @@ describe('the audit log', () => {
     const created = await t.graphql<{ createApiToken: { token: string; databaseId: number } }>(
       'mutation { createApiToken(input: { name: "ci bot", scopes: [write] }) { ... on IssuedApiToken { token databaseId } } }',
     );
-    issued = { token: created.body.data!.createApiToken.token, id: created.body.data!.createApiToken.databaseId };
+    issued = { token: created.body.data.createApiToken.token, id: created.body.data.createApiToken.databaseId };
 
     // REST on the main listener, through a trusted proxy (the forwarded address is the client's).
     const registry = await t.request<{ id: number }>('POST', '/registries', {

@@ -95,7 +95,7 @@ describe('deployment hooks and deployment events', () => {
     const writer = await t.graphql<{ createApiToken: { token: string } }>(
       'mutation { createApiToken(input: { name: "writer", scopes: [write] }) { ... on IssuedApiToken { token } } }',
     );
-    const token = writer.body.data!.createApiToken.token;
+    const token = writer.body.data.createApiToken.token;
     expect(await t.request('POST', `/deployment_targets/${targetId}/deployments/${deploymentId}/hooks`, { token, body: {} })).toMatchObject(
       {
         status: 403,

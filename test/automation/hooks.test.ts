@@ -234,7 +234,7 @@ describeBoth('deploy hooks on an app: real senders, a real registry, a real engi
         statuses.push(res.statusCode);
         if (res.statusCode === 429) retryAfter = res.headers['retry-after'];
       }
-      expect(statuses).toEqual([...Array(12).fill(200), 429, 429]);
+      expect(statuses).toEqual([...new Array<number>(12).fill(200), 429, 429]);
       expect(Number(retryAfter)).toBeGreaterThan(3500);
     } finally {
       await cleanupEngine(await instanceId(limited));

@@ -220,7 +220,7 @@ describe('events out: signed deliveries to subscribed URLs', () => {
     const token = await t.graphql<{ createApiToken: { token: string } }>(
       'mutation { createApiToken(input: { name: "deployer", scopes: [deploy] }) { ... on IssuedApiToken { token } } }',
     );
-    const res = await t.request('GET', '/event_subscriptions', { token: token.body.data!.createApiToken.token });
+    const res = await t.request('GET', '/event_subscriptions', { token: token.body.data.createApiToken.token });
     expect(res).toMatchObject({ status: 403, body: { code: 403, message: 'this token may not use Query.eventSubscriptions', fields: '' } });
   });
 });

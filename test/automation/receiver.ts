@@ -28,13 +28,13 @@ export class TestReceiver {
   ) {}
 
   static async start(behaviour: Behaviour = () => ({ status: 200, body: 'ok' })): Promise<TestReceiver> {
-    let receiver!: TestReceiver;
+    const holder: { receiver?: TestReceiver } = {};
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => receiver.handle(req.headers, Buffer.concat(chunks).toString('utf8'), res));
+      req.on('end', () => holder.receiver!.handle(req.headers, Buffer.concat(chunks).toString('utf8'), res));
     });
-    receiver = new TestReceiver(server, behaviour);
+    const receiver = (holder.receiver = new TestReceiver(server, behaviour));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return receiver;
   }
