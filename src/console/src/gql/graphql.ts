@@ -86,6 +86,8 @@ export type ErrorCode =
   | 'NOT_IMPLEMENTED'
   /** HTTP 413 */
   | 'PAYLOAD_TOO_LARGE'
+  /** HTTP 429 */
+  | 'RATE_LIMITED'
   /** HTTP 401 */
   | 'UNAUTHENTICATED'
   /** HTTP 503 */
