@@ -88,6 +88,17 @@ describe('deployment hooks and deployment events', () => {
     ]);
   });
 
+  test("replacing a target's agent token is recorded, the token masked", async () => {
+    expect((await t.request('PUT', `/deployment_targets/${targetId}`, { body: { auth_blob: agent.token } })).status).toBe(200);
+    const audit = await t.request<{
+      items: { operation: string; object_type: string; object_id: string; input: unknown; outcome: string }[];
+    }>('GET', '/audit_events?operation=updateDeploymentTarget');
+    expect(audit.body.items.map((e) => [e.operation, e.object_type, e.object_id, e.input, e.outcome])).toEqual([
+      ['updateDeploymentTarget', 'DeploymentTarget', String(targetId), { id: targetId, authBlob: '***' }, 'ok'],
+    ]);
+    expect(JSON.stringify(audit.body)).not.toContain(agent.token);
+  });
+
   test('a deployment hook cannot switch tags, and needs the deploy scope', async () => {
     expect(
       await t.request('POST', `/deployment_targets/${targetId}/deployments/${deploymentId}/hooks`, { body: { allow_tag: true } }),
