@@ -12,7 +12,7 @@ import { OutboundPolicy } from './catalog/outbound-policy';
 import { AgentClient } from './targets/agent-client';
 import { createAutomation, type Automation } from './automation';
 import type { Config } from './config';
-import type { AppDeps } from './context';
+import { createServices, type AppDeps } from './context';
 import { SecretBox } from './crypto/secret-box';
 import { entities } from './entities';
 import { createEvents, type Events, type EventsOptions } from './events/events';
@@ -88,7 +88,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     events = await createEvents({ clientUrl, orm, log, secrets, agents, appRuntime }, options.events);
     automation = await createAutomation({ clientUrl, config, orm, log, secrets, events, agents });
     const deps: AppDeps = { config, orm, log, secrets, version: VERSION, appRuntime, agents, events, outbound, automation };
-    await automation.start(deps);
+    await automation.start((em) => createServices(em, deps));
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const schema = getSchema();
     const yoga = createGraphQL(schema, deps);

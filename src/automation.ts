@@ -1,11 +1,12 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { App } from './apps/app.entity';
+import type { ImageChanges } from './apps/app-redeploy';
 import { AuditLog } from './audit/audit-log';
 import { MutationStream } from './audit/mutation-stream';
 import { OutboundPolicy } from './catalog/outbound-policy';
 import { Template } from './catalog/template.entity';
 import { templateFromStored } from './catalog/template-shape';
 import type { Config } from './config';
-import { createServices, type AppDeps } from './context';
 import type { SecretBox } from './crypto/secret-box';
 import { queryRows } from './db/rows';
 import type { Events } from './events/events';
@@ -32,8 +33,8 @@ export interface Automation {
   targetHealth: TargetHealthPoller;
   deliveries: DeliveryWorker;
   clientAddress: ClientAddressOf;
-  /** Starts the workers and pollers; `deps` is the whole service's, for the work of hooks. */
-  start(deps: AppDeps): Promise<void>;
+  /** Starts the workers and pollers; `services` builds the domain services a hook's work calls. */
+  start(services: (em: EntityManager) => HookServices): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -114,7 +115,7 @@ export async function createAutomation(deps: AutomationDeps): Promise<Automation
     targetHealth,
     deliveries,
     clientAddress,
-    async start(appDeps) {
+    async start(services) {
       const wake = await bus.subscribe<{ subscriptions?: boolean }>(WAKE_CHANNEL);
       wakeSubscriber = wake;
       void (async () => {
@@ -129,7 +130,7 @@ export async function createAutomation(deps: AutomationDeps): Promise<Automation
           await bus.publish(WAKE_CHANNEL, { subscriptions: true });
       });
       deliveries.start();
-      runner = new HookRunner(orm, queue, () => hookTargets(appDeps), changes, log);
+      runner = new HookRunner(orm, queue, () => hookTargets(orm, services), changes, log);
       await runner.start();
       await serviceStates.startIfWanted();
       targetHealth.start();
@@ -151,12 +152,20 @@ export async function createAutomation(deps: AutomationDeps): Promise<Automation
   };
 }
 
+/** The domain services a hook's work calls (the request context's, over the given entity manager). */
+export interface HookServices {
+  apps: { get(id: number): Promise<App> };
+  appRedeploy: { redeploy(id: number, changes: ImageChanges): Promise<App> };
+  deployments: { redeploy(targetId: number, id: number): Promise<unknown> };
+  repos: { reload(id: number): Promise<unknown> };
+}
+
 /** The domains a hook's work calls, over a fresh entity manager per job. */
-function hookTargets(deps: AppDeps): HookTargets {
-  const em = deps.orm.em.fork();
-  const services = createServices(em, deps);
+function hookTargets(orm: MikroORM, servicesFor: (em: EntityManager) => HookServices): HookTargets {
+  const em = orm.em.fork();
+  const services = servicesFor(em);
   const definitions = async (repoId: number) => {
-    const templates = await deps.orm.em.fork().find(Template, { repo: repoId }, { populate: ['images'] });
+    const templates = await orm.em.fork().find(Template, { repo: repoId }, { populate: ['images'] });
     return new Map(templates.map((t) => [t.id, JSON.stringify(templateFromStored(t))]));
   };
   return {
@@ -164,7 +173,7 @@ function hookTargets(deps: AppDeps): HookTargets {
       const app = await services.apps.get(appId);
       return app.services.getItems().map((s) => ({ id: s.id, from: s.from }));
     },
-    redeployApp: (appId, changes) => createServices(deps.orm.em.fork(), deps).appRedeploy.redeploy(appId, changes),
+    redeployApp: (appId, changes) => servicesFor(orm.em.fork()).appRedeploy.redeploy(appId, changes),
     redeployDeployment: (targetId, id) => services.deployments.redeploy(targetId, id),
     async reloadRepo(id) {
       const before = await definitions(id);
