@@ -3,6 +3,7 @@ import type { IssuedHook } from '../src/hooks/hook.service';
 import { HOOK_KINDS } from '../src/hooks/hook.entity';
 import { App } from './app';
 import { builder } from './builder';
+import { databaseId, orNull } from './global-id';
 
 const HookKind = builder.enumType('HookKind', {
   description:
@@ -27,33 +28,40 @@ const DeployHookCall = builder.objectRef<CallRow>('DeployHookCall').implement({
   }),
 });
 
-export const DeployHook = builder.objectRef<HookRow>('DeployHook').implement({
-  description: 'A URL that redeploys an app or a deployment, or reloads a template repo, when its sender POSTs to it signed',
-  fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    kind: t.field({ type: HookKind, resolve: (h) => h.kind }),
-    path: t.string({ description: 'POST here (no token: the signature authenticates)', resolve: (h) => `/hooks/${h.publicId}` }),
-    url: t.string({
-      description: 'The path on PUBLIC_URL; just the path when the service was not told its public address',
-      resolve: (h, _args, ctx) => `${ctx.services.hooks.publicBase}/hooks/${h.publicId}`,
+export const DeployHook = builder
+  .nodeRef<HookRow, number>('DeployHook', {
+    id: { resolve: (h) => h.id, parse: databaseId },
+    loadOne: (id, ctx) => orNull(ctx.services.hooks.get(id)),
+  })
+  .implement({
+    description: 'A URL that redeploys an app or a deployment, or reloads a template repo, when its sender POSTs to it signed',
+    // node(id:) reaches it too: with the scope its owner needs (HookService checks a deployment's).
+    authScopes: { write: true },
+    fields: (t) => ({
+      databaseId: t.exposeInt('id'),
+      name: t.exposeString('name'),
+      kind: t.field({ type: HookKind, resolve: (h) => h.kind }),
+      path: t.string({ description: 'POST here (no token: the signature authenticates)', resolve: (h) => `/hooks/${h.publicId}` }),
+      url: t.string({
+        description: 'The path on PUBLIC_URL; just the path when the service was not told its public address',
+        resolve: (h, _args, ctx) => `${ctx.services.hooks.publicBase}/hooks/${h.publicId}`,
+      }),
+      appId: t.int({ nullable: true, resolve: (h) => h.app?.id ?? null }),
+      targetId: t.int({ nullable: true, resolve: (h) => h.target?.id ?? null }),
+      deploymentId: t.int({ nullable: true, resolve: (h) => h.deploymentId ?? null }),
+      templateRepoId: t.int({ nullable: true, resolve: (h) => h.templateRepo?.id ?? null }),
+      allowTag: t.exposeBoolean('allowTag', { description: 'A call may name the image tag to switch to (app hooks)' }),
+      createdAt: t.field({ type: 'DateTime', resolve: (h) => h.createdAt }),
+      rotatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (h) => h.rotatedAt ?? null }),
+      lastUsedAt: t.field({ type: 'DateTime', nullable: true, resolve: (h) => h.lastUsedAt ?? null }),
+      calls: t.field({
+        type: [DeployHookCall],
+        description: 'The last calls, newest first',
+        args: { last: t.arg.int({ defaultValue: 10 }) },
+        resolve: (h, { last }, ctx) => ctx.services.hooks.calls(h.id, last ?? 10),
+      }),
     }),
-    appId: t.int({ nullable: true, resolve: (h) => h.app?.id ?? null }),
-    targetId: t.int({ nullable: true, resolve: (h) => h.target?.id ?? null }),
-    deploymentId: t.int({ nullable: true, resolve: (h) => h.deploymentId ?? null }),
-    templateRepoId: t.int({ nullable: true, resolve: (h) => h.templateRepo?.id ?? null }),
-    allowTag: t.exposeBoolean('allowTag', { description: 'A call may name the image tag to switch to (app hooks)' }),
-    createdAt: t.field({ type: 'DateTime', resolve: (h) => h.createdAt }),
-    rotatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (h) => h.rotatedAt ?? null }),
-    lastUsedAt: t.field({ type: 'DateTime', nullable: true, resolve: (h) => h.lastUsedAt ?? null }),
-    calls: t.field({
-      type: [DeployHookCall],
-      description: 'The last calls, newest first',
-      args: { last: t.arg.int({ defaultValue: 10 }) },
-      resolve: (h, { last }, ctx) => ctx.services.hooks.calls(h.id, last ?? 10),
-    }),
-  }),
-});
+  });
 
 const IssuedDeployHook = builder.objectRef<IssuedHook>('IssuedDeployHook').implement({
   description: 'A hook with its secret: shown once, when it is made or its secret rotated',

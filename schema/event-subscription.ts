@@ -2,6 +2,7 @@ import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../src/outbound/event-types';
 import type { EventDelivery as DeliveryRow, EventSubscription as SubscriptionRow } from '../src/outbound/outbound.entity';
 import type { IssuedSubscription } from '../src/outbound/subscription.service';
 import { builder } from './builder';
+import { databaseId, orNull } from './global-id';
 import { PAGE } from './connection';
 
 const EventTypeInfo = builder.objectRef<{ name: string; description: string }>('EventTypeInfo').implement({
@@ -29,34 +30,40 @@ const EventDelivery = builder.objectRef<DeliveryRow>('EventDelivery').implement(
   }),
 });
 
-export const EventSubscription = builder.objectRef<SubscriptionRow>('EventSubscription').implement({
-  description: 'A URL that receives signed events of the types it subscribed to',
-  fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    url: t.exposeString('url'),
-    eventTypes: t.stringList({ resolve: (s) => s.eventTypes }),
-    enabled: t.exposeBoolean('enabled'),
-    disabledReason: t.string({ nullable: true, resolve: (s) => s.disabledReason ?? null }),
-    createdAt: t.field({ type: 'DateTime', resolve: (s) => s.createdAt }),
-    pending: t.int({
-      description: 'Deliveries queued or waiting to be retried',
-      resolve: (s, _args, ctx) => ctx.services.eventSubscriptions.pendingCount(s.id),
+export const EventSubscription = builder
+  .nodeRef<SubscriptionRow, number>('EventSubscription', {
+    id: { resolve: (s) => s.id, parse: databaseId },
+    loadOne: (id, ctx) => orNull(ctx.services.eventSubscriptions.get(id)),
+  })
+  .implement({
+    description: 'A URL that receives signed events of the types it subscribed to',
+    authScopes: { admin: true },
+    fields: (t) => ({
+      databaseId: t.exposeInt('id'),
+      url: t.exposeString('url'),
+      eventTypes: t.stringList({ resolve: (s) => s.eventTypes }),
+      enabled: t.exposeBoolean('enabled'),
+      disabledReason: t.string({ nullable: true, resolve: (s) => s.disabledReason ?? null }),
+      createdAt: t.field({ type: 'DateTime', resolve: (s) => s.createdAt }),
+      pending: t.int({
+        description: 'Deliveries queued or waiting to be retried',
+        resolve: (s, _args, ctx) => ctx.services.eventSubscriptions.pendingCount(s.id),
+      }),
+      deliveries: t.field({
+        type: [EventDelivery],
+        description: 'The delivery log, newest first',
+        args: {
+          last: t.arg.int({ defaultValue: PAGE.defaultSize }),
+          before: t.arg.int({ description: 'Attempts older than this databaseId' }),
+        },
+        resolve: (s, { last, before }, ctx) =>
+          ctx.services.eventSubscriptions.deliveries(s.id, {
+            limit: Math.min(Math.max(last ?? PAGE.defaultSize, 1), PAGE.maxSize),
+            before: before ?? undefined,
+          }),
+      }),
     }),
-    deliveries: t.field({
-      type: [EventDelivery],
-      description: 'The delivery log, newest first',
-      args: {
-        last: t.arg.int({ defaultValue: PAGE.defaultSize }),
-        before: t.arg.int({ description: 'Attempts older than this databaseId' }),
-      },
-      resolve: (s, { last, before }, ctx) =>
-        ctx.services.eventSubscriptions.deliveries(s.id, {
-          limit: Math.min(Math.max(last ?? PAGE.defaultSize, 1), PAGE.maxSize),
-          before: before ?? undefined,
-        }),
-    }),
-  }),
-});
+  });
 
 const IssuedEventSubscription = builder.objectRef<IssuedSubscription>('IssuedEventSubscription').implement({
   description: 'A subscription with its signing secret: shown once, when it is made or the secret rotated',
