@@ -1,6 +1,6 @@
 import type { AuditPage, AuditRow } from '../src/audit/audit-log';
 import { builder } from './builder';
-import { PAGE } from './connection';
+import { keysetConnection, PAGE } from './connection';
 
 const AuditEvent = builder.objectRef<AuditRow>('AuditEvent').implement({
   description:
@@ -59,6 +59,22 @@ builder.queryFields((t) => ({
     resolve: (_root, { filter, first, before }, ctx) =>
       ctx.services.audit.page(filter ?? {}, first ?? PAGE.defaultSize, before ?? undefined, PAGE.maxSize),
   }),
+  auditEventsConnection: t.connection(
+    {
+      type: AuditEvent,
+      authScopes: { admin: true },
+      description: 'The audit log as a Relay connection by id, oldest first (`last: 20` for the newest), filtered',
+      args: { filter: t.arg({ type: AuditFilterInput }) },
+      resolve: (_root, { filter, ...args }, ctx) =>
+        keysetConnection(
+          args,
+          (w) => ctx.services.audit.window(filter ?? {}, w),
+          () => ctx.services.audit.count(filter ?? {}),
+        ),
+    },
+    { name: 'AuditEventConnection' },
+    { name: 'AuditEventEdge' },
+  ),
   auditExport: t.string({
     authScopes: { admin: true },
     description: `The matching records as JSON lines, oldest first (at most ${EXPORT_MAX} records: narrow by time for more)`,

@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Identity } from '../auth/token.service';
+import type { KeysetPage } from '../db/keyset';
 import { queryRows } from '../db/rows';
 import { BadRequestError } from '../errors';
 import type { Logger } from '../logger';
@@ -170,6 +171,24 @@ export class AuditLog {
     const items = await this.list(filter, { before, limit: limit + 1 });
     const page = items.slice(0, limit);
     return { items: page, next: items.length > limit ? page[page.length - 1].id : null, total: () => this.count(filter) };
+  }
+
+  /** A Relay connection's window (ids after/before, ascending, or descending when inverted). */
+  async window(filter: AuditFilter, page: KeysetPage): Promise<AuditRow[]> {
+    const { where, params } = whereOf(filter);
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (page.after !== undefined) add('id > ?', page.after);
+    if (page.before !== undefined) add('id < ?', page.before);
+    params.push(page.limit);
+    const rows = await queryRows<AuditRow>(
+      this.em,
+      `select ${COLUMNS} from audit_events ${where.length ? `where ${where.join(' and ')}` : ''} order by id ${page.inverted ? 'desc' : 'asc'} limit $${params.length}`,
+      params,
+    );
+    return rows.map(withDate);
   }
 
   async count(filter: AuditFilter): Promise<number> {

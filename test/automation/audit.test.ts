@@ -3,7 +3,9 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { createClient } from 'graphql-ws';
 import { request as undiciRequest } from 'undici';
+import WebSocket from 'ws';
 import { verifyAuditChain } from '../../src/audit/audit-chain';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 
@@ -178,6 +180,48 @@ describe('the audit log', () => {
     }
   });
 
+  test('a mutation over WebSocket (graphql-ws) is recorded with its door', async () => {
+    const client = createClient({
+      url: `${t.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    try {
+      await new Promise<void>((resolve, reject) =>
+        client.subscribe(
+          { query: 'mutation { createRegistry(input: { name: "over-ws", endpointUrl: "https://ws.example" }) { __typename } }' },
+          { next: () => undefined, error: reject, complete: resolve },
+        ),
+      );
+    } finally {
+      await client.dispose();
+    }
+    const [record] = await audit('?operation=createRegistry&limit=1');
+    expect([record.door, record.actor_kind, record.input, record.outcome]).toEqual([
+      'graphql-ws',
+      'admin-token',
+      { name: 'over-ws', endpointUrl: 'https://ws.example' },
+      'ok',
+    ]);
+  });
+
+  test('the GraphQL connection pages the same records, filtered', async () => {
+    const res = await t.graphql<{ auditEventsConnection: { totalCount: number; nodes: { operation: string; actorName: string }[] } }>(
+      '{ auditEventsConnection(last: 2, filter: { operation: "createRegistry" }) { totalCount nodes { operation actorName } } }',
+    );
+    expect(res.body).toEqual({
+      data: {
+        auditEventsConnection: {
+          totalCount: 4,
+          nodes: [
+            { operation: 'createRegistry', actorName: 'legacy-ui' },
+            { operation: 'createRegistry', actorName: 'admin' },
+          ],
+        },
+      },
+    });
+  });
+
   test('console sign-in and sign-out are recorded', async () => {
     const signIn = await undiciRequest(`${t.url}/console/session`, {
       method: 'POST',
@@ -215,10 +259,11 @@ describe('the audit log', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as AuditBody);
-    expect(lines.map((l) => [l.operation, l.outcome, l.actor_kind])).toEqual([
-      ['createRegistry', 'ok', 'token'],
-      ['createRegistry', 'VALIDATION_FAILED', 'admin-token'],
-      ['createRegistry', 'ok', 'legacy-ui'],
+    expect(lines.map((l) => [l.operation, l.outcome, l.actor_kind, l.door])).toEqual([
+      ['createRegistry', 'ok', 'token', 'rest'],
+      ['createRegistry', 'VALIDATION_FAILED', 'admin-token', 'graphql'],
+      ['createRegistry', 'ok', 'legacy-ui', 'legacy-ui'],
+      ['createRegistry', 'ok', 'admin-token', 'graphql-ws'],
     ]);
 
     expect(await t.request('GET', '/audit_events', { token: issued.token })).toMatchObject({
