@@ -11,7 +11,7 @@ const LAYERS = [
   ['doors', '^src/http/'],
   ['api', '^rest/|^schema/'],
   ['execution', '^src/graphql/'],
-  ['wiring', '^src/(context|entities)\\.ts$|^src/events/'],
+  ['wiring', '^src/(context|entities|automation)\\.ts$|^src/(events|hooks|outbound|audit)/'],
   ['targets', '^src/targets/'],
   ['apps', '^src/apps/'],
   ['catalog', '^src/catalog/'],

@@ -1,4 +1,4 @@
-import type { RestRoute } from './route-table';
+import { RawBody, type DialectRoute, type RestRoute } from './route-table';
 
 /** Interface A: every path of the spec, as a GraphQL operation (rest/operations/*.graphql). */
 export const routes = [
@@ -77,4 +77,36 @@ export const extraRoutes = [
   { method: 'PUT', path: '/deployment_targets/:id', operation: 'UpdateDeploymentTarget', status: 200 },
   { method: 'GET', path: '/repositories/*', operation: 'GetRepository', status: 200, wildcard: 'name' },
   { method: 'PUT', path: '/user', operation: 'UpdateUser', status: 200 },
-] as const satisfies readonly RestRoute[];
+  // Not the original's: deploy hooks, event subscriptions and the audit log (README "Automation and accountability").
+  { method: 'GET', path: '/apps/:app_id/hooks', operation: 'ListDeployHooks', status: 200 },
+  { method: 'POST', path: '/apps/:app_id/hooks', operation: 'CreateDeployHook', status: 201, location: '/deploy_hooks/:id' },
+  { method: 'PUT', path: '/apps/:app_id/automation', operation: 'SetAppAutomation', status: 200 },
+  { method: 'GET', path: '/deployment_targets/:target_id/deployments/:deployment_id/hooks', operation: 'ListDeployHooks', status: 200 },
+  { method: 'POST', path: '/deployment_targets/:target_id/deployments/:deployment_id/hooks', operation: 'CreateDeployHook', status: 201 },
+  { method: 'GET', path: '/template_repos/:template_repo_id/hooks', operation: 'ListDeployHooks', status: 200 },
+  { method: 'POST', path: '/template_repos/:template_repo_id/hooks', operation: 'CreateDeployHook', status: 201 },
+  { method: 'GET', path: '/deploy_hooks/:id', operation: 'GetDeployHook', status: 200 },
+  { method: 'DELETE', path: '/deploy_hooks/:id', operation: 'RevokeDeployHook', status: 204 },
+  { method: 'POST', path: '/deploy_hooks/:id/secret', operation: 'RotateDeployHookSecret', status: 200 },
+  { method: 'GET', path: '/event_subscriptions', operation: 'ListEventSubscriptions', status: 200 },
+  { method: 'POST', path: '/event_subscriptions', operation: 'CreateEventSubscription', status: 201, location: '/event_subscriptions/:id' },
+  { method: 'GET', path: '/event_subscriptions/:id', operation: 'GetEventSubscription', status: 200 },
+  { method: 'PATCH', path: '/event_subscriptions/:id', operation: 'UpdateEventSubscription', status: 200 },
+  { method: 'DELETE', path: '/event_subscriptions/:id', operation: 'DeleteEventSubscription', status: 204 },
+  { method: 'POST', path: '/event_subscriptions/:id/secret', operation: 'RotateEventSubscriptionSecret', status: 200 },
+  {
+    method: 'GET',
+    path: '/event_subscriptions/:id/deliveries',
+    operation: 'ListEventDeliveries',
+    status: 200,
+    result: 'eventSubscription.deliveries',
+  },
+  { method: 'POST', path: '/event_deliveries/:id/resend', operation: 'ResendEventDelivery', status: 200 },
+  { method: 'GET', path: '/audit_events', operation: 'ListAuditEvents', status: 200 },
+  { method: 'GET', path: '/audit_events/export', operation: 'ExportAuditEvents', status: 200, response: [jsonLines] },
+] as const satisfies readonly DialectRoute[];
+
+/** The audit export's text, sent as JSON lines rather than as a JSON string. */
+function jsonLines(body: unknown): RawBody {
+  return new RawBody(typeof body === 'string' ? body : '', 'application/x-ndjson; charset=utf-8');
+}

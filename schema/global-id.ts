@@ -13,6 +13,8 @@ export const NODE_TYPES = new Set([
   'Category',
   'Deployment',
   'DeploymentTarget',
+  'DeployHook',
+  'EventSubscription',
   'Registry',
   'Service',
   'Template',

@@ -1,4 +1,5 @@
 import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
+import { recordMutations } from '../src/audit/record-mutations';
 import { builder } from './builder';
 import './deployment';
 import './deployment-target';
@@ -18,12 +19,16 @@ import './subscription-ticket';
 import './template';
 import './template-repo';
 import './token';
+import './deploy-hook';
+import './event-subscription';
+import './audit-event';
 
 let schema: GraphQLSchema | undefined;
 
 /** The executable schema, built once. Importing this file registers every type. */
 export function getSchema(): GraphQLSchema {
-  return (schema ??= builder.toSchema());
+  // Every change, whatever door it came through, goes to the audit log and the domain events.
+  return (schema ??= recordMutations(builder.toSchema()));
 }
 
 export function printableSchema(): GraphQLSchema {

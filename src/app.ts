@@ -10,8 +10,9 @@ import { NetworkPool } from './apps/network-pool';
 import { TokenService } from './auth/token.service';
 import { OutboundPolicy } from './catalog/outbound-policy';
 import { AgentClient } from './targets/agent-client';
+import { createAutomation, type Automation } from './automation';
 import type { Config } from './config';
-import type { AppDeps } from './context';
+import { createServices, type AppDeps } from './context';
 import { SecretBox } from './crypto/secret-box';
 import { entities } from './entities';
 import { createEvents, type Events, type EventsOptions } from './events/events';
@@ -66,6 +67,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }
   let orm: MikroORM | undefined;
   let events: Events | undefined;
+  let automation: Automation | undefined;
   const agents = new AgentClient({
     connectTimeoutMs: config.agentTimeoutMs,
     headersTimeoutMs: config.agentTimeoutMs,
@@ -84,7 +86,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     orm = await openOrm({ clientUrl, entities, migrations, log });
     const secrets = SecretBox.fromConfig(config.secretKey, config.dataDir);
     events = await createEvents({ clientUrl, orm, log, secrets, agents, engineRuntime }, options.events);
-    const deps: AppDeps = { config, orm, log, secrets, version: VERSION, engineRuntime, agents, events, outbound };
+    automation = await createAutomation({ clientUrl, config, orm, log, secrets, events, agents });
+    const deps: AppDeps = { config, orm, log, secrets, version: VERSION, engineRuntime, agents, events, outbound, automation };
+    await automation.start((em) => createServices(em, deps));
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const schema = getSchema();
     const yoga = createGraphQL(schema, deps);
@@ -92,6 +96,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const legacyHandler = config.legacyUi ? createLegacyUiHandler(deps, schema, legacyUiRoutes, config.legacyUi.scope) : undefined;
     const opened = orm;
     const openedEvents = events;
+    const openedAutomation = automation;
     const sockets: { close(): Promise<void> }[] = [];
     const closeStreams = async () => {
       await Promise.all(sockets.splice(0).map((s) => s.close()));
@@ -109,6 +114,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       closeStreams,
       async close() {
         await closeStreams();
+        await openedAutomation.close();
         await agents.close();
         await outbound.close();
         await engineRuntime.close();
@@ -117,6 +123,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       },
     };
   } catch (error) {
+    await automation?.close();
     await events?.close();
     await agents.close();
     await outbound.close();

@@ -84,7 +84,34 @@ const schema = z.object({
   LEGACY_UI_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   LEGACY_UI_HOST: z.string().min(1).default('127.0.0.1'),
   LEGACY_UI_SCOPE: z.enum(['read', 'write', 'deploy']).default('read'),
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .refine(
+      (v) => v.split(',').every((cidr) => !cidr.trim() || isCidrOrAddress(cidr.trim())),
+      'must be comma-separated IPv4 CIDRs or addresses',
+    ),
+  PUBLIC_URL: z.string().url().optional(),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).default(365),
+  HOOK_RATE_LIMIT: z.coerce.number().int().positive().default(30),
+  HOOK_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
+  WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().positive().default(5),
+  WEBHOOK_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(12),
+  WEBHOOK_RESCUE_SECONDS: z.coerce.number().int().positive().default(30),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().max(200).default(20),
+  TARGET_HEALTH_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
 });
+
+function isCidrOrAddress(value: string): boolean {
+  try {
+    parseCidr(value.includes('/') ? value : `${value}/32`);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function isOrigin(value: string): boolean {
   try {
@@ -166,6 +193,33 @@ export interface Config {
    * (undefined) unless LEGACY_UI_PORT is set; meant for a trusted network beside the UI.
    */
   legacyUi?: { port: number; host: string; scope: 'read' | 'write' | 'deploy' };
+  /** Peers whose X-Forwarded-For is believed (CIDRs); from anyone else the socket's address is the client's. */
+  trustedProxies: string[];
+  /** The service's address as the world reaches it, for the URLs of deploy hooks; unset: the request's own origin. */
+  publicUrl?: string;
+  /** Audit records older than this many days are pruned; 0 keeps them forever. */
+  auditRetentionDays: number;
+  automation: AutomationConfig;
+}
+
+/** Deploy hooks in, events out (src/hooks, src/outbound). */
+export interface AutomationConfig {
+  /** Calls one hook may take per window (each replica counts its own), beyond which 429. */
+  hookRateLimit: number;
+  hookRateWindowSeconds: number;
+  /** Event receivers may be on loopback and private addresses (never link-local or metadata). */
+  webhookAllowPrivate: boolean;
+  /** Connect, headers and body deadline of one delivery. */
+  webhookTimeoutMs: number;
+  /** First wait before a failed delivery is tried again; doubles (with jitter) for `webhookRetryLimit` retries. */
+  webhookRetryDelaySeconds: number;
+  webhookRetryLimit: number;
+  /** How often a delivery in flight on a replica that died is handed back to the queue. */
+  webhookRescueSeconds: number;
+  /** Deliveries one replica runs at once. */
+  webhookConcurrency: number;
+  /** How often the targets' agents are asked whether they answer (0: never). */
+  targetHealthIntervalSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -225,6 +279,23 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appNetworkPrefix: e.APP_NETWORK_PREFIX,
     appBuildContextMaxBytes: e.APP_BUILD_CONTEXT_MAX_BYTES,
     legacyUi: e.LEGACY_UI_PORT === undefined ? undefined : { port: e.LEGACY_UI_PORT, host: e.LEGACY_UI_HOST, scope: e.LEGACY_UI_SCOPE },
+    trustedProxies: e.TRUSTED_PROXIES.split(',')
+      .map((v) => v.trim())
+      .filter(Boolean)
+      .map((v) => (v.includes('/') ? v : `${v}/32`)),
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    automation: {
+      hookRateLimit: e.HOOK_RATE_LIMIT,
+      hookRateWindowSeconds: e.HOOK_RATE_WINDOW_SECONDS,
+      webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      webhookRetryDelaySeconds: e.WEBHOOK_RETRY_DELAY_SECONDS,
+      webhookRetryLimit: e.WEBHOOK_RETRY_LIMIT,
+      webhookRescueSeconds: e.WEBHOOK_RESCUE_SECONDS,
+      webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+      targetHealthIntervalSeconds: e.TARGET_HEALTH_INTERVAL_SECONDS,
+    },
   };
 }
 

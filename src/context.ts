@@ -27,6 +27,10 @@ import type { Events } from './events/events';
 import { SubscriptionService } from './events/subscription.service';
 import type { Logger } from './logger';
 import type { OutboundPolicy } from './catalog/outbound-policy';
+import { AppRedeployService } from './apps/app-redeploy';
+import type { Automation } from './automation';
+import { HookService } from './hooks/hook.service';
+import { EventSubscriptionService } from './outbound/subscription.service';
 
 /** What lives as long as the process: shared by every request. */
 export interface AppDeps {
@@ -43,6 +47,8 @@ export interface AppDeps {
   events: Events;
   /** Where client-configured outbound requests (registries) may go. */
   outbound: OutboundPolicy;
+  /** Deploy hooks, outbound events and the audit log (src/automation.ts). */
+  automation: Automation;
 }
 
 /** One request's context, for GraphQL over HTTP and for REST routes alike. */
@@ -56,7 +62,7 @@ export interface Context {
 export type Services = ReturnType<typeof createServices>;
 
 /** Domain services over one request's entity manager; each is built on first use. */
-export function createServices(em: EntityManager, deps: AppDeps) {
+export function createServices(em: EntityManager, deps: AppDeps, identity?: Identity) {
   const { config, log } = deps;
   const lazy = <T>(make: () => T) => {
     let value: T | undefined;
@@ -109,7 +115,35 @@ export function createServices(em: EntityManager, deps: AppDeps) {
         (id) => new AppServiceManager(deps.orm.em.fork(), appsDeps).getById(id),
       ),
   );
+  const appRedeploy = lazy(() => new AppRedeployService(em, appsDeps));
+  const hooks = lazy(
+    () =>
+      new HookService(
+        em,
+        deps.secrets,
+        identity ?? { tokenId: null, username: 'platform', email: null, scopes: new Set() },
+        config.publicUrl ?? '',
+      ),
+  );
+  const eventSubscriptions = lazy(() => new EventSubscriptionService(em, deps.secrets, deps.automation.events));
   return {
+    get appRedeploy() {
+      return appRedeploy();
+    },
+    get hooks() {
+      return hooks();
+    },
+    get eventSubscriptions() {
+      return eventSubscriptions();
+    },
+    /** The audit log (process-wide). */
+    get audit() {
+      return deps.automation.audit;
+    },
+    /** Where every finished change goes: the audit log and the domain events. */
+    get changes() {
+      return deps.automation.changes;
+    },
     get registries() {
       return registries();
     },
@@ -166,5 +200,5 @@ export function createServices(em: EntityManager, deps: AppDeps) {
 
 export function createContext(identity: Identity, deps: AppDeps): Context {
   const em = deps.orm.em.fork();
-  return { identity, em, log: deps.log, services: createServices(em, deps) };
+  return { identity, em, log: deps.log, services: createServices(em, deps, identity) };
 }

@@ -7,6 +7,9 @@ import { TemplateRepo } from './catalog/template-repo.entity';
 import { UserProfile } from './catalog/user-profile.entity';
 import { Template, TemplateImage } from './catalog/template.entity';
 import { DeploymentTarget } from './targets/deployment-target.entity';
+import { AppAutomation, DeployHook, DeployHookCall } from './hooks/hook.entity';
+import { DomainEvent, EventDelivery, EventSubscription, TargetHealth } from './outbound/outbound.entity';
+import { ApiTokenUse, AuditEvent, AuditPrune } from './audit/audit-event.entity';
 
 /** Every entity of the main service. */
 export const entities = [
@@ -24,4 +27,14 @@ export const entities = [
   SharedVolume,
   DeploymentTarget,
   UserProfile,
+  DeployHook,
+  DeployHookCall,
+  AppAutomation,
+  DomainEvent,
+  EventSubscription,
+  EventDelivery,
+  TargetHealth,
+  AuditEvent,
+  AuditPrune,
+  ApiTokenUse,
 ];

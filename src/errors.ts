@@ -92,6 +92,13 @@ export class UpstreamTimeoutError extends DomainError {
   readonly httpStatus = 504;
 }
 
+/** 429: a caller over its rate (a deploy hook's calls per window); `retryAfterSeconds` goes into Retry-After. */
+export class RateLimitedError extends DomainError {
+  readonly code = 'RATE_LIMITED';
+  readonly httpStatus = 429;
+  retryAfterSeconds = 1;
+}
+
 /** 501: a call of the original API that needs what this product does not have (its job runner). */
 export class NotImplementedError extends DomainError {
   readonly code = 'NOT_IMPLEMENTED';
@@ -113,6 +120,7 @@ const CATALOGUE = [
   ConflictError,
   PayloadTooLargeError,
   ValidationError,
+  RateLimitedError,
   UpstreamError,
   UpstreamTimeoutError,
   NotImplementedError,

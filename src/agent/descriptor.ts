@@ -150,7 +150,7 @@ export function parseDescriptor(body: unknown): DeployTemplate {
   return dropUndefined(merged);
 }
 
-/** Interface B's phrasing of the one validator (catalog/parts-validator.ts): each member's path, then a predicate. */
+/** Interface B's phrasing of the one validator (parts/validator.ts): each member's path, then a predicate. */
 const DESCRIPTOR_RULES: PartsScope = { field: () => '', phrasing: 'descriptor', strictPorts: true, strictValues: true };
 
 function checkImage(image: ImageShape, at: string, problems: Problems): DeployImage {

@@ -337,6 +337,11 @@ export class ContainerRunner {
     );
   }
 
+  /** Pulls the image again, with its registry's stored credentials (a redeploy that takes a tag anew). */
+  pull(ref: string): Promise<void> {
+    return this.launcher.pull(ref);
+  }
+
   /** The stored credentials of the registry whose endpoint is the image's host, if any. */
   private readonly pullCredentials = async (host: string): Promise<RegistryAuth | undefined> => {
     const match = (await this.registries.list()).find((r: Registry) => imagePrefix(r.endpointUrl).split('/')[0].toLowerCase() === host);

@@ -54,7 +54,7 @@ export interface CheckedInput {
  * The rules of a service's fields (docs/original-system.md "Service field rules": name required; ports need
  * container_port, host_port + proto unique on the engine host; expose numeric; volumes need
  * container_path; links and volumes_from name other services of the same app). The parts are
- * checked by the one validator (catalog/parts-validator.ts); every problem is reported at once:
+ * checked by the one validator (parts/validator.ts); every problem is reported at once:
  * 422 listing the fields. `self` is null when creating.
  */
 export async function checkServiceInput(

@@ -4,12 +4,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findPage, type KeysetPage } from '../db/keyset';
 import { NotFoundError, ValidationError } from '../errors';
 import { ApiToken, SCOPES, type Scope } from './api-token.entity';
+import type { RequestOrigin } from '../net/request-origin';
 
 export interface Identity {
   tokenId: number | null;
   username: string;
   email: string | null;
   scopes: ReadonlySet<Scope>;
+  /** The door the request came through and from where (set by the listener; for the audit log). */
+  origin?: RequestOrigin;
 }
 
 export interface IssuedToken {

@@ -21,9 +21,14 @@ export class ContainerLauncher {
   async ensureImage(ref: string): Promise<ImageInspect> {
     const local = await this.inspect(ref);
     if (local) return local;
+    await this.pull(ref);
+    return this.docker.inspectImage(ref);
+  }
+
+  /** Pulls the image again (a tag may point at other bits now), with the credentials of its registry. */
+  async pull(ref: string): Promise<void> {
     const host = imageHost(ref);
     await this.docker.pullImage(ref, { auth: host ? await this.credentials(host) : undefined });
-    return this.docker.inspectImage(ref);
   }
 
   /** The image, if the engine has it. */

@@ -8,6 +8,7 @@ import type { AppDeps } from '../context';
 import { ForbiddenError, MethodNotAllowedError, UnauthenticatedError, ValidationError } from '../errors';
 import { parseJson, readBody } from '../net/request-body';
 import { sendJson } from './answers';
+import { originOf } from '../net/request-origin';
 
 export const SESSION_PATH = '/console/session';
 export const SESSION_COOKIE = 'platform_session';
@@ -35,6 +36,7 @@ export async function handleConsoleSession(deps: AppDeps, req: IncomingMessage, 
       const identity = await new TokenService(deps.orm.em.fork(), deps.config.adminToken).authenticate(token.trim());
       if (!identity) throw new UnauthenticatedError('the token is not valid (unknown or revoked)');
       const opened = await sessions.open(identity);
+      await recordSession(deps, req, identity, 'signIn');
       res.setHeader('set-cookie', sessionCookie(req, opened.secret, opened.expiresAt));
       return sendJson(res, 200, describe({ ...identity, expiresAt: opened.expiresAt }, opened.secret), { 'cache-control': 'no-store' });
     }
@@ -48,7 +50,9 @@ export async function handleConsoleSession(deps: AppDeps, req: IncomingMessage, 
       const secret = sessionSecret(req);
       if (secret) {
         checkCsrf(req, secret);
+        const identity = await sessions.identify(secret);
         await sessions.close(secret);
+        if (identity) await recordSession(deps, req, identity, 'signOut');
       }
       res.setHeader('set-cookie', sessionCookie(req, '', new Date(0)));
       res.writeHead(204).end();
@@ -71,6 +75,17 @@ export async function identifySession(deps: AppDeps, req: IncomingMessage): Prom
   if (!identity) throw new UnauthenticatedError('the console session has ended (expired, signed out, or its token revoked): sign in again');
   if (!SAFE_METHODS.has(req.method ?? 'GET')) checkCsrf(req, secret);
   return identity;
+}
+
+/** Signing in and out are recorded in the audit log, though they change no resource. */
+async function recordSession(deps: AppDeps, req: IncomingMessage, identity: Identity, operation: 'signIn' | 'signOut'): Promise<void> {
+  await deps.automation.changes.settled({
+    identity,
+    origin: originOf(req, 'console', deps.automation.clientAddress),
+    operation,
+    input: {},
+    result: { id: identity.tokenId },
+  });
 }
 
 function checkCsrf(req: IncomingMessage, secret: string): void {

@@ -20,6 +20,7 @@ import { maskGraphQLError } from './errors';
 import { checkInputTexts } from '../parts/text-limits';
 import type { Yoga } from './graphql';
 import { identify, redeemTicket } from './identify';
+import { originOf } from '../net/request-origin';
 import { requestUrl } from '../net/request-target';
 import { jsonErrorResponse } from '../net/client-errors';
 
@@ -66,7 +67,7 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
           ctx.extra.socket.close(CloseCode.Forbidden, 'this token may not read');
           return false;
         }
-        ctx.extra.identity = identity;
+        ctx.extra.identity = { ...identity, origin: originOf(ctx.extra.request, 'graphql-ws', deps.automation.clientAddress) };
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {

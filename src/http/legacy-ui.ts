@@ -4,6 +4,7 @@ import type { DialectRow } from '../../rest/route-table';
 import { expandScopes, type Identity } from '../auth/token.service';
 import type { AppDeps } from '../context';
 import { requestUrl } from '../net/request-target';
+import { originOf } from '../net/request-origin';
 import { sendJson, withRequestLog, type Handler } from './answers';
 import { createRestDoor, formErrors } from './rest-door';
 
@@ -20,7 +21,10 @@ export function createLegacyUiHandler(
   scope: 'read' | 'write' | 'deploy',
 ): Handler {
   const identity: Identity = { tokenId: null, username: 'legacy-ui', email: null, scopes: expandScopes([scope]) };
-  const rest = createRestDoor(deps, schema, rows, { identify: () => Promise.resolve(identity), errorMembers: formErrors });
+  const rest = createRestDoor(deps, schema, rows, {
+    identify: (req) => Promise.resolve({ ...identity, origin: originOf(req, 'legacy-ui', deps.automation.clientAddress) }),
+    errorMembers: formErrors,
+  });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = requestUrl(req.url);
     if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });

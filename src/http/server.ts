@@ -15,17 +15,23 @@ import { GRAPHQL_SSE_PATH, graphqlMaskError, type Yoga } from './graphql';
 import { createDirectGraphQL } from './graphql-direct';
 import { authenticate, authenticateGraphQL } from './identify';
 import { createRestDoor } from './rest-door';
+import { HOOK_PREFIX, serveHook } from './hook-door';
+import { withOrigin } from './request-origin';
 
 /** The whole HTTP surface: /healthz, /graphql, interface A's REST table, and the web console (/, /assets/*, /console/session). */
 export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, routes: readonly RestRoute[]): Handler {
-  const rest = createRestDoor(deps, schema, routes, { identify: (req) => authenticate(deps, req) });
+  const rest = createRestDoor(deps, schema, routes, {
+    identify: async (req) => withOrigin(deps, req, await authenticate(deps, req), 'rest'),
+  });
   const cors = createCors(deps.config.corsOrigins);
   const consoleAssets = loadConsoleAssets(deps.config.consoleDir ?? defaultConsoleDir());
   const direct = createDirectGraphQL(yoga, { enabled: deps.config.directGraphQL, maskError: graphqlMaskError(deps) });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (await cors(req, res)) return;
     const url = requestUrl(req.url);
+    // Deploy hooks: signed by their senders (servers), no token, no CORS.
+    if (url.pathname.startsWith(HOOK_PREFIX)) return serveHook(deps, req, res, url);
+    if (await cors(req, res)) return;
     // Liveness: the process answers. Readiness: it can serve, which needs the database.
     if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (url.pathname === '/readyz') return readyz(deps, res);
@@ -35,7 +41,7 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     // /graphql/stream: graphql-sse's protocol, both modes (yoga's plugin-graphql-sse).
     if (url.pathname === '/graphql' || url.pathname === GRAPHQL_SSE_PATH) {
       if (url.pathname === '/graphql' && isGraphiQLPage(req, url)) return forward(yoga, req, res, url, undefined, Buffer.alloc(0));
-      const identity = await authenticateGraphQL(deps, req, url);
+      const identity = withOrigin(deps, req, await authenticateGraphQL(deps, req, url), 'graphql');
       const body = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
       // Parsed once, for the variables' text rules and the direct path (yoga parses its own copy).
       const json = bodyJson(body);

@@ -229,7 +229,8 @@ afterAll(async () => {
 async function digest(): Promise<string> {
   const connection = t.app.orm.em.getConnection();
   const tables: { tablename: string }[] = await connection.execute(
-    "select tablename from pg_tables where schemaname = current_schema() and tablename not like 'mikro_orm%' order by tablename",
+    // The audit log and the domain events record every attempt, a failed one too: that is their purpose.
+    "select tablename from pg_tables where schemaname = current_schema() and tablename not like 'mikro_orm%' and tablename not in ('audit_events', 'domain_events', 'api_token_uses') order by tablename",
   );
   const parts = (await Promise.all(
     tables.map(({ tablename }) =>

@@ -30,9 +30,11 @@ interface Identity {
 
 /** One id of every Node type, in an order that does not start with Template. */
 async function oneOfEach(f: ClientFixture): Promise<[string, Identity][]> {
-  await f.t.request('POST', '/template_repos', { body: { name: makeGitRepo({ 'a.pmx': pmx('A') }) } });
+  const repo = await f.t.request<{ id: number }>('POST', '/template_repos', { body: { name: makeGitRepo({ 'a.pmx': pmx('A') }) } });
+  await f.t.request('POST', `/template_repos/${repo.body.id}/hooks`, { body: { kind: 'github' } });
   await f.t.request('POST', '/registries', { body: { name: 'r2', endpoint_url: 'https://r2.example' } });
   await f.query('mutation { createApiToken(input: { name: "ci", scopes: [read] }) { __typename } }');
+  await f.t.request('POST', '/event_subscriptions', { body: { url: 'https://hooks.example', event_types: ['deployment.failed'] } });
   const all = (
     await f.query<{
       apps: (Identity & { categories: { category: Identity }[]; services: Identity[] })[];
@@ -41,10 +43,13 @@ async function oneOfEach(f: ClientFixture): Promise<[string, Identity][]> {
       registries: Identity[];
       deploymentTargets: (Identity & { deployments: Identity[] })[];
       apiTokens: Identity[];
+      deployHooks: Identity[];
+      eventSubscriptions: Identity[];
     }>(`{
       apps { id databaseId categories { category { id databaseId } } services { id databaseId } }
       templates { id databaseId } templateRepos { id databaseId } registries { id databaseId }
       deploymentTargets { id databaseId deployments { id databaseId } } apiTokens { id databaseId }
+      deployHooks { id databaseId } eventSubscriptions { id databaseId }
     }`)
   ).data;
   return [
@@ -57,6 +62,8 @@ async function oneOfEach(f: ClientFixture): Promise<[string, Identity][]> {
     ['Category', all.apps[0].categories[0].category],
     ['ApiToken', all.apiTokens[0]],
     ['Template', all.templates[0]],
+    ['DeployHook', all.deployHooks[0]],
+    ['EventSubscription', all.eventSubscriptions[0]],
   ];
 }
 

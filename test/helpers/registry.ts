@@ -33,6 +33,13 @@ export interface StartRegistryOptions {
   password?: string;
   /** Token auth: a refresh (identity) token the token server also accepts (OAuth2 POST). */
   refreshToken?: string;
+  /**
+   * Notification endpoints (distribution's `notifications.endpoints`): the registry POSTs its
+   * event envelopes there, with these headers, as it does for a real deployment's webhooks.
+   */
+  notifications?: { name: string; url: string; headers?: Record<string, string> }[];
+  /** The port to listen on (a free one by default): for configs that must name the registry before it runs. */
+  port?: number;
 }
 
 export interface TokenRequest {
@@ -87,7 +94,7 @@ export async function startRegistry(options: StartRegistryOptions = {}): Promise
       const realm = `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}/token`;
       authConfig = `auth:\n  token:\n    realm: ${realm}\n    service: ${issuer.service}\n    issuer: ${issuer.name}\n    rootcertbundle: ${join(dir, 'token-cert.pem')}\n`;
     }
-    const { child, port } = await launch(dir, authConfig);
+    const { child, port } = await launch(dir, authConfig + notificationsConfig(options.notifications ?? []), options.port);
     const url = `http://127.0.0.1:${port}`;
     const pushAuth = (name: string): string | undefined =>
       auth === 'basic'
@@ -113,10 +120,30 @@ export async function startRegistry(options: StartRegistryOptions = {}): Promise
   }
 }
 
+function notificationsConfig(endpoints: NonNullable<StartRegistryOptions['notifications']>): string {
+  if (endpoints.length === 0) return '';
+  const lines = ['notifications:', '  endpoints:'];
+  for (const endpoint of endpoints) {
+    lines.push(
+      `    - name: ${endpoint.name}`,
+      `      url: ${endpoint.url}`,
+      '      timeout: 5s',
+      '      threshold: 5',
+      '      backoff: 1s',
+    );
+    const headers = Object.entries(endpoint.headers ?? {});
+    if (headers.length) {
+      lines.push('      headers:');
+      for (const [name, value] of headers) lines.push(`        ${name}: [${JSON.stringify(value)}]`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** Writes the config and starts the registry; a port taken meanwhile by someone else is retried. */
-async function launch(dir: string, authConfig: string): Promise<{ child: ChildProcess; port: number }> {
+async function launch(dir: string, authConfig: string, fixedPort?: number): Promise<{ child: ChildProcess; port: number }> {
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = fixedPort ?? (await freePort());
     const config = [
       'version: 0.1',
       'log:\n  level: warn\n  accesslog:\n    disabled: true',

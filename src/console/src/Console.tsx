@@ -9,6 +9,9 @@ import { TargetPage } from './pages/TargetPage';
 import { TargetsPage } from './pages/TargetsPage';
 import { TemplatesPage } from './pages/TemplatesPage';
 import { TokensPage } from './pages/TokensPage';
+import { AuditPage } from './pages/AuditPage';
+import { EventsPage } from './pages/EventsPage';
+import { HooksPage } from './pages/HooksPage';
 import { useRoute } from './router';
 import { useSession } from './session';
 
@@ -21,6 +24,9 @@ const SECTIONS = [
   { path: 'catalog', label: 'Catalog' },
   { path: 'targets', label: 'Targets' },
   { path: 'tokens', label: 'Tokens' },
+  { path: 'hooks', label: 'Hooks' },
+  { path: 'events', label: 'Events' },
+  { path: 'audit', label: 'Audit' },
 ] as const;
 
 export function Console() {
@@ -72,6 +78,9 @@ export function Console() {
         {section === 'targets' && !id && <TargetsPage />}
         {section === 'targets' && id && <TargetPage id={Number(id)} />}
         {section === 'tokens' && <TokensPage />}
+        {section === 'hooks' && <HooksPage />}
+        {section === 'events' && <EventsPage />}
+        {section === 'audit' && <AuditPage />}
         {!SECTIONS.some((s) => s.path === section) && <p role="alert">No such page.</p>}
       </main>
     </Provider>

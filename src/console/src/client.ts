@@ -9,6 +9,10 @@ import { possibleTypes } from '../../../schema/possible-types.json';
  * owner), subscriptions over graphql-sse on /graphql/stream, and the session's cookie and CSRF
  * token on every request.
  */
+/** A cache key from an object's databaseId (types without a global id). */
+const byDatabaseId = (data: Record<string, unknown>): string | null =>
+  typeof data.databaseId === 'number' ? String(data.databaseId) : null;
+
 export function createConsoleClient(csrfToken: string, onUnauthenticated: () => void): Client {
   const headers = { 'x-csrf-token': csrfToken };
   const sse = createSseClient({ url: '/graphql/stream', credentials: 'same-origin', headers });
@@ -52,6 +56,16 @@ export function createConsoleClient(csrfToken: string, onUnauthenticated: () => 
           User: () => null,
           Volume: () => null,
           VolumeFrom: () => null,
+          // Automation: kept by their database ids; the answers that carry a secret are not kept at all.
+          DeployHook: byDatabaseId,
+          DeployHookCall: byDatabaseId,
+          EventSubscription: byDatabaseId,
+          EventDelivery: byDatabaseId,
+          AuditEvent: byDatabaseId,
+          AuditEventPage: () => null,
+          EventTypeInfo: () => null,
+          IssuedDeployHook: () => null,
+          IssuedEventSubscription: () => null,
         },
         // A list a mutation adds to or removes from is read again when next shown.
         updates: {
@@ -65,6 +79,10 @@ export function createConsoleClient(csrfToken: string, onUnauthenticated: () => 
               cache.invalidate('Query', 'deploymentTarget', { id: (args.input as { targetId: number }).targetId }),
             createTemplateRepo: (_result, _args, cache) => cache.invalidate('Query', 'templateRepos'),
             createRegistry: (_result, _args, cache) => cache.invalidate('Query', 'registries'),
+            createDeployHook: (_result, _args, cache) => cache.invalidate('Query', 'deployHooks'),
+            revokeDeployHook: (_result, _args, cache) => cache.invalidate('Query', 'deployHooks'),
+            createEventSubscription: (_result, _args, cache) => cache.invalidate('Query', 'eventSubscriptions'),
+            deleteEventSubscription: (_result, _args, cache) => cache.invalidate('Query', 'eventSubscriptions'),
           },
         },
       }),

@@ -1,5 +1,5 @@
 /**
- * @generated SignedSource<<b47a6c6f36a2e5e73085b42dcdae631b>>
+ * @generated SignedSource<<d6162d21e43a1003ecd500b0c87c4a24>>
  * @lightSyntaxTransform
  */
 
@@ -122,6 +122,18 @@ v2 = [
         "selections": (v1/*:: as any*/),
         "type": "ApiToken",
         "abstractKey": null
+      },
+      {
+        "kind": "InlineFragment",
+        "selections": (v1/*:: as any*/),
+        "type": "DeployHook",
+        "abstractKey": null
+      },
+      {
+        "kind": "InlineFragment",
+        "selections": (v1/*:: as any*/),
+        "type": "EventSubscription",
+        "abstractKey": null
       }
     ],
     "storageKey": null
@@ -145,16 +157,16 @@ return {
     "selections": (v2/*:: as any*/)
   },
   "params": {
-    "cacheID": "9889257eae2460e118bfc3e80d40e018",
+    "cacheID": "93f54645f899fdaff7117209dc9bf3d1",
     "id": null,
     "metadata": {},
     "name": "nodesEveryTypeQuery",
     "operationKind": "query",
-    "text": "query nodesEveryTypeQuery(\n  $ids: [ID!]!\n) {\n  nodes(ids: $ids) {\n    __typename\n    id\n    ... on App {\n      databaseId\n    }\n    ... on Registry {\n      databaseId\n    }\n    ... on TemplateRepo {\n      databaseId\n    }\n    ... on DeploymentTarget {\n      databaseId\n    }\n    ... on Deployment {\n      databaseId\n    }\n    ... on Service {\n      databaseId\n    }\n    ... on Category {\n      databaseId\n    }\n    ... on Template {\n      databaseId\n    }\n    ... on ApiToken {\n      databaseId\n    }\n  }\n}\n"
+    "text": "query nodesEveryTypeQuery(\n  $ids: [ID!]!\n) {\n  nodes(ids: $ids) {\n    __typename\n    id\n    ... on App {\n      databaseId\n    }\n    ... on Registry {\n      databaseId\n    }\n    ... on TemplateRepo {\n      databaseId\n    }\n    ... on DeploymentTarget {\n      databaseId\n    }\n    ... on Deployment {\n      databaseId\n    }\n    ... on Service {\n      databaseId\n    }\n    ... on Category {\n      databaseId\n    }\n    ... on Template {\n      databaseId\n    }\n    ... on ApiToken {\n      databaseId\n    }\n    ... on DeployHook {\n      databaseId\n    }\n    ... on EventSubscription {\n      databaseId\n    }\n  }\n}\n"
   }
 };
 })();
 
-(node as any).hash = "2f797a0210b4719beb468aaacf266575";
+(node as any).hash = "2e4b5c3581eadffd21d0c8ee3b13ccd8";
 
 export default node;

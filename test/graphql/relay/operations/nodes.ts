@@ -33,6 +33,12 @@ export const nodesQuery = graphql`
       ... on ApiToken {
         databaseId
       }
+      ... on DeployHook {
+        databaseId
+      }
+      ... on EventSubscription {
+        databaseId
+      }
     }
   }
 `;

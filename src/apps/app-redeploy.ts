@@ -1,0 +1,44 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ValidationError } from '../errors';
+import type { App, Service } from './app.entity';
+import { launch, loadApp, type AppsDeps } from './app-start';
+
+/** A service's image changed by a redeploy: by service id, the new reference. */
+export type ImageChanges = ReadonlyMap<number, string>;
+
+/**
+ * Redeploys an app as a deploy hook asks: the images named in `changes` are switched first, every
+ * image the app pulls (not one built from a compose context) is pulled again, so a tag pushed anew
+ * is taken up, then every service is recreated (as a rebuild; the engine's failure is a 502).
+ * (A new revision of the app is made here once apps have a history.)
+ */
+export class AppRedeployService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: AppsDeps,
+  ) {}
+
+  async redeploy(id: number, changes: ImageChanges = new Map()): Promise<App> {
+    const app = await loadApp(this.em, id);
+    const services = app.services.getItems();
+    for (const [serviceId, ref] of changes) {
+      const service = services.find((s) => s.id === serviceId);
+      if (!service) throw new ValidationError(`service ${serviceId} is not in app ${id}`, ['service']);
+      if (!ref.trim()) throw new ValidationError('an image reference must not be blank', ['tag']);
+      service.from = ref;
+    }
+    await this.em.flush();
+    const runner = this.deps.runnerFor(this.em);
+    await this.deps.runtime.settled(id);
+    for (const ref of new Set(services.filter(pulled).map((s) => s.from))) {
+      await runner.pull(ref);
+    }
+    await launch(this.em, this.deps, app, services, { background: false, failOnEngineError: true });
+    return app;
+  }
+}
+
+/** Images built from a compose context are the app's own, never pulled. */
+function pulled(service: Service): boolean {
+  return !service.options?.buildContext && !service.options?.builtImage;
+}

@@ -1,0 +1,29 @@
+/** Keys whose values never reach the audit log: credentials of every kind the inputs carry. */
+const SECRET_KEY = /pass(word)?|secret|token|auth_?blob|credential|private_?key|api_?key/i;
+/** Environment variables whose names say they hold a secret. */
+const SECRET_VARIABLE = /pass(word)?|secret|token|key|credential|auth/i;
+const MASK = '***';
+const MAX_TEXT = 500;
+
+/**
+ * A summary of a mutation's input for the audit log: secrets masked (by key, and environment
+ * entries by their variable's name), long texts cut, lists and depth bounded.
+ */
+export function maskInput(value: unknown, depth = 0): unknown {
+  if (value === null || value === undefined) return value ?? null;
+  if (typeof value === 'string') return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
+  if (typeof value !== 'object') return value;
+  if (value instanceof Date) return value.toISOString();
+  if (depth > 6) return '…';
+  if (Array.isArray(value)) return value.slice(0, 50).map((item) => maskInput(item, depth + 1));
+  const entries = Object.entries(value as Record<string, unknown>);
+  const out: Record<string, unknown> = {};
+  const variable = (value as { variable?: unknown }).variable;
+  for (const [key, inner] of entries) {
+    if (inner === undefined) continue;
+    if (SECRET_KEY.test(key) && inner !== null) out[key] = MASK;
+    else if (key === 'value' && typeof variable === 'string' && SECRET_VARIABLE.test(variable)) out[key] = MASK;
+    else out[key] = maskInput(inner, depth + 1);
+  }
+  return out;
+}

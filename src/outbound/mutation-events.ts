@@ -1,0 +1,55 @@
+import type { EventType } from './event-types';
+
+export interface MutationOutcome {
+  operation: string;
+  input: Record<string, unknown>;
+  /** The resolver's value when it succeeded. */
+  result: unknown;
+  /** ok, or the error's code. */
+  outcome: string;
+  /** The error's message when it failed. */
+  message: string | null;
+}
+
+export interface StreamEvent {
+  type: EventType;
+  data: Record<string, unknown>;
+}
+
+const num = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+
+/**
+ * The domain events a finished change makes: the same outcome the audit log records, so a
+ * change through any door (REST, GraphQL, the console, a deploy hook) is announced the same way.
+ */
+export function eventsOfMutation(m: MutationOutcome): StreamEvent[] {
+  const result = (m.result ?? {}) as Record<string, unknown>;
+  const ok = m.outcome === 'ok';
+  switch (m.operation) {
+    case 'createApp':
+    case 'rebuildApp':
+    case 'redeployApp':
+    case 'deleteApp': {
+      if (!ok) return [];
+      const state = { createApp: 'created', rebuildApp: 'rebuilt', redeployApp: 'redeployed', deleteApp: 'deleted' }[m.operation];
+      return [{ type: 'app.state_changed', data: { appId: num(result.id) ?? num(m.input.id), name: result.name ?? null, state } }];
+    }
+    case 'createDeployment':
+    case 'redeployDeployment': {
+      const action = m.operation === 'createDeployment' ? 'create' : 'redeploy';
+      const targetId = num(m.input.targetId) ?? num(result.targetId);
+      if (!ok) {
+        // A mistake of the caller (unknown target, bad input) is not a deployment that failed.
+        if (m.outcome !== 'UPSTREAM_FAILED' && m.outcome !== 'UPSTREAM_TIMEOUT') return [];
+        return [{ type: 'deployment.failed', data: { targetId, id: num(m.input.id), action, error: m.message } }];
+      }
+      const type = action === 'create' ? 'deployment.created' : 'deployment.redeployed';
+      return [{ type, data: { targetId, id: num(result.id), name: result.name ?? null } }];
+    }
+    case 'reloadTemplateRepo':
+      if (ok || m.outcome === 'NOT_FOUND') return [];
+      return [{ type: 'template_repo.reload_failed', data: { templateRepoId: num(m.input.id), error: m.message } }];
+    default:
+      return [];
+  }
+}

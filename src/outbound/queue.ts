@@ -1,0 +1,59 @@
+import PgBoss from 'pg-boss';
+import type { HeldConnection } from '../db/rows';
+import type { Logger } from '../logger';
+
+export const DELIVERY_QUEUE = 'event-delivery';
+export const HOOK_QUEUE = 'hook-action';
+
+export interface QueueOptions {
+  /** How often jobs in flight on a replica that died (past their expiry) are handed back. */
+  rescueSeconds: number;
+}
+
+/**
+ * The persisted job queue (pg-boss, in its own `pgboss` schema of the service's database):
+ * deliveries of events and the work of deploy hooks survive restarts, and SKIP LOCKED fetches
+ * hand each job to one replica. Jobs are written in the same transaction as the rows that
+ * cause them (`insert` with a held connection), so neither exists without the other.
+ */
+export class JobQueue {
+  readonly boss: PgBoss;
+
+  private constructor(boss: PgBoss) {
+    this.boss = boss;
+  }
+
+  static async start(connectionString: string, log: Logger, options: QueueOptions): Promise<JobQueue> {
+    const boss = new PgBoss({
+      connectionString,
+      application_name: 'platform-queue',
+      max: 4,
+      schema: 'pgboss',
+      supervise: true,
+      schedule: false,
+      maintenanceIntervalSeconds: options.rescueSeconds,
+      // Finished jobs stay a week (the delivery log is the service's own table).
+      deleteAfterDays: 7,
+    });
+    boss.on('error', (error: Error) => log.warn({ err: error }, 'job queue: error'));
+    await boss.start();
+    for (const name of [DELIVERY_QUEUE, HOOK_QUEUE]) {
+      // Replicas starting together may race to create a queue: the loser finds it there.
+      if (!(await boss.getQueue(name)))
+        await boss.createQueue(name, { name, policy: 'standard' }).catch(async (error: unknown) => {
+          if (!(await boss.getQueue(name))) throw error;
+        });
+    }
+    return new JobQueue(boss);
+  }
+
+  /** Adds jobs inside the caller's transaction. */
+  insert(connection: HeldConnection, jobs: PgBoss.JobInsert[]): Promise<void> {
+    if (jobs.length === 0) return Promise.resolve();
+    return this.boss.insert(jobs, { db: { executeSql: async (text, values) => ({ rows: await connection.query(text, values) }) } });
+  }
+
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: false, wait: true, close: true });
+  }
+}

@@ -1,0 +1,94 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { SecretBox } from '../crypto/secret-box';
+import { queryRows } from '../db/rows';
+import type { EventBus, LockKey } from '../events/event-bus';
+import type { Logger } from '../logger';
+import type { AgentClient } from '../targets/agent-client';
+import { TargetService } from '../targets/target.service';
+import type { DomainEventLog } from './domain-events';
+
+/** The health poller's lock: one replica asks the agents. */
+export const TARGET_HEALTH_LOCK: LockKey = [0, 2];
+
+/**
+ * Asks every target's agent for its metadata each interval and turns a change of whether it
+ * answers into `target.unreachable` / `target.reachable`. One replica polls (the holder of
+ * TARGET_HEALTH_LOCK); the last state is kept in `target_health`, so a replica taking over (or a
+ * restart) reports only changes. A target first seen unreachable is reported; one first seen
+ * answering is not news.
+ */
+export class TargetHealthPoller {
+  private readonly stopping = new AbortController();
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly bus: EventBus,
+    private readonly agents: AgentClient,
+    private readonly secrets: SecretBox,
+    private readonly events: DomainEventLog,
+    private readonly log: Logger,
+    private readonly intervalMs: number,
+  ) {}
+
+  start(): void {
+    if (this.intervalMs > 0) this.loop ??= this.run();
+  }
+
+  async close(): Promise<void> {
+    this.stopping.abort();
+    await this.loop;
+    await this.bus.unlock(TARGET_HEALTH_LOCK);
+  }
+
+  /** One round over every target (the poller's tick; tests call it to not wait for one). */
+  async check(): Promise<void> {
+    const em = this.orm.em.fork();
+    const targets = new TargetService(em, this.secrets, this.agents, this.log);
+    const known = new Map(
+      (await queryRows<{ target_id: number; reachable: boolean }>(em, 'select target_id, reachable from target_health')).map((r) => [
+        r.target_id,
+        r.reachable,
+      ]),
+    );
+    for (const target of await targets.list()) {
+      let error: string | null = null;
+      try {
+        await this.agents.metadata(targets.agentTarget(target));
+      } catch (failure) {
+        error = failure instanceof Error ? failure.message : String(failure);
+      }
+      const reachable = error === null;
+      const checkedAt = new Date();
+      await queryRows(
+        em,
+        `insert into target_health (target_id, reachable, error, checked_at) values ($1, $2, $3, $4)
+         on conflict (target_id) do update set reachable = excluded.reachable, error = excluded.error, checked_at = excluded.checked_at`,
+        [target.id, reachable, error, checkedAt],
+      );
+      const before = known.get(target.id);
+      if (before === reachable || (before === undefined && reachable)) continue;
+      await this.events.emit(
+        reachable ? 'target.reachable' : 'target.unreachable',
+        { targetId: target.id, name: target.name, error },
+        { dedupeKey: `target:${target.id}:${checkedAt.toISOString()}`, occurredAt: checkedAt },
+      );
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping.signal.aborted) {
+      try {
+        if (await this.bus.tryLock(TARGET_HEALTH_LOCK)) await this.check();
+      } catch (error) {
+        this.log.debug({ err: error }, 'target health: round failed; will retry');
+      }
+      try {
+        await sleep(this.intervalMs, undefined, { signal: this.stopping.signal });
+      } catch {
+        return;
+      }
+    }
+  }
+}
