@@ -4,7 +4,7 @@ import { timestamp } from '../db/timestamps';
 
 /**
  * One change, whatever door it came through. Written by INSERT only: the database computes
- * `prevHash` and `hash` (a trigger) and refuses UPDATE and DELETE (see migration 0024).
+ * `prevHash` and `hash` (a trigger) and refuses UPDATE and DELETE (see migration 0014).
  */
 export const AuditEvent = defineEntity({
   name: 'AuditEvent',

@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * the audit log: append-only, each row chained to the one before by a SHA-256 hash computed by
  * the database itself, so that whatever inserts, the chain is in commit order.
  */
-export class Migration0024Automation extends Migration {
+export class Migration0014Automation extends Migration {
   override up(): void {
     this.addSql(`create table deploy_hooks (
       id serial primary key,
