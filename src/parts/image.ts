@@ -48,6 +48,13 @@ export type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? 
 
 export const camel = <S extends string>(key: S): Camel<S> => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) as Camel<S>;
 
+/** Why a restart policy cannot be used, or null: no, always, unless-stopped, on-failure[:N]. */
+export function restartPolicyProblem(value: string): string | null {
+  return /^(no|always|unless-stopped|on-failure(:[1-9]\d{0,5})?)$/.test(value.trim())
+    ? null
+    : `"${value}" is not a restart policy (no, always, unless-stopped, on-failure[:N])`;
+}
+
 /** A text part's value as it is kept: normalised by its entry, or as given. */
 export function normalizeText(key: TextPartKey, value: string): string | null {
   const part: TextPart = TEXT_PARTS[key];

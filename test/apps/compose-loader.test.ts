@@ -188,6 +188,7 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
 `);
     expect(app.name).toBe('demo');
     expect(app.options.get('web')).toEqual({
+      restartPolicy: 'on-failure:2',
       engine: {
         config: {
           Entrypoint: ['/bin/sh', '-c'],
@@ -198,7 +199,6 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
           Healthcheck: { Test: ['CMD', 'true'], Interval: 90e9, Timeout: 5e8, Retries: 3, StartPeriod: 2e9 },
         },
         hostConfig: {
-          RestartPolicy: { Name: 'on-failure', MaximumRetryCount: 2 },
           CapAdd: ['NET_ADMIN'],
           CapDrop: ['ALL'],
           Devices: [{ PathOnHost: '/dev/null', PathInContainer: '/dev/nothing', CgroupPermissions: 'r' }],

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readEnvFile } from './files';
 import { serviceOptions, type BuildSpec } from './options';
 import type { ServiceOptions } from '../service-options';
+import { restartPolicyProblem } from '../../parts/image';
 
 /**
  * docker-compose YAML → a template (docs/original-system.md "Compose mapping") plus what the template
@@ -77,6 +78,13 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
       return from?.mode === 'ro' ? [from.service] : [];
     });
     if (readOnly.length) mapped.options.readOnlyVolumesFrom = readOnly;
+    if (svc.restart != null) {
+      // The schema has checked it is a string.
+      const restart = String(svc.restart).trim();
+      const problem = restartPolicyProblem(restart);
+      if (problem) problems.push({ path: `services.${name}.restart`, message: problem });
+      else mapped.options.restartPolicy = restart;
+    }
     return image;
   });
   const template = bareTemplate(model.name ?? COMPOSE_TEMPLATE_NAME, images);

@@ -187,12 +187,6 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
       `${at}.healthcheck.start_interval is given to the engine, which honours it from API version 1.44 (Docker 25) on; an older engine checks at interval from the start`,
     );
   }
-  if (svc.restart != null) {
-    const [policy, retries] = str(svc.restart).split(':');
-    if (!['no', 'always', 'on-failure', 'unless-stopped'].includes(policy))
-      problems.push(`${at}.restart: "${str(svc.restart)}" is not a restart policy`);
-    else options.restartPolicy = retries ? `${policy}:${retries}` : policy;
-  }
   if (svc.cap_add != null) host.CapAdd = list(svc.cap_add);
   if (svc.cap_drop != null) host.CapDrop = list(svc.cap_drop);
   if (svc.devices != null) {
