@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { ImageDefinition } from '../../src/parts/image';
+import { emptyTextParts, type ImageDefinition } from '../../src/parts/image';
 import { TokenService } from '../../src/auth/token.service';
 import { TemplateService } from '../../src/catalog/template.service';
 import { entities } from '../../src/entities';
@@ -15,6 +15,7 @@ export function migrate(url: string): Promise<MikroORM> {
 
 export function image(name: string, n: number): ImageDefinition {
   return {
+    ...emptyTextParts(),
     name,
     source: `example/${name}:${n}`,
     description: `the ${name} of template ${n}`,

@@ -7,6 +7,7 @@ import type { TemplateDefinition } from './template-definition';
 import type { DeploymentDef, EnvDef, ImageDefinition, LinkDef, PortDef, VolumeDef, VolumesFromDef } from '../parts/image';
 import { IMAGE_KEYS, imageFileForm } from '../parts/image';
 import { normalizeType } from './template-types';
+import { TEXT_PART_KEYS, type TextParts } from '../parts/image';
 
 /**
  * The `.pmx` template file: parse (YAML, so JSON too), validate, serialize
@@ -211,13 +212,12 @@ function readImage(raw: Record<string, unknown>, at: string, problems: Found): I
   const s = (key: string) => str(raw[key], `${at}.${key}`, field(key), problems);
   const items = (key: string) =>
     list(raw[key], `${at}.${key}`, field(key), problems, true).map((item, j) => ({ item, path: `${at}.${key}[${j}]`, field: field(key) }));
+  const texts = Object.fromEntries(TEXT_PART_KEYS.map((key) => [key, s(key)])) as TextParts;
   return {
     name: s('name') ?? '',
     source: s('source') ?? '',
-    description: s('description'),
-    category: s('category'),
-    type: normalizeType(s('type')),
-    command: s('command'),
+    ...texts,
+    type: normalizeType(texts.type),
     // Blank entries are what the original's UI saved for an empty field (`['', '9200']`).
     expose: items('expose')
       .map(({ item, path, field: f }) => str(item, path, f, problems) ?? '')

@@ -154,7 +154,8 @@ const emptyImage = (): ImageDefinition => ({
   deployment: null,
 });
 
-function emptyTextParts(): TextParts {
+/** Every text part, null. */
+export function emptyTextParts(): TextParts {
   return Object.fromEntries(TEXT_PART_KEYS.map((key) => [key, null])) as TextParts;
 }
 

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readEnvFile } from './files';
 import { serviceOptions, type BuildSpec } from './options';
 import type { ServiceOptions } from '../service-options';
-import { restartPolicyProblem } from '../../parts/image';
+import { emptyTextParts, restartPolicyProblem } from '../../parts/image';
 
 /**
  * docker-compose YAML → a template (docs/original-system.md "Compose mapping") plus what the template
@@ -170,8 +170,7 @@ function readService(
   return {
     name,
     source,
-    description: null,
-    category: null,
+    ...emptyTextParts(),
     type: normalizeType(null),
     command: readCommand(svc.command, `${at}.command`, add),
     // TCP, the default, stays a bare number; another protocol is kept (`53/udp`).
