@@ -79,8 +79,7 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
     });
     if (readOnly.length) mapped.options.readOnlyVolumesFrom = readOnly;
     if (svc.restart != null) {
-      // The schema has checked it is a string.
-      const restart = String(svc.restart).trim();
+      const restart = typeof svc.restart === 'string' ? svc.restart.trim() : JSON.stringify(svc.restart);
       const problem = restartPolicyProblem(restart);
       if (problem) problems.push({ path: `services.${name}.restart`, message: problem });
       else mapped.options.restartPolicy = restart;
