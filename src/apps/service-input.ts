@@ -88,7 +88,9 @@ export async function checkServiceInput(
     for (const other of others)
       for (const port of other.ports) if (!isBlank(port.host_port)) hostPorts.set(hostPortKey(port), `service ${other.name}`);
   }
-  checkParts({ ...input, links, volumes_from: volumesFrom }, '', problems, {
+  // The validator reads the parts under their file names (restart_policy, not restartPolicy).
+  const texts = Object.fromEntries(SERVICE_TEXT_PART_KEYS.map((key) => [key, input[camel(key)]]));
+  checkParts({ ...input, ...texts, links, volumes_from: volumesFrom }, '', problems, {
     field: (part) => part,
     noun: 'a service',
     memberOf: `a service of app ${app.id}`,
