@@ -16,7 +16,7 @@ export interface ServiceRunDefinition {
 
 /** The restart policy its containers are made with; null: the engine's (no). */
 export function restartPolicyOf(service: Service): string | null {
-  return service.options?.restartPolicy ?? null;
+  return service.restartPolicy ?? null;
 }
 
 export function serviceRunDefinition(service: Service): ServiceRunDefinition {

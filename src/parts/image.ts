@@ -36,6 +36,14 @@ export const TEXT_PARTS = {
     description: "The command it runs, split as a shell would; null: the image's",
     normalize: (value: string) => (value.trim() ? value : null),
   },
+  restart_policy: {
+    maxChars: 64,
+    onService: true,
+    description:
+      "When its containers restart: no, always, unless-stopped, on-failure[:N]; null: the engine's default (a deployment's: unless-stopped)",
+    problem: (value: string) => restartPolicyProblem(value),
+    normalize: (value: string) => value.trim() || null,
+  },
 } as const satisfies Record<string, TextPart>;
 
 export type TextPartKey = keyof typeof TEXT_PARTS;
@@ -131,6 +139,7 @@ export const IMAGE_KEYS = [
   'volumes',
   'volumes_from',
   'command',
+  'restart_policy',
   'deployment',
 ] as const satisfies readonly (keyof ImageDefinition)[];
 // A field of ImageDefinition missing from IMAGE_KEYS makes this `false` and fails the build.

@@ -167,6 +167,7 @@ describeDocker('templates from apps; compose and image apps', () => {
         category: null,
         type: 'Default',
         command: 'sleep 3600',
+        restart_policy: null,
         expose: s.expose,
         ports: s.ports.map((p) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== null))),
         links: s.links.map((l) => ({ service: l.service, alias: l.alias })),

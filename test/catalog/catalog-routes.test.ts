@@ -153,6 +153,7 @@ describe('template repos and templates', () => {
           volumes: [{ host_path: '/tmp/data', container_path: '/data' }],
           volumes_from: [{ service: 'db' }],
           command: 'httpd -f -p 80',
+          restart_policy: null,
         },
         {
           id: expect.any(Number),
@@ -168,6 +169,7 @@ describe('template repos and templates', () => {
           volumes: [],
           volumes_from: [],
           command: null,
+          restart_policy: null,
         },
       ],
     });

@@ -89,6 +89,7 @@ describeRegistry('GET /search over templates and registries (real docker-registr
           volumes: [],
           volumes_from: [],
           command: null,
+          restart_policy: null,
         },
       ],
       registry_id: expect.any(Number),

@@ -119,6 +119,7 @@ describe('parseTemplateFile', () => {
           category: 'Web Tier',
           type: 'Wordpress',
           command: '/run.sh --verbose',
+          restart_policy: null,
           expose: ['80'],
           ports: [
             { host_interface: '127.0.0.1', host_port: 8080, container_port: 80, proto: 'TCP' },
@@ -235,7 +236,7 @@ images:
     const error = failure(() => parseTemplateFile(text, 'bad.pmx'));
     expect(error.message).toBe(
       'bad.pmx: images[0]: unknown key "restart" (known keys: name, source, description, category, type, expose, ports, ' +
-        'links, environment, volumes, volumes_from, command, deployment); ' +
+        'links, environment, volumes, volumes_from, command, restart_policy, deployment); ' +
         'images[0].ports[0]: unknown key "host_prot" (known keys: host_interface, host_port, container_port, proto)',
     );
     expect(error.fields).toEqual(['images.restart', 'images.ports']);

@@ -62,6 +62,7 @@ test('the view carries every field in GraphQL names, parts in camelCase', () => 
     category: image.category,
     type: image.type,
     command: image.command,
+    restartPolicy: null,
     expose: image.expose,
     ports: image.ports.map((p) => ({
       hostInterface: p.host_interface ?? null,

@@ -239,6 +239,7 @@ describeBrowser('web console', () => {
         await row.getByRole('button', { name: 'Edit web' }).click();
         await page.getByLabel('Command').fill(`sh -c "echo edited-${sfx} && exec httpd -f -p 80"`);
         await page.getByLabel(/^Environment/).fill('GREETING=edited');
+        await page.getByLabel(/^Restart policy/).fill('on-failure:5');
         await page.getByRole('button', { name: 'Save and recreate' }).click();
         await page.getByRole('heading', { name: 'Edit web' }).waitFor({ state: 'detached', timeout: 60_000 });
         await page.getByRole('log', { name: 'Log lines' }).getByText(`edited-${sfx}`).waitFor({ timeout: 30_000 });
@@ -248,6 +249,7 @@ describeBrowser('web console', () => {
           const [container] = await docker.listContainers({ labels: { 'platform.instance': instance } });
           const inspected = await docker.inspectContainer(container.Id);
           expect(inspected!.Config.Env).toContain('GREETING=edited');
+          expect(inspected!.HostConfig.RestartPolicy).toEqual({ Name: 'on-failure', MaximumRetryCount: 5 });
         } finally {
           await docker.close();
         }
@@ -262,6 +264,7 @@ describeBrowser('web console', () => {
         const file = /Saved as (.+\.pmx)\./.exec(saved)![1];
         const committed = execFileSync('git', ['--git-dir', remote, 'show', `HEAD:${file}`], { encoding: 'utf8' });
         expect(committed).toContain('GREETING');
+        expect(committed).toContain('restart_policy: on-failure:5');
         expect(await seriousViolations(page)).toEqual([]);
         await context.close();
       } finally {

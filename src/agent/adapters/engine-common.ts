@@ -71,8 +71,8 @@ export function checkHostPorts(template: DeployTemplate): void {
 }
 
 /** The restart policy an image's containers (or tasks) run with: no, always, on-failure[:N], unless-stopped. */
-export function restartPolicyOf(_image: DeployImage): string {
-  return 'unless-stopped';
+export function restartPolicyOf(image: DeployImage): string {
+  return image.restart_policy ?? 'unless-stopped';
 }
 
 /** A restart policy as a swarm task's: restarted on any exit, on a failure (at most N times), or never. */

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readEnvFile } from './files';
 import { serviceOptions, type BuildSpec } from './options';
 import type { ServiceOptions } from '../service-options';
-import { emptyTextParts, restartPolicyProblem } from '../../parts/image';
+import { emptyTextParts } from '../../parts/image';
 
 /**
  * docker-compose YAML → a template (docs/original-system.md "Compose mapping") plus what the template
@@ -78,12 +78,6 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
       return from?.mode === 'ro' ? [from.service] : [];
     });
     if (readOnly.length) mapped.options.readOnlyVolumesFrom = readOnly;
-    if (svc.restart != null) {
-      const restart = typeof svc.restart === 'string' ? svc.restart.trim() : JSON.stringify(svc.restart);
-      const problem = restartPolicyProblem(restart);
-      if (problem) problems.push({ path: `services.${name}.restart`, message: problem });
-      else mapped.options.restartPolicy = restart;
-    }
     return image;
   });
   const template = bareTemplate(model.name ?? COMPOSE_TEMPLATE_NAME, images);
@@ -172,6 +166,7 @@ function readService(
     ...emptyTextParts(),
     type: normalizeType(null),
     command: readCommand(svc.command, `${at}.command`, add),
+    restart_policy: svc.restart == null ? null : typeof svc.restart === 'string' ? svc.restart.trim() : JSON.stringify(svc.restart),
     // TCP, the default, stays a bare number; another protocol is kept (`53/udp`).
     expose: each('expose', (item) =>
       typeof item === 'number' || typeof item === 'string'

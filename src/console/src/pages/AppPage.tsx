@@ -25,6 +25,7 @@ const AppQuery = graphql(`
         name
         from
         command
+        restartPolicy
         activeState
         subState
         ports {
@@ -77,6 +78,7 @@ const UpdateService = graphql(`
       ... on Service {
         id
         command
+        restartPolicy
         activeState
         subState
         ports {
@@ -302,9 +304,10 @@ const lines = (text: string) =>
     .map((l) => l.trim())
     .filter(Boolean);
 
-/** Edits a service's command, environment and ports; saving recreates its container with them. */
+/** Edits a service's command, restart policy, environment and ports; saving recreates its container with them. */
 function ServiceEditor({ appId, service, onDone }: { appId: number; service: AppService; onDone: () => void }) {
   const [command, setCommand] = useState(service.command ?? '');
+  const [restartPolicy, setRestartPolicy] = useState(service.restartPolicy ?? '');
   const [environment, setEnvironment] = useState(() => envText(service));
   const [ports, setPorts] = useState(() => portsText(service));
   const [saving, update] = useMutation(UpdateService);
@@ -322,6 +325,7 @@ function ServiceEditor({ appId, service, onDone }: { appId: number; service: App
         appId,
         id: service.databaseId,
         command: command.trim() || null,
+        restartPolicy: restartPolicy.trim() || null,
         environment: lines(environment).map((line) => {
           const at = line.indexOf('=');
           return at < 0 ? { variable: line, value: '' } : { variable: line.slice(0, at), value: line.slice(at + 1) };
@@ -339,6 +343,8 @@ function ServiceEditor({ appId, service, onDone }: { appId: number; service: App
       <h2 id="edit-title">Edit {service.name}</h2>
       <label htmlFor="edit-command">Command</label>
       <input id="edit-command" value={command} onChange={(e) => setCommand(e.target.value)} spellCheck={false} />
+      <label htmlFor="edit-restart">Restart policy (no, always, unless-stopped, on-failure[:N]; empty: the engine's)</label>
+      <input id="edit-restart" value={restartPolicy} onChange={(e) => setRestartPolicy(e.target.value)} spellCheck={false} />
       <label htmlFor="edit-environment">Environment (NAME=value, one per line)</label>
       <textarea id="edit-environment" rows={4} value={environment} onChange={(e) => setEnvironment(e.target.value)} spellCheck={false} />
       <label htmlFor="edit-ports">Ports ([host:]container[/tcp|udp], one per line)</label>
