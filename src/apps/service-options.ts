@@ -5,8 +5,6 @@ import type { IpamSubnet } from '../engines/docker-types';
  * the service (`services.options`) and applied each time its containers are made.
  */
 export interface ServiceOptions {
-  /** compose `restart`: no, always, on-failure[:N], unless-stopped. */
-  restartPolicy?: string;
   /** Fields of the container create body and of its HostConfig, in the engine's names. */
   engine?: { config?: Record<string, unknown>; hostConfig?: Record<string, unknown> };
   /** The app networks the service joins (compose `networks:`); none given: the app's default network. */
