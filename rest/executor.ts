@@ -39,10 +39,7 @@ interface Prepared {
   compiled: CompiledQuery | null;
 }
 
-/**
- * Parses and validates every operation once, at start-up; a route naming a missing operation,
- * or an operation that does not validate against the schema, stops the start.
- */
+/** Parses and validates every operation at start-up; a missing or invalid operation stops the start. */
 export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[]): Map<RestRoute, Prepared> {
   const document = restOperationsDocument();
   const errors = validate(
@@ -85,11 +82,7 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
   return prepared;
 }
 
-/**
- * graphql-js walks the operation's AST on every request; for a list of 100 templates with their
- * images that walk was most of the route's CPU (bench/RESULTS.md, scenario 1). A query the
- * compiler cannot take falls back to graphql-js.
- */
+/** graphql-js re-walks the AST on every request, most of a long list's CPU; what graphql-jit cannot take stays on graphql-js. */
 function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string): CompiledQuery | null {
   const compiled = compileQuery(schema, document, operationName);
   return isCompiledQuery(compiled) ? compiled : null;
@@ -134,9 +127,8 @@ function partialFailure(route: RestRoute, graphqlError: GraphQLError, error: unk
 }
 
 /**
- * The variables coerced as graphql-js coerces them (coerceInputValue, what execute and
- * getVariableValues use), before either path runs: its callback hands each problem with the
- * path it is at, so the 400 names the field from that path, not from the message's text.
+ * Coerces the variables as graphql-js would (coerceInputValue) before either executor runs: its
+ * callback gives each problem's path, so the 400 names the field from that path, not from the message.
  */
 function variableProblem(prepared: Prepared, variables: Record<string, unknown>): BadRequestError | null {
   for (const { name, type, hasDefault } of prepared.variables) {
@@ -156,19 +148,15 @@ function variableProblem(prepared: Prepared, variables: Record<string, unknown>)
   return null;
 }
 
-/**
- * graphql-js's message in the client's names: a missing field is said as the top-level ones are,
- * and a field quoted in the message is named as the client sends it (snake_case).
- */
+/** graphql-js's message in the client's terms: snake_case names, a missing field said as top-level ones are. */
 function restMessage(message: string, fields: string[]): string {
   if (/ was not provided\.$/.test(message) && fields.length === 1) return `${fields[0]} is required`;
   return message.replace(/Field "(\w+)"/g, (_match, field: string) => `Field "${snake(field)}"`);
 }
 
 /**
- * The client's field a coercion problem is about: the last field name on its path, or a
- * required field missing from the object the path ends at (graphql-js reports that at the
- * object). `[n]` steps of lists are skipped; a problem with the whole `input` names no field.
+ * The client's field a coercion problem is about: the last field on its path, or the required field
+ * missing from the object it ends at (graphql-js reports that at the object).
  */
 function fieldsAt(type: GraphQLInputType, path: readonly (string | number)[], invalid: unknown, variable: string): string[] {
   let at: GraphQLInputType = type;
@@ -209,9 +197,8 @@ function buildVariables(prepared: Prepared, request: RestRequest): Record<string
 }
 
 /**
- * Fits a client's JSON to a GraphQL input type: snake_case keys are read as camelCase fields,
- * keys the type does not have are dropped (clients PUT back whole representations, read-only
- * fields included), and path/query strings become Ints where the type wants one.
+ * snake_case keys are read as camelCase fields and unknown keys dropped (clients PUT back whole
+ * representations, read-only fields included); path/query strings become Ints where wanted.
  */
 function fitInput(value: unknown, type: GraphQLInputType, form = false): unknown {
   const inner = isNonNullType(type) ? type.ofType : type;
@@ -267,17 +254,14 @@ function scalarFromString(raw: string | undefined, type: GraphQLInputType, name:
   return Number(raw);
 }
 
-/** A domain error raised by a resolver, as itself; variables were checked before (variableProblem). */
+/** A resolver's own error; variables were checked before (variableProblem). */
 function toDomainError(error: GraphQLError): unknown {
-  if (error.originalError instanceof DomainError) return error.originalError;
-  if (error.originalError && !(error.originalError instanceof GraphQLError) && error.path) return error.originalError;
   return error.originalError ?? error;
 }
 
 /**
- * A mutation answers a failure the caller can fix with a typed result (`... on Error`); REST
- * answers it as before: the catalogue entry's status and `{code, message, fields}`. An
- * operation that could get one must select them (`...ErrorBody`), or the start stops.
+ * A mutation's fixable failures are typed results (`... on Error`) that REST answers with the code's
+ * status and `{code, message, fields}`; an operation that can get one must select them or the start stops.
  */
 function typedErrorsOf(
   schema: GraphQLSchema,

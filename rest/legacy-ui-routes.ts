@@ -13,7 +13,7 @@ import {
   serviceShape,
 } from './ui-transforms';
 
-/** Every row of this table reads form-typed values (rest/route.ts `coerce`). */
+/** Every row of this table reads form-typed values (`coerce` in route-table.ts). */
 const ui = (row: Omit<DialectRoute, 'coerce'>): DialectRoute => ({ ...row, coerce: 'form' });
 
 const JOB_RUNNER = "jobs run on the original's job runner (Dray), which this product does not have; deploy templates to a target instead";

@@ -59,10 +59,7 @@ export const routes = [
   { method: 'POST', path: '/deployment_targets/:targetId/deployments/:id/redeploy', operation: 'RedeployDeployment', status: 200 },
 ] as const satisfies readonly RestRoute[];
 
-/**
- * Calls the spec lacks but the original API served (docs/original-system.md "Original web UI dialect"):
- * on the main listener beside the spec's paths, which they do not change.
- */
+/** Calls the original API served beyond the spec (docs/original-system.md), beside the spec's paths. */
 export const extraRoutes = [
   { method: 'GET', path: '/template_repos/:id', operation: 'GetTemplateRepo', status: 200 },
   { method: 'DELETE', path: '/apps/:app_id/services/:id', operation: 'DeleteService', status: 204 },

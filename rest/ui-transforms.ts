@@ -1,15 +1,9 @@
 import { ValidationError } from '../src/errors';
 import { RawBody, type RequestTransform, type ResponseTransform, type RestRequest } from './route-table';
 
-/**
- * The original web UI's dialect (docs/original-system.md "Original web UI dialect"), as small
- * transforms that the rows of rest/legacy-ui-routes.ts declare. Each says which call needs it.
- */
+/** The original web UI's dialect (docs/original-system.md), by the ids of the calls that need each transform. */
 
-/**
- * A7, T3: the UI passes its fields as query parameters and the encoded record as the body;
- * the original merged query over body (Rails: query keys win).
- */
+/** A7, T3: fields come as query parameters, the encoded record as the body; query keys win, as in Rails. */
 export const queryOverBody: RequestTransform = (request) => ({
   ...request,
   body: { ...(isObject(request.body) ? request.body : {}), ...request.query },
@@ -18,10 +12,7 @@ export const queryOverBody: RequestTransform = (request) => ({
 /** Record-level requests (A6 rebuild, R4 reload) carry a body the operation must not read. */
 export const ignoreBody: RequestTransform = (request) => ({ ...request, body: {} });
 
-/**
- * D8: `{resource_type: "Template" | "App", resource_id: "12"}` names what to deploy: a template,
- * or an app as a template made from it would be. `display_name` is the UI's own label.
- */
+/** D8: `{resource_type: "Template" | "App", resource_id}` names a template, or an app deployed as a template made from it. */
 export const deployResource: RequestTransform = (request) => {
   const body = isObject(request.body) ? request.body : {};
   if (body.resource_type === undefined && (body.template_id !== undefined || body.app_id !== undefined)) return request;
@@ -34,11 +25,7 @@ export const deployResource: RequestTransform = (request) => {
   return { ...request, body: { [key]: body.resource_id, override: body.override } };
 };
 
-/**
- * A12, A13, A14 and A1's embedded services: every key present, `host_path` a string ("" for a
- * data volume: the UI splits it), `expose` as numbers like the original's (strings after a UI
- * edit are accepted back).
- */
+/** A12–A14, A1's services: every key present, `host_path` "" for a data volume (the UI splits it), `expose` as numbers. */
 export const serviceShape: ResponseTransform = (body) => mapRecords(body, shapeService);
 
 export const appServicesShape: ResponseTransform = (body) =>
@@ -57,12 +44,7 @@ function shapeService(service: Record<string, unknown>): Record<string, unknown>
 export const serviceIdNames: ResponseTransform = (body) =>
   mapRecords(body, (d) => ({ ...d, service_ids: (d.service_ids as { name: string }[]).map((s) => s.name) }));
 
-/**
- * A8, A17: systemd journal entries, as the original's journal API answered: the cursor, the
- * time in microseconds (a string), the service as SYSLOG_IDENTIFIER, the line as MESSAGE. While
- * the engine cannot be read (the row's `partial`), no entries: the UI polls every second, and an
- * empty pane beats an error each time.
- */
+/** A8, A17: the original's systemd journal entries (microseconds as a string); none while the engine fails: the UI polls each second. */
 export const journalEntries: ResponseTransform = (body) =>
   ((body ?? []) as { timestamp: string; service: string; stream: string; message: string; cursor: string }[]).map((e) => ({
     __CURSOR: e.cursor,
@@ -90,10 +72,7 @@ const SEARCHED: Record<string, { sources?: string; search: boolean; localImages:
   local_image: { search: false, localImages: true },
 };
 
-/**
- * S1: UiSearch's variables from `type`, so that a search asks only what its answer shows: a
- * template search needs neither a registry nor the engine, a remote one no engine.
- */
+/** S1: a search asks only what its `type` shows: templates need no registry nor engine, remote images no engine. */
 export const searchSources: RequestTransform = (request) => {
   const type = searchType(request);
   const wanted = type === undefined ? { search: true, localImages: true } : (SEARCHED[type] ?? { search: false, localImages: false });
@@ -110,12 +89,8 @@ export const searchSources: RequestTransform = (request) => {
 };
 
 /**
- * S1: an object of arrays, only the keys of the requested `type` (all of them without one):
- * `templates`, `local_images` (engine images whose tag contains a term), `remote_images` with
- * `errors` (one `summary` per registry that could not be searched). Without a type, an engine
- * that cannot be reached leaves `local_images` empty and adds an entry to `errors` (`registry_id`
- * null, `registry_name` "Docker engine"): the only place of that shape for a failure; asked for
- * local images alone, its failure is the answer.
+ * S1: only the requested `type`'s keys (all without one). Without a type, an unreachable engine adds an
+ * `errors` entry (`registry_id` null, "Docker engine"); asked for local images alone, its failure is the answer.
  */
 export const searchByType: ResponseTransform = (body, request, failures) => {
   const data = body as UiSearchData;

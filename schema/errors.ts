@@ -1,20 +1,13 @@
 import { ERROR_CODES, type DomainError } from '../src/errors';
 import { builder, USER_ERRORS } from './builder';
 
-/**
- * Every stable code of the catalogue (src/errors.ts): the typed results' `code`, and
- * `extensions.code` of the errors in `errors[]`. The values are the strings REST and clients
- * already read.
- */
+/** The catalogue's stable codes (src/errors.ts), as typed results' `code` and errors' `extensions.code`. */
 export const ErrorCode = builder.enumType('ErrorCode', {
   description: 'The stable code of a failure (REST answers each with its HTTP status)',
   values: Object.fromEntries(ERROR_CODES.map(({ code, httpStatus }) => [code, { value: code, description: `HTTP ${httpStatus}` }])),
 });
 
-/**
- * The typed error results of every mutation: `... on Error { code message fields }`. The same
- * catalogue entries REST answers with (src/errors.ts); `code` is the stable SCREAMING_SNAKE code.
- */
+/** Every mutation's typed error results (`... on Error { code message fields }`), the entries REST answers with. */
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
   description: 'A failure the caller can fix; the mutation did nothing (or, for an upstream failure, nothing it can confirm)',
   fields: (t) => ({

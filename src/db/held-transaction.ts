@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { acquireConnection, type HeldConnection } from './rows';
 
-/**
- * Runs `work` in one transaction on a connection of MikroORM's pool, with `$1…` statements: for
- * code that writes rows and queue jobs (pg-boss's SQL) together, all or nothing.
- */
+/** One transaction on a pooled connection, for code that writes rows and pg-boss's queue jobs all or nothing. */
 export async function inTransaction<T>(em: EntityManager, work: (connection: HeldConnection) => Promise<T>): Promise<T> {
   const connection = await acquireConnection(em);
   try {

@@ -1,12 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName, FilterQuery, FindOptions } from '@mikro-orm/core';
 
-/**
- * One page of a list ordered by id, as Relay's cursor arguments ask for it: ids after `after`
- * and before `before`, `limit` rows (one more than the page, to tell whether there is a next),
- * descending when `inverted` (`last` without `first`). Keyset, not offset: a row added or
- * removed while a client pages does not shift the pages after it.
- */
+/** `limit` is one over the page, to tell if there is a next. Keyset, not offset: rows added while a client pages shift nothing. */
 export interface KeysetPage {
   after?: number;
   before?: number;

@@ -24,7 +24,6 @@ folder's index finds. Review the SQL before committing it. --blank writes an emp
 
 const DIRS = { service: path.join(__dirname, 'migrations'), agent: path.join(__dirname, '..', 'agent', 'migrations') };
 
-/** `npm run migration:create -- <name>`: the entities' difference from the migrations, as a new migration. */
 async function main(argv: string[]): Promise<void> {
   const name = argv.find((arg) => !arg.startsWith('-'));
   if (!name || argv.includes('--help')) return void console.log(USAGE);
@@ -47,10 +46,7 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-/**
- * Writes `<dir>/NNNN-<name>.ts` (NNNN: one more than the highest there) running `statements`; the
- * folder's index lists its files. Returns the file written.
- */
+/** Writes `<dir>/NNNN-<name>.ts`, numbered one above the highest there, and returns its path. */
 export function writeMigration(dir: string, name: string, statements: string[]): string {
   const slug = name
     .toLowerCase()

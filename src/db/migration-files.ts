@@ -2,13 +2,9 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
-/** A migration's file: `NNNN-name.ts` (or `.js` once built), exporting its one Migration class. */
 const MIGRATION_FILE = /^(\d{4}-[a-z0-9-]+)\.(ts|js)$/;
 
-/**
- * The migrations of a folder, in the order of their numbers: a new migration is its file, with no
- * list to append it to (two branches that each add one merge without a conflict).
- */
+/** In number order; a migration is just its file, so two branches that each add one merge without a conflict. */
 export function migrationsIn(dir: string): MigrationObject[] {
   return readdirSync(dir)
     .map((file) => MIGRATION_FILE.exec(file))

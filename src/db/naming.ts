@@ -4,13 +4,7 @@ import { UnderscoreNamingStrategy } from '@mikro-orm/core';
 const MAX_IDENTIFIER = 63;
 const SUFFIX = { foreign: 'fkey', unique: 'key', index: 'idx', check: 'check' } as const;
 
-/**
- * Constraint and index names as PostgreSQL chooses them for the committed migrations' SQL
- * (`references` -> `<table>_<column>_fkey`, `unique (a, b)` -> `<table>_a_b_key`, truncated like
- * PostgreSQL's ChooseRelationName), instead of MikroORM's `_foreign`/`_unique`. With it, the
- * schema comparator sees the hand-written migrations and the entities as the same schema
- * (test/db/schema-matches-migrations.test.ts), and a generated migration names things the same way.
- */
+/** PostgreSQL's own names (`<table>_<column>_fkey`), not MikroORM's, so migrations and entities compare as one schema. */
 export class PostgresNamingStrategy extends UnderscoreNamingStrategy {
   override indexName(
     tableName: string,

@@ -6,12 +6,10 @@ import { PostgresNamingStrategy } from './naming';
 export interface OrmOptions {
   clientUrl: string;
   entities: NonNullable<Options['entities']>;
-  /** Committed migrations, in order; applied on open. */
   migrations: MigrationObject[];
   /** Table that records applied migrations: the service and the agent may share a server. */
   migrationsTable?: string;
   log: Logger;
-  /** Maximum pooled connections. */
   poolSize?: number;
 }
 

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/** The part of a pooled node-postgres connection used here. */
 interface PgConnection {
   query(sql: string, params: readonly unknown[]): Promise<{ rows: unknown[] }>;
 }
@@ -11,14 +10,7 @@ interface PoolClient {
   releaseConnection(connection: PgConnection): Promise<void>;
 }
 
-/**
- * The rows of one read-only statement with `$1…` parameters, run on a connection of MikroORM's
- * own pool without its query path: `connection.execute` inlines every parameter into the text
- * (formatQuery), builds a knex raw query and logs it, which was about a tenth of the CPU of
- * GET /templates/{id} (three statements per request: the token, the template, its images;
- * bench/RESULTS.md, scenario 1). For the hot read paths only: it joins no transaction of the
- * entity manager, and its rows are node-postgres's (jsonb parsed, timestamps as Dates).
- */
+/** Skips MikroORM's query path (inlining, knex, logging), costly on hot reads; joins no transaction, rows as pg parses them. */
 export async function queryRows<T>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
   const connection = await acquireConnection(em);
   try {

@@ -3,15 +3,9 @@ import { Client } from 'pg';
 import type { Logger } from '../logger';
 import { openOrm, type OrmOptions } from './orm';
 
-/** What one database is built from: its entities, its committed migrations and their table. */
 export type SchemaSource = Required<Pick<OrmOptions, 'entities' | 'migrations' | 'migrationsTable'>>;
 
-/**
- * The SQL that would bring a database built by the committed migrations to what the entities
- * declare (MikroORM's schema comparator), as statements; empty when they agree. Runs in a scratch
- * database made on the server at `serverUrl` and dropped afterwards, so the answer depends only on
- * the committed migrations, never on the state of someone's data.
- */
+/** SQL from the committed migrations' schema to the entities', computed in a scratch database so no one's data matters. */
 export async function schemaDifference(serverUrl: string, schema: SchemaSource, log: Logger): Promise<string[]> {
   const name = `platform_schema_diff_${randomBytes(6).toString('hex')}`;
   await admin(serverUrl, `create database "${name}"`);
@@ -30,12 +24,8 @@ export async function schemaDifference(serverUrl: string, schema: SchemaSource, 
   }
 }
 
-/**
- * What the migrations build that the entities leave out on purpose: the templates' generated
- * full-text columns `search_vector` and `search_head` and their GIN indexes (migration 0010).
- * PostgreSQL computes them, only search.service.ts's SQL reads them, and declared on the entity
- * they would be loaded with every template and demanded by every `em.create`.
- */
+// Generated full-text columns and their indexes (migration 0010), off the entity on purpose: declared, they
+// would be loaded with every template and demanded by every `em.create`.
 const SQL_ONLY = /\bsearch_(vector|head)\b|templates_search_(vector|head)_idx/;
 
 /** MikroORM's update SQL is one string of `;`-terminated statements, one per line or more. */

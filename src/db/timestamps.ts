@@ -7,5 +7,4 @@ export const timestamp = () =>
     .defaultRaw('now()')
     .onCreate(() => new Date());
 
-/** A time set when the row is made and again whenever the ORM updates it. */
 export const updatedTimestamp = () => timestamp().onUpdate(() => new Date());

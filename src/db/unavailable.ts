@@ -1,7 +1,6 @@
 import { ConnectionException } from '@mikro-orm/core';
 import { UnavailableError } from '../errors';
 
-/** Seconds a client is asked to wait (`Retry-After`) while the database is unreachable. */
 export const RETRY_AFTER_SECONDS = 5;
 
 // Socket failures, PostgreSQL's connection-exception class (08xxx) and its shutdown codes
@@ -14,11 +13,7 @@ const MESSAGES = [
   /the database system is (starting up|shutting down)/i,
 ];
 
-/**
- * An error from the ORM or the pg driver that means "the database is not reachable right now":
- * the request is answered 503 with Retry-After, not masked as a 500, and the service recovers by
- * itself when the database is back (the pool reconnects).
- */
+/** A database that cannot be reached is a 503 with Retry-After, not a masked 500; the pool reconnects once it is back. */
 export function databaseUnavailable(error: unknown): UnavailableError | undefined {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
     const { code, message } = current as { code?: unknown; message?: unknown };

@@ -11,16 +11,7 @@ import {
 import { getVariableValues } from 'graphql/execution/values';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
-/**
- * Queries run compiled (graphql-jit), as the REST routes do: graphql-js walks the operation's
- * AST on every request, which was most of GraphQL-over-HTTP's CPU for a list (bench scenario 1).
- *
- * Compiled operations are kept per parsed document and operation name. Yoga's parser cache
- * hands out the same DocumentNode for the same text, so the WeakMap lives as long as that entry
- * of the parser's LRU does, and no text is kept twice. (@envelop/graphql-jit keys its cache by
- * the document only: a document with two operations would run the first one compiled for
- * whichever name was asked for.) Mutations and subscriptions stay on graphql-js.
- */
+/** Queries run compiled (graphql-jit), kept per document and operation name: @envelop/graphql-jit keys by document only. */
 export function useCompiledQueries(): Plugin {
   const bySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, CompiledQuery | null>>>();
   const compiledFor = (args: ExecutionArgs): CompiledQuery | null => {
@@ -32,7 +23,6 @@ export function useCompiledQueries(): Plugin {
     let compiled = byName.get(name);
     if (compiled === undefined) {
       const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
-      // A document the compiler cannot take runs through graphql-js.
       compiled = isCompiledQuery(result) ? result : null;
       byName.set(name, compiled);
     }
@@ -41,8 +31,7 @@ export function useCompiledQueries(): Plugin {
 
   return {
     onExecute({ args: anyArgs, setExecuteFn, executeFn }) {
-      // Envelop types execution arguments and results as `any`, to serve every graphql-js
-      // version; this service runs graphql-js 16, whose types they are.
+      // Envelop types these as `any` to serve every graphql-js version; this service runs 16.
       const args = anyArgs as ExecutionArgs;
       if (getOperationAST(args.document, args.operationName)?.operation !== OperationTypeNode.QUERY) return;
       const compiled = compiledFor(args);
@@ -60,12 +49,7 @@ export function useCompiledQueries(): Plugin {
   };
 }
 
-/**
- * graphql-jit's errors carry `locations` as plain values, without the source and positions a
- * graphql-js error derives them from, so yoga's serializer (which rebuilds every error from
- * `nodes`, `source` and `positions`) dropped them. Each is rebuilt here as graphql-js would have
- * made it: same message, locations, path, original error and extensions.
- */
+/** graphql-jit's errors lack the source and positions yoga's serializer rebuilds `locations` from; made as graphql-js does. */
 function withSourceLocations(result: ExecutionResult, document: DocumentNode): ExecutionResult {
   const source = document.loc?.source;
   if (!result.errors?.length || !source) return result;

@@ -21,32 +21,17 @@ import type { QueryLimits } from '../config';
 import { tooComplex } from './limits';
 
 /**
- * One cost model for every transport. The walk is @pothos/plugin-complexity's (it reads the
- * request's variables, follows fragments and inline fragments on unions and interfaces into the
- * concrete type's fields, and memoizes each selection set per type, so it stays linear in the
- * document); this file says what each field costs. A field costs 1, and what it selects is
- * multiplied by the number of items it returns:
- *
- * - a top-level list that returns every row (`apps`, `templates`…) by its real size, counted
- *   before the operation runs (one count per list the operation selects);
- * - a connection by its page (`first`/`last`, default 20, at most 100), its `edges`/`nodes` by 1;
- * - a journal by its `limit`, a search by its `limit`;
- * - any other list (an app's services, a template's images, a target's deployments) by 10.
- *
- * Introspection is costed with the same rule (its lists by 10), and exempt from the depth limit.
+ * A field costs 1 and multiplies what it selects by its items: a top-level list of every row by its counted size,
+ * a connection by its page (`edges`/`nodes` by 1), a journal or search by its `limit`, any other list by 10.
  */
 export const DEFAULT_LIST_SIZE = 10;
 const PAGE = { defaultSize: 20, maxSize: 100 };
 
-/**
- * A top-level list that answers every row is costed at its real size: its field carries these
- * extensions, and the count runs before the operation (one per such list it selects).
- */
+/** Costs a top-level list of every row at its real size, counted before the operation runs. */
 export function countedList(count: (services: Services) => Promise<number>): { extensions: { countRows: typeof count } } {
   return { extensions: { countRows: count } };
 }
 
-/** A field that returns `limit` items (a journal, a search): what it selects, times that. */
 export function byLimit(defaultLimit: number, maxLimit = Infinity) {
   return (args: Args): FieldComplexityValue => ({
     field: 1,
@@ -56,7 +41,6 @@ export function byLimit(defaultLimit: number, maxLimit = Infinity) {
 
 type Args = Record<string, unknown>;
 
-/** Each field's "Type.field", for the counted sizes of a request's top-level lists. */
 const coordinates = new WeakMap<GraphQLField<unknown, unknown>, string>();
 const indexed = new WeakSet<GraphQLSchema>();
 /** The counted sizes of one request's top-level lists, by its context. */
@@ -72,7 +56,7 @@ function indexCoordinates(schema: GraphQLSchema): void {
   indexed.add(schema);
 }
 
-/** The builder's `complexity.fieldComplexity`: what a field costs and how it multiplies. */
+/** The builder's `complexity.fieldComplexity`. */
 export function fieldCost<C extends object>(args: Args, ctx: C, field: GraphQLField<unknown, C, Args>): FieldComplexityValue {
   const coordinate = coordinates.get(field as unknown as GraphQLField<unknown, unknown>) ?? '';
   const named = getNamedType(field.type).name;
@@ -87,14 +71,9 @@ export function fieldCost<C extends object>(args: Args, ctx: C, field: GraphQLFi
   return { field: 1, multiplier: counted ?? DEFAULT_LIST_SIZE };
 }
 
-/**
- * Depth and cost, checked before an operation runs, the same way for queries and mutations
- * over HTTP, and subscriptions over SSE and WebSocket (all go through yoga's envelop). The
- * limits that do not need variables are validation rules (src/graphql/limits.ts).
- */
+/** Depth and cost, checked before an operation runs on every transport (HTTP, SSE and WebSocket all go through envelop). */
 export function useCostLimit(limits: QueryLimits): Plugin {
-  // A verdict that depends only on the document, the operation and the variables is kept (per
-  // parsed document, which yoga's parser cache reuses), so a repeated operation is walked once.
+  // Without counted lists the verdict is kept per parsed document (yoga's parser cache reuses it) and variables.
   const verdicts = new WeakMap<DocumentNode, Map<string, GraphQLError[]>>();
   const check = async (args: ExecutionArgs): Promise<GraphQLError[]> => {
     const operation = getOperationAST(args.document, args.operationName);
@@ -156,7 +135,6 @@ export function useCostLimit(limits: QueryLimits): Plugin {
   };
 }
 
-/** The names of the operation's top-level fields, through fragments at the top level. */
 function rootFieldNames(
   set: SelectionSetNode,
   fragments: Map<string, FragmentDefinitionNode>,
@@ -175,7 +153,6 @@ function rootFieldNames(
   return names;
 }
 
-/** Introspection's lists: each counts 10 items, as other lists do. */
 const INTROSPECTION_LISTS = new Set([
   'types',
   'fields',
@@ -188,18 +165,11 @@ const INTROSPECTION_LISTS = new Set([
   'locations',
 ]);
 
-/**
- * The cost of the `__schema`/`__type` fields at the top of an operation. The Pothos walk costs a
- * meta field 1 and does not enter it; this walk does, with each selection set costed once.
- */
-/**
- * One `__schema` or `__type` answers at most the whole schema, whatever its selection asks: each
- * is charged at most this much. GraphiQL's introspection (with input value deprecation) is
- * estimated at ~52,000 by the list-size model alone, over the default limit; three copies
- * of it in one operation are still refused.
- */
+// One `__schema`/`__type` answers at most the whole schema: GraphiQL's introspection (~52,000 by the list
+// model, over the default limit) passes, three copies of it do not.
 const INTROSPECTION_SELECTION_MAX = 20_000;
 
+/** The Pothos walk costs a meta field 1 without entering it; this walk enters, each selection set once. */
 function introspectionCost(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): number {
   const memo = new Map<SelectionSetNode, number>();
   const cost = (selections: SelectionSetNode, active: Set<SelectionSetNode>): number => {

@@ -13,7 +13,6 @@ import {
 import type { QueryLimits } from '../config';
 import { checkText, snake } from '../parts/text-limits';
 
-/** The error every limit answers with: 400, QUERY_TOO_COMPLEX, and which limit by how much. */
 export function tooComplex(what: string, value: number, limit: number, nodes?: readonly ASTNode[]): GraphQLError {
   return new GraphQLError(`query ${what} ${value} exceeds the limit of ${limit}`, {
     nodes,
@@ -28,12 +27,7 @@ export function validationAborted(): GraphQLError {
   });
 }
 
-/**
- * The limits that do not depend on variables, as validation rules (so yoga's validation cache
- * keeps their verdict per document): aliases (graphql-armor's rule, which memoizes each
- * fragment's count) and expanded fragment spreads. Depth and cost need the variables and run
- * before execution (src/graphql/cost.ts).
- */
+/** The limits that need no variables, as validation rules so yoga's validation cache keeps their verdict per document. */
 export function limitRules(limits: QueryLimits): ValidationRule[] {
   return [
     maxAliasesRule({
@@ -52,15 +46,8 @@ export function limitRules(limits: QueryLimits): ValidationRule[] {
   ];
 }
 
-/**
- * graphql-js's OverlappingFieldsCanBeMerged compares every pair of fields that share a response
- * name, and the sub-selections of each pair: `{ me { username } me { username } … }` 1,200 times
- * (4,800 tokens, under the token limit) took 2.5 s of CPU here before graphql-js's own budget
- * aborted it with a bare "Validation aborted.". Counting the fields per response name in each
- * selection set (each fragment's top level counted once, as that rule does) is linear, and a
- * document over the limit is refused before the rule runs. Clients repeat a field a few times
- * (Relay and Apollo add `id` and `__typename` in each fragment), not hundreds.
- */
+// graphql-js's OverlappingFieldsCanBeMerged compares every pair of fields sharing a response name: seconds of CPU
+// for a field repeated a thousand times. Clients repeat one a few times (Relay and Apollo add `id`, `__typename`).
 function fieldRepeatsLimit(context: ValidationContext, maxRepeats: number): { SelectionSet: (node: SelectionSetNode) => void } {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of context.getDocument().definitions) {
@@ -104,12 +91,7 @@ function fieldRepeatsLimit(context: ValidationContext, maxRepeats: number): { Se
   };
 }
 
-/**
- * A document of fragments that each spread the next one twice is tiny and expands
- * exponentially: anything that walks it spread by spread (a cost walker, an old validation rule)
- * stalls the event loop. The expanded count is computed once per fragment, so this stays linear
- * in the document, and such a document is refused before anything else walks it.
- */
+/** Fragments that each spread the next twice expand exponentially; counted once per fragment, this stays linear. */
 function spreadLimit(
   context: ValidationContext,
   maxSpreads: number,
@@ -151,15 +133,12 @@ function spreadLimit(
   };
 }
 
-/**
- * Without introspection, graphql-js's "Did you mean …?" hints would still reveal field, type,
- * argument and enum value names one typo at a time.
- */
+/** Without introspection, graphql-js's "Did you mean …?" hints would still reveal the schema one typo at a time. */
 export function hideSuggestions(message: string): string {
   return message.replace(/\s*Did you mean [^?]*\?/g, '');
 }
 
-/** The same rule for string literals written into a GraphQL document (arguments, input fields). */
+/** checkText's limits for string literals written into a document (arguments, input fields). */
 export function inputTextsRule(context: ValidationContext): ASTVisitor {
   const check = (node: { value: ValueNode }, name: string) => {
     const walk = (value: ValueNode, field: string): void => {

@@ -1,12 +1,7 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
-/**
- * A response that carries data is a 200, whatever failed beside it: `{ me a: app(id: 999) }`
- * answers `me` with `a: null` and the NOT_FOUND error, not a 404 that a client would read as a
- * failed request. The error keeps `extensions.status`; only the transport status is dropped.
- * With no data (a request error, or a failure that reached the root) the error's status stays.
- */
+/** A response with data is a 200 whatever failed beside it (not a 404 a client reads as failed); errors keep `extensions.status`. */
 export function partialResults(): Plugin {
   return {
     onResultProcess(payload) {

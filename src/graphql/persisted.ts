@@ -16,11 +16,7 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/**
- * Automatic persisted queries (Apollo's protocol) with yoga's plugin, over an in-memory LRU per
- * instance (a client whose hash another replica does not know just sends the text again). Any
- * client with a token can register documents, so entries are bounded in number and size.
- */
+/** APQ over a per-instance LRU (a replica without the hash gets the text resent); any token holder registers, hence the bounds. */
 export function apqPlugin(): Plugin {
   const lru = createInMemoryAPQStore({ max: APQ_ENTRIES, ttl: APQ_TTL_MS });
   const store: APQStore = {
@@ -32,14 +28,7 @@ export function apqPlugin(): Plugin {
   return useAPQ({ store });
 }
 
-/**
- * Trusted documents: only documents the operator lists run, whichever transport brings them.
- * Over HTTP a client may send a known document's id alone (`extensions.persistedQuery.sha256Hash`,
- * as Apollo's persisted-query link does; yoga's persisted-operations plugin looks it up) or its
- * text; every document is checked when it is parsed, so SSE (both modes) and graphql-ws, which
- * bypass yoga's request parameters, are held to the same list. With introspection on,
- * introspection-only documents pass too (GraphiQL, codegen).
- */
+/** Only listed documents run, checked at parse as SSE and graphql-ws bypass yoga's params; introspection-only ones if enabled. */
 export function trustedDocumentsPlugins(documents: ReadonlyMap<string, string>, allowIntrospection: boolean): Plugin[] {
   const knownTexts = new Set([...documents.values()].map(sha256));
   return [
@@ -59,12 +48,7 @@ export function trustedDocumentsPlugins(documents: ReadonlyMap<string, string>, 
   ];
 }
 
-/**
- * The documents of trusted-documents mode: every REST operation (interface A's, printed with the
- * fragments it uses) and those of `file`, in Apollo's persisted-query manifest format
- * (`{"format": "apollo-persisted-query-manifest", "operations": [{"id", "body"}]}`) or as a map of
- * id to document (graphql-codegen's client preset, Relay). Keyed by id; REST ones by sha256.
- */
+/** REST operations (by sha256 of their text) and `file`'s: an Apollo persisted-query manifest or an id → document map. */
 export function loadTrustedDocuments(file: string | undefined): Map<string, string> {
   const documents = new Map<string, string>();
   for (const text of restOperationTexts()) documents.set(sha256(text), text);

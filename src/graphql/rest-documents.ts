@@ -14,10 +14,7 @@ import { camel, SERVICE_TEXT_PART_KEYS, TEXT_PART_KEYS, type TextPartKey } from 
 
 const OPERATIONS_DIR = path.join(__dirname, '../../rest/operations');
 
-/**
- * The container's text parts as interface A's image and service bodies answer them, under their
- * file names: written from the parts' one table, so a part added there is answered everywhere.
- */
+/** The text parts under their file names, written from the parts' one table so a part added there is answered everywhere. */
 function textPartFragments(): string {
   const members = (keys: readonly TextPartKey[]) => keys.map((key) => (camel(key) === key ? key : `${key}: ${camel(key)}`)).join(' ');
   return [
@@ -60,7 +57,6 @@ export function operationText(operation: OperationDefinitionNode, all: DocumentN
   return print({ kind: Kind.DOCUMENT, definitions: [operation, ...[...used].sort().map((name) => fragments.get(name)!)] });
 }
 
-/** Each named operation of rest/operations, as operationText writes it. */
 export function restOperationTexts(): string[] {
   return restOperationsDocument()
     .definitions.filter((def): def is OperationDefinitionNode => def.kind === Kind.OPERATION_DEFINITION)

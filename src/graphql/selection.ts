@@ -1,9 +1,6 @@
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
-/**
- * Whether the field being resolved selects `name` on its items (directly, or through fragments
- * and inline fragments), so a resolver can ask its source for that part in the same request.
- */
+/** Whether the resolving field selects `name` on its items (fragments included), so one fetch can bring that part. */
 export function selects(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, name: string): boolean {
   const seen = new Set<string>();
   const within = (set: SelectionSetNode | undefined): boolean =>

@@ -49,8 +49,7 @@ export class Migration0001Catalog extends Migration {
       updated_at timestamptz not null default now()
     )`);
     this.addSql(`create index templates_repo_id_idx on templates (repo_id)`);
-    // Search matches a term anywhere in the name or keywords, case-insensitively: trigram
-    // indexes serve those ILIKE '%term%' filters without a scan.
+    // Trigram indexes serve search's ILIKE '%term%' filters on name and keywords without a scan.
     this.addSql(`create index templates_name_trgm_idx on templates using gin (name gin_trgm_ops)`);
     this.addSql(`create index templates_keywords_trgm_idx on templates using gin (keywords gin_trgm_ops)`);
     this.addSql(`create table template_images (

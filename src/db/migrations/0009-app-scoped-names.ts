@@ -1,10 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Service names are unique within their app, not across apps: inside an app every service is
- * reachable by its own name, and the engine objects (containers, volumes) carry app-scoped
- * names instead. Services get the compose options that have no column of their own, apps the
- * warnings about what a compose file asked for that was not honoured as written.
+ * Service names unique within their app (engine objects carry app-scoped names instead); services get the
+ * compose options that have no column, apps the warnings about what a compose file asked for and did not get.
  */
 export class Migration0009AppScopedNames extends Migration {
   override up(): void {

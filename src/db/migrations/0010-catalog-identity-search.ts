@@ -1,9 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Repo templates keyed by (repo, file path) so reloads keep their ids; full-text
- * search with weighted fields; what an app keeps from its template so a template made from it
- * can give it back.
+ * Repo templates keyed by (repo, file path) so reloads keep their ids; weighted full-text search; what an app
+ * keeps from its template so a template made from it can give it back.
  */
 export class Migration0010CatalogIdentitySearch extends Migration {
   override up(): void {

@@ -1,9 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Deploy hooks (inbound), domain events with their outbound subscriptions and delivery log, and
- * the audit log: append-only, each row chained to the one before by a SHA-256 hash computed by
- * the database itself, so that whatever inserts, the chain is in commit order.
+ * Deploy hooks, domain events with their subscriptions and delivery log, and the audit log: append-only,
+ * each row hash-chained to the one before by the database itself, so the chain is in commit order.
  */
 export class Migration0014Automation extends Migration {
   override up(): void {

@@ -1,9 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * A container's restart policy is a part of its own (no, always, unless-stopped, on-failure[:N]).
- * An app's compose `restart` was kept in its service's options, earlier still as the engine's
- * HostConfig.RestartPolicy: both move into the column.
+ * A restart policy column on template images and services (no, always, unless-stopped, on-failure[:N]);
+ * services' policies move into it from their options (`restartPolicy`, or older rows' HostConfig.RestartPolicy).
  */
 export class Migration0015RestartPolicy extends Migration {
   override up(): void {
