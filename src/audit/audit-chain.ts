@@ -2,7 +2,7 @@ import { Client } from 'pg';
 
 export interface ChainProblem {
   id: number;
-  /** edited: the row's hash is not that of its contents; broken: its prev_hash is not the hash of the row before it (a row was removed). */
+  /** edited: its hash does not match its contents; broken: its prev_hash is not the row before's (one was removed). */
   kind: 'edited' | 'broken';
   message: string;
 }
@@ -14,12 +14,8 @@ export interface ChainReport {
 
 const GENESIS = '0'.repeat(64);
 
-/**
- * Walks the audit log in id order and recomputes each row's hash with the same function the
- * insert used (the database's audit_event_digest): a row whose contents were changed no longer
- * matches its hash, and a removed row leaves the next one pointing at a hash no row has. The
- * chain starts at the genesis hash, or at the hash retention's last pruning left behind.
- */
+// Hashes are recomputed with the insert's own function (audit_event_digest); the chain starts at the genesis
+// hash, or at the hash retention's last pruning left behind.
 export async function verifyAuditChain(databaseUrl: string): Promise<ChainReport> {
   const client = new Client({ connectionString: databaseUrl, application_name: 'platform-audit-verify' });
   await client.connect();

@@ -2,10 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { ApiToken } from '../auth/api-token.entity';
 import { timestamp } from '../db/timestamps';
 
-/**
- * One change, whatever door it came through. Written by INSERT only: the database computes
- * `prevHash` and `hash` (a trigger) and refuses UPDATE and DELETE (see migration 0014).
- */
+/** INSERT only: a trigger computes the hashes, and UPDATE and DELETE are refused (migration 0014). */
 export const AuditEvent = defineEntity({
   name: 'AuditEvent',
   tableName: 'audit_events',
@@ -33,7 +30,7 @@ export const AuditEvent = defineEntity({
 });
 export type AuditEvent = InferEntity<typeof AuditEvent>;
 
-/** Retention's pruning: the hash of the last row it removed is where the chain now starts. */
+/** The hash of the last row a pruning removed is where the chain now starts. */
 export const AuditPrune = defineEntity({
   name: 'AuditPrune',
   tableName: 'audit_prunes',
@@ -46,7 +43,7 @@ export const AuditPrune = defineEntity({
 });
 export type AuditPrune = InferEntity<typeof AuditPrune>;
 
-/** A token's first use (recorded in the audit log once). */
+/** Makes a token's first use an audit record once, across replicas. */
 export const ApiTokenUse = defineEntity({
   name: 'ApiTokenUse',
   tableName: 'api_token_uses',

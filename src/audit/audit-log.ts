@@ -7,7 +7,6 @@ import type { Logger } from '../logger';
 import type { RequestOrigin } from '../net/request-origin';
 import { maskInput } from './masking';
 
-/** Who acted: a token (by id and name), ADMIN_TOKEN, the legacy UI listener, a deploy hook, or the service itself. */
 export interface Actor {
   kind: 'token' | 'admin-token' | 'legacy-ui' | 'webhook' | 'system';
   id: string | null;
@@ -51,7 +50,7 @@ export interface AuditPage {
 }
 
 export interface AuditFilter {
-  /** An actor's id or name (a token's id, its name, `legacy-ui`, a hook's id). */
+  /** An actor's id, name or kind. */
   actor?: string | null;
   objectType?: string | null;
   objectId?: string | null;
@@ -64,12 +63,9 @@ const COLUMNS = `id, at, actor_kind as "actorKind", actor_id as "actorId", actor
   object_type as "objectType", object_id as "objectId", input, outcome, client_address as "clientAddress",
   user_agent as "userAgent", prev_hash as "prevHash", hash`;
 
-/**
- * The audit log: one INSERT per change (the database chains and guards the rows), the admin's
- * filtered reads, and retention. Process-wide; each call takes its own connection.
- */
+/** Process-wide: each call takes its own connection. The database chains and guards the rows. */
 export class AuditLog {
-  /** Tokens whose first use this process has seen recorded (or found recorded). */
+  /** Tokens whose first use this process has seen recorded. */
   private readonly usedTokens = new Set<number>();
   private readonly tokenNames = new Map<number, string>();
 
@@ -103,7 +99,7 @@ export class AuditLog {
     );
   }
 
-  /** The actor behind an identity: a token's name is looked up once per process. */
+  /** A token's name is looked up once per process. */
   async actorOf(identity: Identity): Promise<Actor> {
     if (identity.username === 'legacy-ui' && identity.tokenId === null) return { kind: 'legacy-ui', id: null, name: 'legacy-ui' };
     if (identity.tokenId === null) return { kind: 'admin-token', id: null, name: identity.username };
@@ -116,10 +112,8 @@ export class AuditLog {
     return { kind: 'token', id: String(identity.tokenId), name };
   }
 
-  /**
-   * A token's first use is a record of its own (reads are not recorded otherwise). Costs one
-   * insert per token per process; the table's key makes it once per token across replicas.
-   */
+  // A record of its own, as reads are not recorded otherwise: one insert per token per process, and the
+  // table's key makes it once per token across replicas.
   async noteTokenUse(identity: Identity, origin: RequestOrigin): Promise<void> {
     const id = identity.tokenId;
     if (id === null || this.usedTokens.has(id)) return;
@@ -145,7 +139,6 @@ export class AuditLog {
     }
   }
 
-  /** Records matching `filter`, newest first, after the id `before` (keyset). */
   async list(filter: AuditFilter, page: { before?: number; limit: number }): Promise<AuditRow[]> {
     const { where, params } = whereOf(filter);
     if (page.before !== undefined) {
@@ -161,7 +154,6 @@ export class AuditLog {
     return rows.map(withDate);
   }
 
-  /** A page for the admin's reads: `limit` records older than `before`, and where the next page starts. */
   async page(filter: AuditFilter, limit: number, before: number | undefined, maxLimit: number): Promise<AuditPage> {
     if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) throw new BadRequestError(`first must be 1 to ${maxLimit}`, ['first']);
     for (const field of ['since', 'until'] as const) {
@@ -173,7 +165,7 @@ export class AuditLog {
     return { items: page, next: items.length > limit ? page[page.length - 1].id : null, total: () => this.count(filter) };
   }
 
-  /** A Relay connection's window (ids after/before, ascending, or descending when inverted). */
+  /** A Relay connection's window: ascending, or descending when inverted. */
   async window(filter: AuditFilter, page: KeysetPage): Promise<AuditRow[]> {
     const { where, params } = whereOf(filter);
     const add = (sql: string, value: unknown) => {
@@ -201,7 +193,6 @@ export class AuditLog {
     return Number(row.n);
   }
 
-  /** Every matching record, oldest first, a page at a time: the JSON-lines export. */
   async *export(filter: AuditFilter): AsyncGenerator<AuditRow> {
     let after = 0;
     for (;;) {
@@ -219,7 +210,6 @@ export class AuditLog {
     }
   }
 
-  /** The export: every matching record (up to `max`) as one JSON object per line, oldest first. */
   async exportLines(filter: AuditFilter, max: number): Promise<string> {
     const lines: string[] = [];
     for await (const row of this.export(filter)) {
@@ -229,7 +219,7 @@ export class AuditLog {
     return lines.length ? `${lines.join('\n')}\n` : '';
   }
 
-  /** Removes records older than `days` days through the database's one privileged path; the count removed. */
+  /** Through the database's one privileged path. */
   async prune(days: number): Promise<number> {
     if (days <= 0) return 0;
     const [row] = await queryRows<{ removed: number }>(this.em, `select audit_prune(now() - make_interval(days => $1)) as removed`, [days]);
@@ -258,7 +248,7 @@ function withDate(row: AuditRow): AuditRow {
   return { ...row, at: new Date(row.at) };
 }
 
-/** A record as the export writes it: the names REST answers with. */
+/** The names REST answers with. */
 function exportShape(row: AuditRow): Record<string, unknown> {
   return {
     id: row.id,

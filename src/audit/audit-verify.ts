@@ -3,11 +3,7 @@ import { runningEmbeddedUrl, startEmbeddedPostgres } from '../db/embedded';
 import { createLogger } from '../logger';
 import { verifyAuditChain } from './audit-chain';
 
-/**
- * `npm run audit:verify`: checks the audit log's hash chain (DATABASE_URL, or the embedded
- * PostgreSQL of DATA_DIR). Exits 0 when intact, 1 naming each record that was edited or follows
- * a removed one.
- */
+/** `npm run audit:verify`: exits 0 when the chain is intact, 1 naming each bad record, 2 when it cannot check. */
 async function main(): Promise<void> {
   const config = parseConfig();
   const log = createLogger('warn', 'audit-verify');

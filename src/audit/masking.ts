@@ -1,14 +1,11 @@
-/** Keys whose values never reach the audit log: credentials of every kind the inputs carry. */
+/** Keys whose values never reach the audit log. */
 const SECRET_KEY = /pass(word)?|secret|token|auth_?blob|credential|private_?key|api_?key/i;
 /** Environment variables whose names say they hold a secret. */
 const SECRET_VARIABLE = /pass(word)?|secret|token|key|credential|auth/i;
 const MASK = '***';
 const MAX_TEXT = 500;
 
-/**
- * A summary of a mutation's input for the audit log: secrets masked (by key, and environment
- * entries by their variable's name), long texts cut, lists and depth bounded.
- */
+/** Environment entries are masked by their variable's name; long texts are cut, lists and depth bounded. */
 export function maskInput(value: unknown, depth = 0): unknown {
   if (value === null || value === undefined) return value ?? null;
   if (typeof value === 'string') return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;

@@ -13,17 +13,12 @@ export interface SettledChange {
   origin?: RequestOrigin;
   operation: string;
   input: unknown;
-  /** The value it answered (a typed error result counts as its error). */
+  /** A typed error result counts as its error. */
   result?: unknown;
-  /** What it threw. */
   error?: unknown;
 }
 
-/**
- * Where every finished change goes, whatever door it came through: the audit log (who, what,
- * when, from where, the outcome) and the domain events it makes. One place, so that REST,
- * GraphQL, the console, the legacy UI listener and deploy hooks are recorded alike.
- */
+/** One place for every finished change (audit log, domain events), so every door is recorded alike. */
 export class MutationStream {
   private readonly listeners = new Set<(change: SettledChange, outcome: string) => Promise<void>>();
 
@@ -33,7 +28,7 @@ export class MutationStream {
     private readonly log: Logger,
   ) {}
 
-  /** Runs `listener` after each change is recorded (what other domains keep of a change: an app's template). */
+  /** For what other domains keep of a change (an app's template). */
   onSettled(listener: (change: SettledChange, outcome: string) => Promise<void>): void {
     this.listeners.add(listener);
   }
@@ -75,7 +70,7 @@ const EXPLICIT: Record<string, string> = { signIn: 'ConsoleSession', signOut: 'C
 
 const VERB = /^(create|update|delete|rebuild|reload|redeploy|refresh|save|revoke|rotate|resend|set|issue)/;
 
-/** The object a change is about: named after the operation (`createDeploymentTarget` → DeploymentTarget), id from the answer or the input. */
+/** Named after the operation (`createDeploymentTarget` → DeploymentTarget); the id from the answer or the input. */
 export function objectOf(operation: string, input: Record<string, unknown>, result: unknown): { type: string | null; id: string | null } {
   const type = EXPLICIT[operation] ?? (operation.replace(VERB, '').replace(/(Metadata|Secret)$/, '') || null);
   const answered = isObject(result) ? (result as Record<string, unknown>) : {};
@@ -90,10 +85,8 @@ export function objectOf(operation: string, input: Record<string, unknown>, resu
   return { type, id };
 }
 
-/**
- * A typed error result as the errors plugin hands it back: a proxy of the domain error whose
- * prototype chain is proxied too, so `instanceof` does not see it; its members are the error's.
- */
+// The errors plugin hands a typed error result back as a proxy whose prototype chain is proxied too:
+// `instanceof` does not see it, so it is recognised by its members.
 function isTypedError(value: unknown): value is { code: string; message: string; httpStatus: number } {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as { code?: unknown; httpStatus?: unknown };

@@ -4,12 +4,8 @@ import type { Context } from '../context';
 /** Mutations that change nothing: a preview, and a ticket that only opens a read stream. */
 const NOT_CHANGES = new Set(['previewAppTemplate', 'createSubscriptionTicket']);
 
-/**
- * Wraps every root mutation field of `schema` so that its outcome — the value, a typed error
- * result, or what it threw (a scope refusal too) — goes to the request's mutation stream. Every
- * transport runs these same field resolvers (yoga, the direct path, graphql-ws, and REST's
- * in-process operations, compiled or not), so this is the one place every change passes.
- */
+// Every transport (yoga, graphql-ws, the direct path, REST's in-process operations) runs these resolvers,
+// so this is the one place every change passes, a scope refusal included.
 export function recordMutations(schema: GraphQLSchema): GraphQLSchema {
   const mutation = schema.getMutationType();
   for (const field of Object.values(mutation?.getFields() ?? {})) {

@@ -1,10 +1,7 @@
 import { ApiToken } from './api-token.entity';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
-/**
- * A web console's signed-in session: the HttpOnly cookie's value stands for the API token it was
- * exchanged for, so no token sits in browser storage. Only the value's SHA-256 digest is stored.
- */
+/** The HttpOnly cookie stands for the API token it was exchanged for, so no token sits in browser storage. */
 export const ConsoleSession = defineEntity({
   name: 'ConsoleSession',
   tableName: 'console_sessions',

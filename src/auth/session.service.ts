@@ -5,7 +5,7 @@ import type { Scope } from './api-token.entity';
 import { digestToken, expandScopes, type Identity } from './token.service';
 
 export interface OpenedSession {
-  /** The cookie's value: shown to the browser once, stored only as a digest. */
+  /** Shown to the browser once, stored only as a digest. */
   secret: string;
   expiresAt: Date;
 }
@@ -16,11 +16,7 @@ export interface SessionIdentity extends Identity {
 
 const SESSION_PREFIX = 'pcs_';
 
-/**
- * The web console's sessions. Signing in exchanges an API token for a random cookie value; the
- * session has the token's scopes for as long as the token is not revoked, and ends at its expiry
- * or at sign-out. A session opened with ADMIN_TOKEN is an admin session.
- */
+/** A session has its token's scopes while the token is not revoked; one opened with ADMIN_TOKEN is an admin's. */
 export class ConsoleSessionService {
   constructor(
     private readonly em: EntityManager,
@@ -40,7 +36,7 @@ export class ConsoleSessionService {
     return { secret, expiresAt: new Date(row.expires_at) };
   }
 
-  /** The caller behind a cookie value, with its token's scopes now, or null (unknown, expired, revoked). */
+  /** With its token's scopes now; null when unknown, expired or revoked. */
   async identify(secret: string): Promise<SessionIdentity | null> {
     if (!secret.startsWith(SESSION_PREFIX)) return null;
     const [row] = await queryRows<{
@@ -71,11 +67,8 @@ export class ConsoleSessionService {
   }
 }
 
-/**
- * The session's CSRF token: derived from the cookie's value, so a page that may read its own
- * session (GET /console/session, same-origin only) can send it back in a header, and a forged
- * cross-site request, which rides the cookie but cannot read it, cannot.
- */
+// Derived from the cookie, so a same-origin page (GET /console/session) can send it back in a header,
+// and a forged cross-site request, which rides the cookie but cannot read it, cannot.
 export function csrfTokenFor(secret: string): string {
   return createHash('sha256').update(`csrf:${secret}`).digest('base64url');
 }

@@ -1,10 +1,7 @@
 import { ApiToken } from './api-token.entity';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
-/**
- * A short-lived, single-use stand-in for a bearer token, for clients that cannot send headers
- * (a browser's EventSource, a WebSocket). Only its SHA-256 digest is stored; using it deletes it.
- */
+/** A single-use stand-in for a bearer token, for clients that cannot send headers; only its digest is stored. */
 export const SubscriptionTicket = defineEntity({
   name: 'SubscriptionTicket',
   tableName: 'subscription_tickets',

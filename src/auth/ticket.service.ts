@@ -9,11 +9,8 @@ export interface IssuedTicket {
 
 const TICKET_PREFIX = 'pst_';
 
-/**
- * Subscription tickets: a browser's EventSource cannot send an Authorization header, and a
- * token in a URL ends up in history, proxies and logs. A ticket is worth little there: it lives
- * seconds, works once, only reads, and dies with the token that asked for it.
- */
+// A token in a URL ends up in history, proxies and logs; a ticket is worth little there: it lives seconds,
+// works once, only reads, and dies with the token that asked for it.
 export class SubscriptionTicketService {
   constructor(
     private readonly em: EntityManager,
@@ -23,7 +20,7 @@ export class SubscriptionTicketService {
   async issue(identity: Identity): Promise<IssuedTicket> {
     const ticket = TICKET_PREFIX + randomBytes(32).toString('base64url');
     const connection = this.em.getConnection();
-    // Tickets nobody used would pile up: each issue sweeps the expired ones (an indexed range).
+    // Unused tickets would pile up: each issue sweeps the expired ones (an indexed range).
     await connection.execute('delete from subscription_tickets where expires_at < now()');
     // The database's clock for issue and redeem alike, so replicas with skewed clocks agree.
     const [row] = await connection.execute<{ expires_at: Date }[]>(
@@ -34,10 +31,7 @@ export class SubscriptionTicketService {
     return { ticket, expiresAt: new Date(row.expires_at) };
   }
 
-  /**
-   * The read-only identity behind a ticket, or null. The ticket is deleted in the same statement
-   * that reads it, so of two connections racing with one ticket only one gets it.
-   */
+  /** Deleted by the statement that reads it, so of two connections racing with one ticket only one gets it. */
   async redeem(ticket: string): Promise<Identity | null> {
     if (!ticket.startsWith(TICKET_PREFIX)) return null;
     const [row] = await this.em.getConnection().execute<{ token_id: number | null; username: string; email: string | null }[]>(

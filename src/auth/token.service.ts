@@ -11,7 +11,7 @@ export interface Identity {
   username: string;
   email: string | null;
   scopes: ReadonlySet<Scope>;
-  /** The door the request came through and from where (set by the listener; for the audit log). */
+  /** Set by the listener, for the audit log. */
   origin?: RequestOrigin;
 }
 
@@ -44,14 +44,13 @@ export class TokenService {
     private readonly adminToken?: string,
   ) {}
 
-  /** The identity behind a bearer token, or null. ADMIN_TOKEN is checked in constant time. */
+  /** ADMIN_TOKEN is compared in constant time. */
   async authenticate(token: string): Promise<Identity | null> {
     if (this.adminToken && safeEqual(token, this.adminToken)) {
       return { tokenId: null, username: 'admin', email: null, scopes: expandScopes(['admin']) };
     }
     if (!token.startsWith(TOKEN_PREFIX)) return null;
-    // Every request with an issued token runs this: a row read, not a managed entity. Through
-    // em.findOne it halved GET /templates/{id}'s req/s (bench/RESULTS.md, scenario 1).
+    // Every request with an issued token runs this: a row read, not a managed entity (bench/RESULTS.md, scenario 1).
     const [row] = await queryRows<{ id: number; username: string; email: string | null; scopes: Scope[] }>(
       this.em,
       'select id, username, email, scopes from api_tokens where digest = $1 and revoked_at is null',

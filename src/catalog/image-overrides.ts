@@ -4,13 +4,7 @@ import type { OverrideImage } from '../parts/image';
 import type { TemplateDefinition } from './template-definition';
 import type { ImageDefinition } from '../parts/image';
 
-/**
- * Overrides of a template's images, by the rules a deployment's follow (docs/contract.md):
- * matched by image name; environment merges by `variable`, ports by `container_port`, volumes by
- * `container_path` (same key replaces in place, a new key is appended); any other field given
- * replaces the template's. Used for an app made from a template (createApp's `imageOverrides`); the
- * agent applies a deployment's with the same `mergeImage`.
- */
+/** By the rules of a deployment's overrides (docs/contract.md), with the `mergeImage` the agent uses. */
 export function applyImageOverrides(def: TemplateDefinition, overrides: readonly OverrideImage[]): TemplateDefinition {
   const problems = new Problems();
   overrides.forEach((override, i) => {

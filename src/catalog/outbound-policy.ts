@@ -2,14 +2,9 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { Agent } from 'undici';
 
-/**
- * Where the service may send requests a client configured (registry endpoints, their token
- * realms and redirects). Never: link-local (169.254/16, fe80::/10, which holds cloud metadata
- * services), unspecified, multicast, and the metadata addresses of the big clouds. Loopback and
- * private ranges only when an operator allows them (REGISTRY_ALLOW_PRIVATE). Checked on the
- * addresses a name resolves to, at connect time (so a name that resolves differently the second
- * time gains nothing), and on IP literals before any request.
- */
+// Requests a client configured (registries, token realms, redirects) never go to link-local (cloud
+// metadata), unspecified, multicast or metadata addresses; private ranges only with REGISTRY_ALLOW_PRIVATE.
+// Judged at connect time on the resolved addresses, so a rebinding name gains nothing.
 const NEVER = new BlockList();
 NEVER.addSubnet('169.254.0.0', 16, 'ipv4');
 NEVER.addSubnet('0.0.0.0', 8, 'ipv4');
@@ -33,24 +28,15 @@ PRIVATE.addSubnet('fc00::', 7, 'ipv6');
 /** IPv4-mapped IPv6 (::ffff:169.254.169.254) is judged as the IPv4 address it carries. */
 const ipv4Mapped = (address: string): string | undefined => /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
 
-/**
- * An address the service never connects to, whatever its settings: link-local (cloud metadata),
- * unspecified, multicast, the clouds' metadata addresses. Registries and git URLs alike.
- */
 export function isNeverAddress(address: string): boolean {
   const mapped = ipv4Mapped(address);
   if (mapped) return isNeverAddress(mapped);
   return NEVER.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
 }
 
-/** Names of the clouds' metadata services, refused like their addresses. */
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog']);
 
-/**
- * A URL host (an IP literal, bracketed for IPv6, or a name) that is never connected to, judged
- * without resolving it: for refusing a configured URL when it is given, beside the check at
- * connect time that catches names resolving to such an address.
- */
+/** Judged without resolving, to refuse a configured URL up front; the connect-time check catches names. */
 export function isNeverHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return isIP(host) ? isNeverAddress(host) : METADATA_NAMES.has(host.replace(/\.$/, ''));

@@ -10,11 +10,7 @@ export interface PlatformMetadata {
   agent: ComponentVersions;
 }
 
-/**
- * GET /platform: this service's own version, and the versions of the agents it knows (from
- * the deployment targets' metadata; each version maps to the names of the targets running it).
- * No UI ships with this service, so platform-ui lists none.
- */
+/** No UI ships with this service, so platform-ui lists none. */
 export class PlatformService {
   constructor(
     private readonly em: EntityManager,

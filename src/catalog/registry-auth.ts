@@ -12,7 +12,6 @@ export interface Challenge {
   params: Record<string, string>;
 }
 
-/** The first Basic or Bearer challenge of `WWW-Authenticate` (`Bearer realm="…",service="…"`). */
 export function parseChallenge(header: IncomingHttpHeaders['www-authenticate'] | string[]): Challenge | null {
   for (const value of Array.isArray(header) ? header : header ? [header] : []) {
     const match = /^\s*(basic|bearer)\b(.*)$/is.exec(value);
@@ -26,12 +25,8 @@ export function parseChallenge(header: IncomingHttpHeaders['www-authenticate'] |
   return null;
 }
 
-/**
- * The authentication state of one registry search. It starts anonymous (or with the stored
- * token as a bearer) and learns the scheme from the first 401: Basic credentials are then sent
- * with every request, and Bearer tokens are fetched from the realm once per scope and kept for
- * the rest of the search, so the N tag lists cost N token requests, not 2N round trips.
- */
+// One search's state: the scheme is learnt from the first 401, and bearer tokens are kept per scope for the
+// rest of the search, so N tag lists cost N token requests, not 2N round trips.
 export class RegistryAuth {
   private basic = false;
   private bearer: { realm: URL; service?: string } | null = null;
@@ -43,7 +38,6 @@ export class RegistryAuth {
     private readonly ctx: HttpContext,
   ) {}
 
-  /** The Authorization header for a request needing `scope`, fetching a token if need be. */
   async authorization(scope?: string): Promise<string | undefined> {
     if (this.basic) return this.basicHeader();
     if (this.bearer) return `Bearer ${await this.token(scope ?? '', scope ? [scope] : [])}`;
@@ -90,8 +84,7 @@ export class RegistryAuth {
     for (const scope of scopes) url.searchParams.append('scope', scope);
     const basic = this.basicHeader();
     const stored = this.credentials.token;
-    // Stored credentials go only to the registry's own host, or over HTTPS, never to whatever
-    // realm a registry names.
+    // Stored credentials go only to the registry's own host or over HTTPS, never to any realm a registry names.
     const ownHost =
       realm.hostname === this.registryUrl.hostname && !(this.registryUrl.protocol === 'https:' && realm.protocol !== 'https:');
     if ((basic || stored) && realm.protocol !== 'https:' && !ownHost) {

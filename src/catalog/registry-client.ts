@@ -16,16 +16,13 @@ export interface RegistryTarget {
 }
 
 export interface SearchRegistryOptions {
-  /** The whole search of this registry, auth and every page included, ends within this. */
+  /** For the whole search, auth and every page included. */
   timeoutMs: number;
-  /** At most this many images (default 25, at most 100). */
   limit?: number;
   dispatcher?: Dispatcher;
-  /** The outbound policy every request of the search follows (registry, realm, redirects). */
   policy?: OutboundPolicy;
 }
 
-/** What every request of one search or tag listing shares: its deadline, abort signal and policy. */
 function httpContext(registry: RegistryTarget, options: SearchRegistryOptions, signal: AbortSignal): HttpContext {
   return { registryName: registry.name, timeoutMs: options.timeoutMs, signal, dispatcher: options.dispatcher, policy: options.policy };
 }
@@ -36,18 +33,9 @@ const DOCKER_HUB_HOSTS = new Set(['docker.io', 'index.docker.io', 'registry-1.do
 const DOCKER_HUB_INDEX = 'https://index.docker.io';
 const DOCKER_HUB_V2 = 'https://registry-1.docker.io';
 
-/**
- * Images of one registry whose repository name contains any of `terms` (case-insensitive).
- * Throws UpstreamError (502) or UpstreamTimeoutError (504), the message naming the registry.
- *
- * Which API is asked:
- * - Docker Hub endpoints: v1 search on index.docker.io, anonymously. Hub has no catalog for
- *   anyone, and its v1 search is public (stored Hub credentials are for pulls, not search).
- * - Any other endpoint: `GET /v2/` then the v2 catalog and tag lists. When the v2 API is absent
- *   (404), or the catalog is refused or missing (many hosted registries disable it), v1 search
- *   is tried on the same endpoint; when that fails too, the first failure is reported.
- * No terms: no match, and the registry is not asked.
- */
+// Docker Hub has no catalog and a public v1 search, asked anonymously (stored Hub credentials are for pulls).
+// Elsewhere the v2 catalog, then v1 search when v2 or its catalog is absent or refused (many hosted registries
+// disable it); when both fail, the first failure is reported.
 export async function searchRegistry(registry: RegistryTarget, terms: string[], options: SearchRegistryOptions): Promise<RegistryImage[]> {
   const needles = [...new Set(terms.map((term) => term.trim().toLowerCase()).filter(Boolean))];
   if (needles.length === 0) return [];
@@ -73,10 +61,7 @@ export async function searchRegistry(registry: RegistryTarget, terms: string[], 
   }
 }
 
-/**
- * The tags of one repository of the registry (v2 `tags/list`; Docker Hub's through its v2
- * endpoint). A repository that is missing or not ours to pull is a 404.
- */
+/** A repository that is missing or not ours to pull is a 404. */
 export async function registryTags(registry: RegistryTarget, name: string, options: SearchRegistryOptions): Promise<string[]> {
   const controller = new AbortController();
   const ctx = httpContext(registry, options, controller.signal);
@@ -123,7 +108,7 @@ async function search(registry: RegistryTarget, terms: string[], limit: number, 
   );
 }
 
-/** The endpoint as a URL without credentials; any user:password@ in it becomes the credentials. */
+/** Any user:password@ in the endpoint becomes the credentials. */
 function endpointBase(registry: RegistryTarget, ctx: HttpContext): { url: URL; userinfo: RegistryCredentials } {
   const raw = registry.endpointUrl.trim();
   let url: URL;
@@ -146,11 +131,7 @@ function hasCredentials(credentials: RegistryCredentials | undefined): boolean {
   return !!(credentials && (credentials.username || credentials.password || credentials.token));
 }
 
-/**
- * The original's registry prefix: the endpoint URL without scheme and trailing slashes, plus
- * `/` (`http://example.com:5000/` gives `example.com:5000/`); empty for Docker Hub, whose image
- * names carry no host. Credentials in the URL never reach an image name.
- */
+/** The original's prefix (`http://example.com:5000/` gives `example.com:5000/`); empty for Docker Hub, never with credentials. */
 export function imagePrefix(endpointUrl: string | null | undefined): string {
   const bare = (endpointUrl ?? '')
     .trim()
@@ -162,7 +143,7 @@ export function imagePrefix(endpointUrl: string | null | undefined): string {
   return DOCKER_HUB_HOSTS.has(hostname) ? '' : `${bare}/`;
 }
 
-/** The name a container engine pulls: prefix + name, plus `:tag` when given. No registry: Docker Hub. */
+/** No registry: Docker Hub. */
 export function imageReference(
   registry: Pick<RegistryTarget, 'endpointUrl'> | null | undefined,
   name: string,

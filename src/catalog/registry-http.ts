@@ -4,14 +4,12 @@ import { DomainError, UpstreamError, UpstreamTimeoutError } from '../errors';
 import { OutboundRefusedError, type OutboundPolicy } from './outbound-policy';
 import { scalarText } from '../scalar-text';
 
-/** What every request of one registry search shares: the deadline's signal and where to send. */
 export interface HttpContext {
-  /** The registry's name, for error messages. */
   registryName: string;
   timeoutMs: number;
   signal: AbortSignal;
   dispatcher?: Dispatcher;
-  /** Where requests may go (the service always sets one); without it, anywhere. */
+  /** The service always sets one; without it, anywhere. */
   policy?: OutboundPolicy;
 }
 
@@ -25,20 +23,16 @@ export interface HttpResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
-  /** Where the response came from, after redirects. */
+  /** After redirects. */
   url: URL;
 }
 
-// Registry answers (catalog pages, tag lists, search results) are small; a larger body is a
-// misconfigured endpoint, not something to buffer.
+// Registry answers are small: a larger body is a misconfigured endpoint, not something to buffer.
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
-/**
- * One request, following redirects by hand: undici does not follow them, and when it did it
- * would carry the Authorization header to whatever host the registry named.
- */
+// Redirects by hand: undici's own would carry the Authorization header to whatever host the registry named.
 export async function send(url: URL, init: HttpInit, ctx: HttpContext): Promise<HttpResponse> {
   let current = url;
   let { method = 'GET', headers = {}, body } = init;
@@ -98,15 +92,13 @@ export function upstream(ctx: Pick<HttpContext, 'registryName'>, cause: string):
   return new UpstreamError(`Registry "${ctx.registryName}": ${cause}`);
 }
 
-/** A failure of any kind, as the 502/504 the search reports; the deadline decides which. */
 export function toDomainError(error: unknown, ctx: HttpContext): DomainError {
   if (error instanceof DomainError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (ctx.signal.aborted || (typeof code === 'string' && TIMEOUT_CODES.has(code))) {
     return new UpstreamTimeoutError(`Registry "${ctx.registryName}": no answer within ${ctx.timeoutMs} ms`);
   }
-  // One message for every way of not reaching it (refused by the policy, connection refused,
-  // not HTTP, reset, no such host): a client who names addresses learns nothing about them.
+  // One message for every way of not reaching it: a client who names addresses learns nothing about them.
   if (ctx.policy || isRefused(error)) return upstream(ctx, 'cannot be reached');
   return upstream(ctx, `cannot be reached (${describe(error)})`);
 }

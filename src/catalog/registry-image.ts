@@ -1,5 +1,3 @@
-/** What a registry search finds, and the helpers its API versions share. */
-
 export interface RegistryImage {
   name: string;
   tags: string[];
@@ -9,16 +7,15 @@ export interface RegistryImage {
   starCount: number | null;
 }
 
-/** One search step's answer: the images, or why the registry could not be searched this way. */
+/** The images, or why the registry could not be searched this way (the caller may fall back). */
 export type StepResult = { ok: true; images: RegistryImage[] } | { ok: false; error: Error };
 
-/** Whether an image name contains one of the (lower-case) terms. */
 export function matches(name: string, terms: string[]): boolean {
   const lower = name.toLowerCase();
   return terms.some((term) => lower.includes(term));
 }
 
-/** `run` over the items, at most `concurrency` at a time; the results in the items' order. */
+/** Results in the items' order. */
 export async function mapLimit<T, R>(items: T[], concurrency: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let index = 0;

@@ -33,13 +33,12 @@ export class RegistrySession {
     return send(url, { headers: await this.headers(scope) }, this.ctx);
   }
 
-  /** The JSON body of a 200 answer; any other status is returned for the caller to judge. */
+  /** Any status but 200 is returned for the caller to judge. */
   async getJson(target: string | URL, scope?: string): Promise<{ response: HttpResponse; data: unknown }> {
     const response = await this.get(target, scope);
     return { response, data: response.status === 200 ? parseJson(response, this.ctx) : undefined };
   }
 
-  /** The error for an answer the caller cannot use, naming the request but no credentials. */
   failure(response: HttpResponse): Error {
     const what = `GET ${response.url.pathname}`;
     if (response.status === 401 || response.status === 403) {

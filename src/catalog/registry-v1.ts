@@ -9,11 +9,8 @@ interface V1Result {
   is_trusted?: unknown;
 }
 
-/**
- * Docker Registry v1 search, `GET /v1/search?q=<term>`, once per term. The index matches on
- * its own terms (Docker Hub also matches descriptions); results are kept only when their name
- * contains a term, so every registry follows the same rule. v1 results carry no tags.
- */
+// Once per term. Results are kept only when their name contains a term (Docker Hub also matches
+// descriptions), so every registry follows the same rule.
 export async function searchV1(session: RegistrySession, terms: string[], limit: number): Promise<StepResult> {
   const answers = await mapLimit(terms, 4, async (term) => {
     const query = new URLSearchParams({ q: term, n: String(Math.min(limit, 100)) });

@@ -1,15 +1,11 @@
 import { mapLimit, matches, type RegistryImage, type StepResult } from './registry-image';
 import type { RegistrySession } from './registry-session';
 
-/** A search step's outcome when the registry does not offer it (the caller may fall back). */
-
 const PAGE_SIZE = 100;
-// 50 pages of 100: a registry with more repositories is searched in its first 5,000 (the
-// catalog API has no server-side filter, so a bigger one would cost a request per page).
+// The catalog API has no server-side filter: a registry is searched in its first 5,000 repositories.
 const MAX_PAGES = 50;
 const TAG_CONCURRENCY = 4;
 
-/** `GET /v2/`: true when the v2 API answers, false when there is none (404); otherwise throws. */
 export async function probeV2(session: RegistrySession): Promise<boolean> {
   const response = await session.get('/v2/');
   if (response.status === 200) return true;
@@ -17,7 +13,6 @@ export async function probeV2(session: RegistrySession): Promise<boolean> {
   throw session.failure(response);
 }
 
-/** Catalog pages, filtered by name, then the tags of the first `limit` matches. */
 export async function searchCatalog(session: RegistrySession, terms: string[], limit: number): Promise<StepResult> {
   const names: string[] = [];
   let next: URL | null = session.url(`/v2/_catalog?n=${PAGE_SIZE}`);
@@ -40,7 +35,7 @@ export async function searchCatalog(session: RegistrySession, terms: string[], l
   return { ok: true, images };
 }
 
-/** The repository's tags; null when it is gone or not ours to pull (it is then left out). */
+/** Null when it is gone or not ours to pull: it is then left out. */
 export async function listTags(session: RegistrySession, name: string): Promise<string[] | null> {
   const path = `/v2/${name.split('/').map(encodeURIComponent).join('/')}/tags/list`;
   const { response, data } = await session.getJson(path, `repository:${name}:pull`);
@@ -50,7 +45,7 @@ export async function listTags(session: RegistrySession, name: string): Promise<
   return Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [];
 }
 
-/** `Link: </v2/_catalog?last=x&n=100>; rel="next"` (RFC 8288), relative to the answering URL. */
+/** RFC 8288 `Link: <…>; rel="next"`, relative to the answering URL. */
 function nextPage(header: string | string[] | undefined, base: URL): URL | null {
   for (const value of Array.isArray(header) ? header : header ? [header] : []) {
     for (const link of value.split(/,(?=\s*<)/)) {

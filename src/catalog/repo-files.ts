@@ -14,12 +14,8 @@ export interface RepoFileError {
 
 export const MAX_TEMPLATE_FILE_BYTES = 1024 * 1024;
 
-/**
- * Every `*.pmx` file under `root`, at any depth, sorted by path. `.git` is skipped; a symlinked
- * file is read only when it stays inside the tree (a repo must not make us read the host's
- * files); symlinked directories are not followed (no loops). Files skipped for a reason are
- * reported, never dropped silently.
- */
+// A symlinked file is read only inside the tree (a repo must not make us read the host's files), and
+// symlinked directories are not followed (no loops). Skipped files are reported, never dropped silently.
 export async function collectTemplateFiles(root: string): Promise<{ files: RepoFile[]; errors: RepoFileError[] }> {
   const realRoot = await realpath(root);
   const files: RepoFile[] = [];

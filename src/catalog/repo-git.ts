@@ -2,11 +2,6 @@ import { spawn } from 'node:child_process';
 import { inheritedEnvironment } from '../config';
 import { UpstreamError, UpstreamTimeoutError } from '../errors';
 
-/**
- * Running the system `git` for template repos: no shell, a deadline, no prompts, and messages
- * scrubbed of credentials a user may have put in a repo URL.
- */
-
 export class GitCommandError extends Error {
   constructor(
     readonly args: string[],
@@ -20,25 +15,16 @@ export class GitCommandError extends Error {
 
 export interface GitRun {
   cwd?: string;
-  /** Milliseconds left for this command. */
   timeoutMs: number;
-  /**
-   * Whether the file transport is allowed: only for a repo that is itself a local path inside
-   * TEMPLATE_REPO_ROOTS (or the operator's GITHUB_URL), never for a URL a client gave.
-   */
+  /** Only for a local path inside TEMPLATE_REPO_ROOTS (or the operator's GITHUB_URL), never a client's URL. */
   allowFile?: boolean;
-  /** Variables for this command on top of the hardened environment (GIT_INDEX_FILE). */
   env?: Record<string, string>;
 }
 
 const OUTPUT_LIMIT = 1024 * 1024;
 
-/**
- * Never prompt (a prompt would hang the request until the deadline) and never fall back to the
- * host's credential helpers: a user-supplied URL must not be fetched with the operator's stored
- * credentials. Credentials embedded in the URL still work. Messages in English so they can be
- * matched. Only these transports: no `ext::` commands.
- */
+// A prompt would hang the request until the deadline, and a client's URL must never be fetched with the
+// operator's stored credentials. LC_ALL=C keeps messages matchable.
 function gitEnv(allowFile: boolean): NodeJS.ProcessEnv {
   const inherited = inheritedEnvironment();
   const ssh = inherited.GIT_SSH_COMMAND ?? 'ssh';
@@ -59,11 +45,7 @@ function gitEnv(allowFile: boolean): NodeJS.ProcessEnv {
   };
 }
 
-/**
- * Hardened for repositories a client names: no hooks (core.hooksPath), no fsmonitor command, no
- * credential helpers or prompts, no signing program, submodules never fetched, and no
- * ext:: transport even where GIT_ALLOW_PROTOCOL would be ignored.
- */
+// Repositories a client names run no program of theirs; protocol.ext covers where GIT_ALLOW_PROTOCOL is ignored.
 const GLOBAL_ARGS = [
   '-c',
   'credential.helper=',
@@ -83,10 +65,7 @@ const GLOBAL_ARGS = [
   'fetch.recurseSubmodules=false',
 ];
 
-/**
- * git follows a redirect of its first request and then sends the URL's credentials to the host
- * the redirect named: a URL that carries credentials is never redirected.
- */
+// git would send the URL's credentials on to the host a redirect names.
 const CREDENTIALED_HTTP_URL = /^https?:\/\/[^/?#@]+@/i;
 
 export function runGit(args: string[], run: GitRun): Promise<{ stdout: string; stderr: string }> {
@@ -131,12 +110,10 @@ export function runGit(args: string[], run: GitRun): Promise<{ stdout: string; s
   });
 }
 
-/** Strips `user:password@` from every URL in a text. */
 export function redactUrls(text: string): string {
   return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, '$1');
 }
 
-/** The line of git's stderr that says what went wrong, scrubbed and shortened. */
 export function gitReason(stderr: string): string {
   const lines = stderr
     .split('\n')
@@ -156,7 +133,6 @@ const NOT_FOUND = [
   /could not read username/i,
 ];
 
-/** Turns a failed git run into the catalogue's upstream errors. */
 export function gitFailure(error: unknown, repoLabel: string, action: string, timeoutMs: number): Error {
   if (!(error instanceof GitCommandError)) return error as Error;
   if (error.timedOut) return new UpstreamTimeoutError(`git ${action} of ${repoLabel} timed out after ${timeoutMs} ms`);

@@ -13,12 +13,6 @@ import { GitCommandError, gitFailure, redactUrls, runGit } from './repo-git';
 import type { TemplateDefinition } from './template-definition';
 import { parseTemplateFile, TemplateFileError } from './template-file';
 
-/**
- * Template repos (docs/contract.md "Templates"): a git URL, a local git repository or plain
- * directory, or a GitHub `owner/repo`. Reading gathers every `*.pmx` file; saving commits one
- * file and pushes it to the default branch.
- */
-
 export type RepoKind = 'git-url' | 'local-git' | 'local-dir' | 'github';
 
 export interface RepoLocation {
@@ -30,11 +24,9 @@ export interface RepoLocation {
 export const GITHUB_BASE_URL = 'https://github.com';
 
 export interface RepoOptions {
-  /** Where clones are kept between reads (`<cacheDir>/<slug>-<hash>`). */
   cacheDir: string;
   /** For the whole operation, all git commands together. */
   timeoutMs: number;
-  /** Where `owner/repo` names are cloned from; tests point it at a local directory. */
   githubBaseUrl?: string;
   /** Directories under which local paths (and file:// URLs) may be template repos; none by default. */
   localRoots?: readonly string[];
@@ -43,7 +35,6 @@ export interface RepoOptions {
 export interface SaveOptions extends RepoOptions {
   authorName: string;
   authorEmail: string;
-  /** The commit message; default `Save template <file>.pmx`. */
   message?: string;
 }
 
@@ -85,11 +76,7 @@ export function classifyRepoName(name: string, options: { githubBaseUrl?: string
   );
 }
 
-/**
- * A local path as a template repo only inside an operator's root (TEMPLATE_REPO_ROOTS), compared
- * after resolving symlinks; one message whether or not the path exists, so a client learns
- * nothing about the server's directories.
- */
+/** Compared after resolving symlinks; one message whether or not the path exists, so a client learns nothing of the server's directories. */
 function confine(given: string, roots: readonly string[]): string {
   const real = realOrResolved(given);
   const inside = roots.some((root) => {
@@ -118,10 +105,6 @@ function allowsFile(repo: RepoLocation): boolean {
   return repo.kind !== 'git-url' || /^file:/i.test(repo.location);
 }
 
-/**
- * The host of a remote git URL (`scheme://host/…` or scp-like `user@host:path`); none for a local
- * path or `file://`.
- */
 function gitHost(location: string): string | undefined {
   if (/^file:/i.test(location) || !(GIT_URL.test(location) || SCP_LIKE.test(location))) return undefined;
   if (SCP_LIKE.test(location)) return /@([^:]+):/.exec(location)?.[1];
@@ -132,13 +115,8 @@ function gitHost(location: string): string | undefined {
   }
 }
 
-/**
- * git never goes to an address the registries may never reach (link-local, which holds cloud
- * metadata services, unspecified, multicast): a write token must not make the service fetch from
- * them. Private networks stay allowed (git servers live there). Judged on what the host resolves
- * to before git runs; git resolves it again itself, so a name that answers differently the second
- * time is not caught here. A name that does not resolve is left to git to report.
- */
+// No git to link-local (cloud metadata), unspecified or multicast; private networks host git servers.
+// Checked before git resolves the name again itself, so a rebinding name is not caught here.
 async function assertGitHost(location: string, label: string): Promise<void> {
   const host = gitHost(location);
   if (!host) return;
@@ -155,31 +133,20 @@ async function assertGitHost(location: string, label: string): Promise<void> {
   }
 }
 
-/** Every `*.pmx` file of the repo's default branch (or of the directory). */
 export async function readRepo(name: string, options: RepoOptions): Promise<{ files: RepoFile[]; errors: RepoFileError[] }> {
   const repo = classifyRepoName(name, options);
   if (repo.kind === 'local-dir') return collectTemplateFiles(repo.location);
   return withCheckout(name, repo, options, async (work) => collectTemplateFiles(work));
 }
 
-/**
- * `use` gets a checkout of the repo's default branch (a local directory: itself), removed after
- * `use` ends: what it reads must be read before then.
- */
+/** The checkout is removed when `use` ends: read what is needed before then. */
 export async function withRepoDirectory<T>(name: string, options: RepoOptions, use: (dir: string) => Promise<T>): Promise<T> {
   const repo = classifyRepoName(name, options);
   if (repo.kind === 'local-dir') return use(realpathSync(repo.location));
   return withCheckout(name, repo, options, async (work) => use(realpathSync(work)));
 }
 
-/**
- * `use` gets a shallow checkout of `ref` (a branch, a tag or a commit; default the remote's
- * HEAD) of a git URL, removed after `use` ends. The URL follows the template repos' policy
- * (classifyRepoName: `file://` only under TEMPLATE_REPO_ROOTS; git, http, https and ssh
- * otherwise) and git runs hardened as for them (runGit). Nothing is cached: a ref names what is
- * wanted, and a build context is read once. Failures are the catalogue's upstream errors, with
- * the URL's credentials removed.
- */
+/** A shallow checkout of `ref` under the template repos' URL policy; uncached, as a build context is read once. */
 export async function withGitRef<T>(url: string, ref: string, options: RepoOptions, use: (dir: string) => Promise<T>): Promise<T> {
   const repo = classifyRepoName(url, options);
   if (repo.kind !== 'git-url') throw new ValidationError(`name: "${redactUrls(url)}" is not a git URL`, ['name']);
@@ -228,12 +195,11 @@ export interface LoadedTemplate {
   definition: TemplateDefinition;
 }
 
-/** A file that did not load: where (the 1-based line of the first problem, when known) and why. */
 export interface TemplateLoadError extends RepoFileError {
+  /** 1-based, of the first problem. */
   line: number | null;
 }
 
-/** Parses every file; a file that fails goes to `errors` with the reason. */
 export function loadTemplates(files: RepoFile[], source: string): { templates: LoadedTemplate[]; errors: TemplateLoadError[] } {
   const templates: LoadedTemplate[] = [];
   const errors: TemplateLoadError[] = [];
@@ -264,11 +230,7 @@ export function templateFileName(fileName: string): string {
   return `${base.slice(0, 200)}.pmx`;
 }
 
-/**
- * Writes `<fileName>.pmx` at the repo root. Git kinds: commit and push to the default branch;
- * a local work tree (not bare) gets the commit directly, since a push to its checked-out branch
- * would be refused. A plain directory: the file is written in place.
- */
+/** A local work tree gets the commit directly: a push to its checked-out branch would be refused. */
 export async function saveTemplateFile(
   repoName: string,
   fileName: string,
@@ -322,16 +284,9 @@ export async function saveTemplateFile(
   });
 }
 
-/**
- * Commits `file` of a local work tree as it is on disk, with plumbing only. The work tree's own
- * configuration is the operator's repository, not ours: it may name clean/smudge filters, diff
- * drivers or a filter process for the file, which `git add` and `git commit -- <file>` would
- * run (hooks are already off for every command, core.hooksPath). So the bytes are hashed as
- * they are (--no-filters), the tree is built in a private index from HEAD's, and the branch
- * moves only if it still points where it did. The work tree's index gets the file's new entry,
- * as `commit --only` leaves it; whatever else the operator staged stays staged and uncommitted.
- * Returns the new HEAD, or the old one when the file was already committed as it is.
- */
+// Plumbing only: the operator's repository config may name filters that `git add`/`commit` would run.
+// The tree is built in a private index and the branch moves only if unchanged; what else the operator
+// staged stays staged.
 async function commitInPlace(
   top: string,
   file: string,
@@ -348,8 +303,7 @@ async function commitInPlace(
     }
   };
   const head = await query(['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
-  // Writing an index makes git re-read "racily clean" files (changed in the index's own second)
-  // through their clean filter: every filter driver the repository's config names is blanked.
+  // Writing an index re-reads "racily clean" files through their clean filter: blank every driver.
   const overrides = filterOverrides((await query(['config', '--get-regexp', '^filter\\.'])) ?? '');
   const git = async (args: string[], action: string, env?: Record<string, string>): Promise<string> => {
     try {
@@ -382,10 +336,6 @@ async function commitInPlace(
   return result;
 }
 
-/**
- * `-c` arguments that blank each filter driver named in `git config --get-regexp '^filter\.'`
- * output (a driver is only ever defined there): no clean, smudge or long-running process.
- */
 function filterOverrides(configOutput: string): string[] {
   const names = new Set<string>();
   for (const line of configOutput.split('\n')) {
@@ -396,14 +346,7 @@ function filterOverrides(configOutput: string): string[] {
   return [...names].flatMap((name) => ['clean', 'smudge', 'process'].flatMap((key) => ['-c', `filter.${name}.${key}=`]));
 }
 
-// ---- checkouts ----------------------------------------------------------------------------
-
-/**
- * A fresh checkout of the repo's default branch in a temp dir under `cacheDir`, handed to
- * `use`, then swapped in as the cache. With a cache, it is copied and fast-forwarded (fetch +
- * reset) rather than cloned again. The URL (which may carry credentials) is never written to
- * the clone's config: the remote is stored without userinfo and every fetch/push names the URL.
- */
+// The URL may carry credentials: the clone's remote is stored without them and each fetch/push names the URL.
 async function withCheckout<T>(name: string, repo: RepoLocation, options: RepoOptions, use: (work: string) => Promise<T>): Promise<T> {
   const deadline = Date.now() + options.timeoutMs;
   const label = redactUrls(name.trim());
@@ -527,7 +470,6 @@ function isGitRepository(location: string): boolean {
   return isGitDir(dotGit) || isGitDir(location);
 }
 
-/** A git directory (a work tree's `.git`, or a bare repository): HEAD, objects/ and refs/. */
 function isGitDir(location: string): boolean {
   return isFile(path.join(location, 'HEAD')) && isDirectory(path.join(location, 'objects')) && isDirectory(path.join(location, 'refs'));
 }

@@ -5,7 +5,6 @@ import { registryTags } from './registry-client';
 import type { RegistryService } from './registry.service';
 
 export interface RepositoryTags {
-  /** The repository name, as asked. */
   id: string;
   tags: string[];
 }
@@ -16,7 +15,6 @@ export class RepositoryService {
     private readonly registries: RegistryService,
     private readonly docker: DockerClient,
     private readonly timeoutMs: number,
-    /** Registry requests follow the same outbound policy as search. */
     private readonly policy?: OutboundPolicy,
   ) {}
 

@@ -1,17 +1,7 @@
-/**
- * How a search text becomes PostgreSQL full-text queries (README "Search: how templates rank").
- *
- * Words are runs of letters and digits, lower-cased, each once. Every word becomes one tsquery,
- * stemmed with the `english` configuration (so `blogs` finds `blog`, `monitoring` finds
- * `monitor`); the last word also matches as a prefix (`wordp` while typing finds `wordpress`);
- * a category word also matches the products a person means by it (`blog` finds WordPress).
- * English stop words (`on` in "ruby on rails") come out empty and count for nothing.
- */
+// Each word is one stemmed `english` tsquery (stop words count for nothing); the last also matches as a prefix
+// while typing, and a category word also matches its products (README "Search: how templates rank").
 
-/**
- * Categories people search by, and the products (words of their names, keywords or images)
- * that belong to them. Kept small and explicit: a word here widens that word's matches only.
- */
+/** Kept small: an entry widens only that word's matches. */
 export const CATEGORY_WORDS: Readonly<Record<string, readonly string[]>> = {
   blog: ['wordpress', 'ghost', 'blogging'],
   cms: ['wordpress', 'drupal', 'joomla', 'ghost'],

@@ -15,14 +15,12 @@ export const MAX_SEARCH_LIMIT = 1000;
 /** pg_trgm word similarity a misspelt word needs to a word of a name or keywords (0-1). */
 export const TYPO_SIMILARITY = 0.5;
 
-/** One search result: a stored template, or a single-image template made from a registry image. */
 export interface SearchHit {
   template: TemplateView | null;
   registry: Registry | null;
   image: RegistryImage | null;
 }
 
-/** Where a search looks: the stored templates, the enabled registries. */
 export const SEARCH_SOURCES = ['templates', 'registries'] as const;
 export type SearchSource = (typeof SEARCH_SOURCES)[number];
 
@@ -47,12 +45,7 @@ export class SearchService {
     private readonly outbound?: OutboundPolicy,
   ) {}
 
-  /**
-   * Templates ranked by full-text relevance (README "Search: how templates rank"), then one hit
-   * per matching image of each enabled registry. A registry that fails adds an error, never fails
-   * the search. `sources` leaves out what the caller does not want: no registry is asked for a
-   * template search.
-   */
+  /** A registry that fails adds an error, never fails the search; a templates-only search asks no registry. */
   async search(query: string, limit = DEFAULT_SEARCH_LIMIT, sources: readonly SearchSource[] = SEARCH_SOURCES): Promise<SearchResult> {
     const terms = searchTerms(query);
     if (terms.length === 0) throw new BadRequestError('q must contain a search term', ['q']);
@@ -81,25 +74,18 @@ export class SearchService {
 
   private async searchTemplates(query: string, limit: number): Promise<TemplateView[]> {
     const ids = await this.rankedTemplateIds(query, limit);
-    // Views straight from rows: hydrating 100 hits as entities was most of a common term's p95.
+    // Views straight from rows: hydrating every hit as an entity would dominate a broad query.
     const views = new Map((await templateViews(this.em, ids)).map((view) => [view.id, view]));
     return ids.map((id) => views.get(id)).filter((view) => view !== undefined);
   }
 
-  /**
-   * One tsquery per word. Templates matching more words come first, then by the sum of each
-   * word's ts_rank (weights: name and keywords A, description B, images C, documentation D).
-   */
+  // More words matched first, then summed ts_rank (name and keywords A, description B, images C, documentation D).
   private async fullText(words: SearchWord[], limit: number): Promise<number[]> {
     const rows: { id: number }[] = await this.em.getConnection().execute(fullTextStatement(words, limit));
     return rows.map((row) => row.id);
   }
 
-  /**
-   * The typo-tolerant fallback: names and keywords containing a word similar to one of the
-   * query's words (pg_trgm word similarity ≥ TYPO_SIMILARITY, served by the trigram indexes),
-   * most similar first.
-   */
+  // Typo fallback on names and keywords, served by the trigram indexes.
   private async similar(words: SearchWord[], limit: number): Promise<number[]> {
     const terms = words.map((w) => w.word).filter((w) => w.length >= 3);
     if (terms.length === 0) return [];
@@ -160,15 +146,11 @@ export class SearchService {
   }
 }
 
-/**
- * Ranking reads every candidate's search vector, so a broad query ranks a bounded window of
- * candidates: up to RANK_WINDOW templates matching every word, up to RANK_WINDOW matching a word
- * in the name or keywords, and up to RANK_WINDOW matching anywhere (each window oldest first).
- * Below RANK_WINDOW matches, that is every match, and the ranking is exact.
- */
+// Ranking reads every candidate's search vector, so a broad query ranks bounded windows (all words, name or
+// keywords, anywhere); below RANK_WINDOW matches each window holds every match and the ranking is exact.
 export const RANK_WINDOW = 1000;
 
-/** The full-text statement for `words` (also timed on its own by bench scenario 3). */
+/** Exported for the bench, which times the statement on its own. */
 export function fullTextStatement(words: SearchWord[], limit: number): string {
   // Literals, not parameters: the planner folds them into constants, so the OR of them is an
   // index condition. searchWords leaves only letters, digits, `|`, `:*` and spaces in them.
@@ -186,7 +168,6 @@ export function fullTextStatement(words: SearchWord[], limit: number): string {
     ) hits order by matched desc, rank desc, id limit ${limit}`;
 }
 
-/** Commas and white space separate terms; duplicates and empties go. */
 export function searchTerms(query: string): string[] {
   return [
     ...new Set(
@@ -198,7 +179,6 @@ export function searchTerms(query: string): string[] {
   ];
 }
 
-/** The image reference a registry hit runs as: prefix + name + first tag. */
 export function hitImageSource(registry: Registry, image: RegistryImage): string {
   const tag = image.tags.includes('latest') ? 'latest' : image.tags[0];
   return imageReference({ endpointUrl: registry.endpointUrl }, image.name, tag);

@@ -9,34 +9,13 @@ import { IMAGE_KEYS, imageFileForm } from '../parts/image';
 import { normalizeType } from './template-types';
 import { TEXT_PART_KEYS, type TextParts } from '../parts/image';
 
-/**
- * The `.pmx` template file: parse (YAML, so JSON too), validate, serialize
- * (docs/original-system.md "Template file format", "Serialized forms", "Service field rules").
- *
- * Leniency, beyond the original: `keywords` may be a list (joined with ", "), `authors` a single
- * string, scalars where a string is wanted are stringified (`name: 2048`), `links` entries may be
- * `"db"` / `"db:alias"`, `volumes_from` entries `"db"`, `environment` a `{VAR: value}` map and
- * `expose` a single value. Like the original, a key that is not a template or image attribute is
- * an error; unlike it, so are unknown keys inside ports, links, environment, volumes,
- * volumes_from and deployment (a typo such as `host_prot` would otherwise vanish).
- *
- * Leniency for files of the original ecosystem, as their authors' tools read them (README
- * "Template files: leniencies"):
- * - a multi-line quoted scalar whose continuation lines are not indented (Ruby's Psych, on
- *   libyaml, reads them; YAML 1.2 parsers refuse them), including a `---` line inside it (a
- *   Markdown rule, not a document marker: the quote is still open);
- * - an image with `repository` and `tag` instead of `source` (the earliest template form) gets
- *   `source: repository:tag`;
- * - blank `expose` entries (`expose: ['', '9200']`, as the original's UI saved them) are dropped;
- * - a link or volumes_from naming an image by its source in the original's service-name form
- *   (`paintedfox/postgresql:latest` -> `paintedfox_postgresql_latest`, with or without the tag),
- *   as templates saved from apps did, points at that image when exactly one image matches.
- */
+// The `.pmx` file (docs/original-system.md "Template file format"), read as the original ecosystem's tools
+// read it (README "Template files: leniencies"). Unknown keys are errors at every depth, so a typo such as
+// `host_prot` does not vanish.
 
-/** One problem found in a template: `path` locates it for people, `field` for clients. */
+/** `path` locates a problem for people, `field` for clients. */
 export type TemplateProblem = Problem;
 
-/** A file that did not load: the problems' text, and the 1-based line of the first where known. */
 export class TemplateFileError extends ValidationError {
   constructor(
     message: string,
@@ -92,7 +71,6 @@ export function parseTemplateFile(text: string, file: string): TemplateDefinitio
   return template;
 }
 
-/** Throws one ValidationError listing every problem of the template. */
 export function validateTemplate(t: TemplateDefinition, options: TemplateCheckOptions = {}): void {
   const problems = new Problems();
   problems.list.push(...templateProblems(t, options));
@@ -102,14 +80,11 @@ export function validateTemplate(t: TemplateDefinition, options: TemplateCheckOp
 export interface TemplateCheckOptions {
   /** Where image i is in the input, for paths and messages; default `images[i]`. */
   at?: (index: number) => string;
-  /** The template makes an app: relative host paths are refused (parts-validator.ts). */
+  /** The template makes an app: relative host paths are refused. */
   appVolumes?: boolean;
 }
 
-/**
- * Every rule of docs/original-system.md "Service field rules" for templates and images: the template's own (name, unique image names,
- * sources, deployment count), then each image's parts by the one validator (parts-validator.ts).
- */
+/** docs/original-system.md "Service field rules": the template's own, then each image's by the one parts validator. */
 export function templateProblems(t: TemplateDefinition, options: TemplateCheckOptions = {}): TemplateProblem[] {
   const problems = new Problems();
   const place = options.at ?? ((i: number) => `images[${i}]`);
@@ -147,13 +122,8 @@ export function templateProblems(t: TemplateDefinition, options: TemplateCheckOp
   return problems.list;
 }
 
-/**
- * The template-file form (docs/original-system.md "Serialized forms"): `---`, top-level keys in a fixed order with nulls kept, image
- * keys in a fixed order with nil and empty values dropped, multi-line text as literal blocks.
- * `source` and `authors` are not part of this form. Unlike the original, an image's
- * `description` is written (after `source`): a template saved from an app and loaded back is
- * then equal to it, and the original's loader reads the key too.
- */
+// docs/original-system.md "Serialized forms". Unlike the original, an image's `description` is written, so a
+// template saved from an app loads back equal to it (the original's loader reads the key too).
 export function serializeTemplateFile(t: TemplateDefinition): string {
   const body = {
     name: t.name,
@@ -165,8 +135,6 @@ export function serializeTemplateFile(t: TemplateDefinition): string {
   };
   return `---\n${YAML.stringify(body, { blockQuote: 'literal', lineWidth: 0 })}`;
 }
-
-// ---- reading a parsed document -------------------------------------------------------------
 
 type Found = TemplateProblem[];
 
@@ -304,17 +272,11 @@ function readDeployment(value: unknown, path: string, field: string, problems: F
   return { count };
 }
 
-// ---- leniencies and positions ----------------------------------------------------------
-
-/**
- * Indents the continuation lines of multi-line quoted scalars that are less indented than
- * their key. Leading white space of a quoted scalar's continuation line is folded away, so the
- * value is unchanged; the YAML 1.2 parser then reads what libyaml read.
- */
+// libyaml reads quoted continuation lines less indented than their key; YAML 1.2 refuses them. Leading
+// white space of a continuation is folded away, so indenting them leaves the value unchanged.
 export function indentQuotedContinuations(text: string): string {
   const lines = text.split('\n');
-  // An optional `- `, an optional key (plain or quoted) and its colon, optional node properties
-  // (`&anchor`, `!tag`), then the opening quote.
+  // An optional `- `, an optional key and colon, optional `&anchor`/`!tag`, then the opening quote.
   const opening = /^(\s*)(-\s+)?((?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s'"#][^:#]*?)\s*:\s+)?(?:[&!]\S*\s+)*(['"])/;
   for (let i = 0; i < lines.length; i++) {
     const match = opening.exec(lines[i]);
@@ -335,7 +297,6 @@ export function indentQuotedContinuations(text: string): string {
   return lines.join('\n');
 }
 
-/** The line before `i` that is neither blank nor a comment, without its line break. */
 function previousContent(lines: string[], i: number): string {
   for (let j = i - 1; j >= 0; j--) {
     const line = lines[j].replace(/\r$/, '');
@@ -344,7 +305,6 @@ function previousContent(lines: string[], i: number): string {
   return '';
 }
 
-/** Whether a quoted scalar that is open at the start of `rest` closes in it. */
 function scanQuoted(rest: string, quote: string): 'open' | 'closed' {
   for (let k = 0; k < rest.length; k++) {
     const c = rest[k];
@@ -390,8 +350,6 @@ function lineOf(doc: Document, lines: LineCounter, path: string): number | null 
   }
   return null;
 }
-
-// ---- helpers ------------------------------------------------------------------------------
 
 function str(value: unknown, path: string, field: string, problems: Found): string | null {
   if (value === null || value === undefined) return null;

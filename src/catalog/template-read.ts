@@ -2,12 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows } from '../db/rows';
 import { IMAGE_COLUMNS, TEMPLATE_COLUMNS, templateRowView, type ImageRow, type TemplateRow, type TemplateView } from './template-shape';
 
-/**
- * The read path for GET /templates, GET /templates/{id} and the `templates`/`template` queries:
- * rows straight into views. Hydrating managed entities for a read-only list cost about three
- * times the queries themselves (profiled in bench/RESULTS.md, scenario 1); nothing here is
- * flushed, so nothing needs change tracking. Same two queries the ORM's populate made.
- */
+// Rows straight into views: nothing read here is flushed, and hydrating entities cost more than the
+// queries (bench/RESULTS.md, scenario 1).
 export async function templateViews(em: EntityManager, ids?: readonly number[]): Promise<TemplateView[]> {
   const templates: TemplateRow[] = ids
     ? ids.length

@@ -3,7 +3,7 @@ import { timestamp } from '../db/timestamps';
 
 export interface RepoLoadError {
   file: string;
-  /** 1-based line of the first problem, when known (null for files that were not read, or older rows). */
+  /** Null for files that were not read, and older rows. */
   line?: number | null;
   message: string;
 }
@@ -18,7 +18,7 @@ export const TemplateRepo = defineEntity({
     templateCount: p.integer().default(0),
     loadErrors: p.json<RepoLoadError[]>().$type<RepoLoadError[]>().defaultRaw(`'[]'`),
     createdAt: timestamp(),
-    // Set by a reload (template-repo.service.ts), not by every update.
+    // Set by a reload, not by every update.
     updatedAt: timestamp(),
   },
 });

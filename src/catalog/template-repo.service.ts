@@ -39,24 +39,16 @@ export class TemplateRepoService {
     return repo;
   }
 
-  /** Runs `use` on a fresh checkout of the repo (its directory, for a plain local one). */
   async withCheckout<T>(id: number, use: (dir: string) => Promise<T>): Promise<T> {
     const repo = await this.get(id);
     return withRepoDirectory(repo.name, this.source, use);
   }
 
-  /**
-   * Runs `use` on a shallow checkout of `ref` of a git URL (a compose build context), under the
-   * template repos' policy and git settings (repo-source.ts withGitRef).
-   */
   withGitRef<T>(url: string, ref: string, use: (dir: string) => Promise<T>): Promise<T> {
     return withGitRef(url, ref, this.source, use);
   }
 
-  /**
-   * Adds a repo and loads its templates. Reading happens before anything is written, so a repo
-   * that cannot be read (502) is not created.
-   */
+  /** Read before anything is written, so a repo that cannot be read (502) is not created. */
   async create(rawName: string): Promise<TemplateRepo> {
     const name = rawName.trim();
     if (!name) throw new ValidationError("name can't be blank", ['name']);
@@ -75,12 +67,8 @@ export class TemplateRepoService {
       });
   }
 
-  /**
-   * Re-reads the repo and applies it in one transaction: a template is identified by its file
-   * path in the repo, so an edited file updates its template in place (same id, image ids by
-   * position), a new file adds one and a deleted (or now unreadable) file's template goes. A repo
-   * that cannot be read keeps its previous templates (the read fails before the transaction).
-   */
+  // A template is its file path: an edited file updates it in place (same id, image ids by position). A repo
+  // that cannot be read keeps its templates, as the read fails before the transaction.
   async reload(id: number): Promise<TemplateRepo> {
     const { name } = await this.get(id);
     const loaded = await this.read(name).catch((error: unknown) => {
@@ -113,7 +101,6 @@ export class TemplateRepoService {
     return loaded;
   }
 
-  /** Matches loaded files to stored templates by path and writes the difference (unflushed). */
   private store(em: EntityManager, repo: TemplateRepo, loaded: ReturnType<typeof loadTemplates>, existing: Template[] = []): void {
     const templates = new TemplateService(em);
     const byPath = new Map(existing.filter((t) => t.path != null).map((t) => [t.path!, t]));

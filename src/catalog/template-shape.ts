@@ -3,20 +3,11 @@ import type { TemplateDefinition } from './template-definition';
 import type { Template, TemplateImage } from './template.entity';
 import { DEFAULT_TYPE } from './template-types';
 
-/**
- * A template between the forms it takes: its definition (as in .pmx files), its stored rows,
- * and the view GraphQL's template types read. Its images' forms are the container parts'
- * (src/parts/image.ts).
- */
-
-/** A template with only a name and its images (an app made from one image or a compose file). */
+/** For an app made from one image or a compose file. */
 export function bareTemplate(name: string, images: ImageDefinition[]): TemplateDefinition {
   return { name, description: null, keywords: null, type: DEFAULT_TYPE, documentation: null, authors: [], source: null, images };
 }
 
-// ---- definition ⇄ stored -------------------------------------------------------------------
-
-/** The entity's fields for a template (Template, less its repo, path and images). */
 export function storedTemplate(def: TemplateDefinition) {
   return {
     name: def.name,
@@ -31,7 +22,7 @@ export function storedTemplate(def: TemplateDefinition) {
   };
 }
 
-/** A stored template (with its images populated) as a definition. */
+/** The template's images must be populated. */
 export function templateFromStored(template: Template): TemplateDefinition {
   return {
     name: template.name,
@@ -45,20 +36,12 @@ export function templateFromStored(template: Template): TemplateDefinition {
   };
 }
 
-/**
- * Image names and sources as searchable words: each as given, and again with / : . _ - as word
- * breaks, so `tutum/mysql:5.5` is found by "mysql" (migration 0010 fills older rows the same way).
- */
+/** Also split at / : . _ - so `tutum/mysql:5.5` is found by "mysql"; migration 0010 fills older rows alike. */
 export function imageSearchText(images: readonly Pick<ImageDefinition, 'name' | 'source'>[]): string {
   return images.map((i) => `${i.name} ${i.source} ${`${i.name} ${i.source}`.replace(/[/:._-]+/g, ' ')}`).join(' ');
 }
 
-// ---- view -----------------------------------------------------------------------------------
-
-/**
- * What GraphQL's template types read: a stored template, or a single-image template made from a
- * registry search hit (which has no id and no dates).
- */
+/** A stored template, or a registry search hit's single-image template (no id, no dates). */
 export interface TemplateView {
   id: number | null;
   name: string;
@@ -71,7 +54,7 @@ export interface TemplateView {
   updatedAt: Date | null;
   documentation: string | null;
   images: ImageView[];
-  /** The repo a stored template was loaded from, when read per repo. */
+  /** Set only when read per repo. */
   repoId?: number | null;
   registryId?: number;
   registryName?: string;
@@ -81,7 +64,6 @@ export interface TemplateView {
   isTrusted?: boolean | null;
 }
 
-/** The template columns templateRowView reads. */
 export const TEMPLATE_COLUMNS = 'id, name, description, keywords, source, type, image_count, created_at, updated_at, documentation';
 export const IMAGE_COLUMNS = `id, template_id, ${IMAGE_KEYS.join(', ')}`;
 
@@ -100,7 +82,6 @@ export interface TemplateRow {
 
 export type ImageRow = Partial<ImageDefinition> & { id: number; template_id: number };
 
-/** A stored template as GraphQL reads it (its images populated). */
 export function templateView(template: Template): TemplateView {
   return {
     id: template.id,
@@ -117,7 +98,6 @@ export function templateView(template: Template): TemplateView {
   };
 }
 
-/** A template row (TEMPLATE_COLUMNS) and its image rows (IMAGE_COLUMNS) as GraphQL reads them. */
 export function templateRowView(row: TemplateRow, images: readonly ImageRow[]): TemplateView {
   return {
     id: row.id,
@@ -134,7 +114,6 @@ export function templateRowView(row: TemplateRow, images: readonly ImageRow[]): 
   };
 }
 
-/** A template of one image that is not stored (no id, no dates): a registry search hit. */
 export function singleImageView(name: string, description: string | null, source: string | null, image: ImageDefinition): TemplateView {
   return {
     id: null,

@@ -1,4 +1,3 @@
-/** One entry of GET /types. */
 export interface TemplateType {
   name: string;
   default?: true;
@@ -35,7 +34,7 @@ const NAMES = [
 
 export const DEFAULT_TYPE = 'Default';
 
-/** The 27 template types, in the original's order: `Default` first and marked as the default. */
+/** In the original's order. */
 export const TEMPLATE_TYPES: readonly TemplateType[] = Object.freeze([
   { name: DEFAULT_TYPE, default: true as const },
   ...NAMES.map((name) => ({ name })),
@@ -43,11 +42,7 @@ export const TEMPLATE_TYPES: readonly TemplateType[] = Object.freeze([
 
 const KNOWN = new Set(TEMPLATE_TYPES.map((t) => t.name.toLowerCase()));
 
-/**
- * The type of a template, image or service. A case-insensitive match of a known type is kept
- * exactly as given (`wordpress` stays `wordpress`, as the original did); anything else, or
- * blank, becomes `Default`.
- */
+/** A known type matched case-insensitively is kept as given, as the original did; anything else is `Default`. */
 export function normalizeType(value: unknown): string {
   if (typeof value !== 'string') return DEFAULT_TYPE;
   const given = value.trim();

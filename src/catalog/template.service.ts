@@ -16,7 +16,6 @@ export interface KeywordCount {
 export class TemplateService {
   constructor(private readonly em: EntityManager) {}
 
-  /** A page of templates with their images: the page's query, then its images' (populate). */
   async pageViews(window: KeysetPage): Promise<TemplateView[]> {
     return (await findPage(this.em, Template, window, { populate: ['images'] })).map(templateView);
   }
@@ -25,7 +24,6 @@ export class TemplateService {
     return this.em.count(Template);
   }
 
-  /** The templates of several repos at once, for a list of repos with their templates (batched). */
   async ofRepos(repoIds: readonly number[]): Promise<TemplateView[]> {
     const templates = await this.em.find(Template, { repo: { $in: [...repoIds] } }, { orderBy: { id: 'asc' }, populate: ['images'] });
     return templates.map((t) => ({ ...templateView(t), repoId: t.repo?.id ?? null }));
@@ -37,7 +35,7 @@ export class TemplateService {
     return template;
   }
 
-  /** For reading only: views straight from rows, without managed entities (see template-read.ts). */
+  /** For reading only: no managed entities. */
   listViews(): Promise<TemplateView[]> {
     return templateViews(this.em);
   }
@@ -56,17 +54,14 @@ export class TemplateService {
     return template;
   }
 
-  /** Builds (unflushed) rows for a definition; the caller flushes, usually in a transaction. */
+  /** Unflushed: the caller flushes, usually in a transaction. */
   build(def: TemplateDefinition, repo: TemplateRepo | null, path: string | null = null): Template {
     const template = this.em.create(Template, { ...storedTemplate(def), repo, path });
     def.images.forEach((image, position) => this.em.create(TemplateImage, { template, position, ...storedImage(image) }));
     return template;
   }
 
-  /**
-   * Rewrites a stored template from a definition in place (unflushed): the template keeps its id,
-   * images keep theirs by position; extra images go, new ones are added.
-   */
+  /** In place and unflushed: the template keeps its id, images keep theirs by position. */
   update(template: Template, def: TemplateDefinition): Template {
     this.em.assign(template, storedTemplate(def));
     const images = template.images.getItems();
@@ -78,10 +73,7 @@ export class TemplateService {
     return template;
   }
 
-  /**
-   * Each template's comma-delimited keywords, trimmed and lower-cased, counted once per
-   * template, in order of first appearance (templates in storage order).
-   */
+  /** Counted once per template, in order of first appearance. */
   async keywords(): Promise<KeywordCount[]> {
     const rows: { keyword: string; count: string }[] = await this.em.getConnection().execute(`
       select keyword, count(distinct template_id) as count

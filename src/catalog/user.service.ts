@@ -10,7 +10,6 @@ export interface TemplateRepoProvider {
   name: string;
 }
 
-/** The kinds of template source this service reads and saves to. */
 export const TEMPLATE_REPO_PROVIDERS: TemplateRepoProvider[] = [
   { id: 1, name: 'git' },
   { id: 2, name: 'GitHub' },
@@ -22,7 +21,7 @@ export interface UserInfo {
   email: string | null;
   repos: string[];
   templateRepoProviders: TemplateRepoProvider[];
-  /** Whether templates can be saved to GitHub: the server has GITHUB_TOKEN. */
+  /** The server has GITHUB_TOKEN. */
   githubAccessTokenPresent: boolean;
 }
 
@@ -42,7 +41,6 @@ export class UserService {
     private readonly githubTokenConfigured = false,
   ) {}
 
-  /** The caller, and the template repos a template can be saved to (every repo we know). */
   async me(identity: Identity): Promise<UserInfo> {
     const repos = await this.em.find(TemplateRepo, {}, { orderBy: { id: 'asc' }, fields: ['name'] });
     const writable = repos.filter((repo) => {
@@ -63,10 +61,7 @@ export class UserService {
     };
   }
 
-  /**
-   * Sets the caller's e-mail. A GitHub token is the server's (GITHUB_TOKEN), shared by every
-   * user: one sent here is refused rather than silently dropped.
-   */
+  /** A GitHub token is the server's, shared by every user: one sent here is refused, not silently dropped. */
   async update(identity: Identity, input: UserUpdate): Promise<UserInfo> {
     if (input.githubAccessToken) {
       throw new ValidationError('github_access_token is not stored per user: the server saves to GitHub with its GITHUB_TOKEN', [

@@ -7,29 +7,21 @@ export const DEPLOYMENT_STATUS_CHANNEL = 'deployment_status';
 
 export type DeploymentStatus = RemoteDeploymentStatus['status'];
 
-/**
- * What goes over NOTIFY for a deployment. `status` is absent (with `error` null) when it would not
- * fit in a NOTIFY payload: subscribers then read it from the agent themselves.
- */
+/** `status` is absent when it would not fit in a NOTIFY payload: subscribers then read it from the agent. */
 export interface DeploymentStatusEvent {
   targetId: number;
   id: number;
   status?: DeploymentStatus | null;
-  /** Why the agent could not be read (unreachable, deployment gone); null when it was. */
   error: string | null;
   at: string;
 }
 
-/** A status as a subscriber was handed it. */
 export type DeploymentStatusSnapshot = Pick<DeploymentStatusEvent, 'status' | 'error'>;
 
-/** Reads a deployment's status from its agent, bypassing any per-request cache. */
+/** Must bypass any per-request cache. */
 export type DeploymentReader = (targetId: number, id: number) => Promise<DeploymentStatus>;
 
-/**
- * Arms a deployment's next poll `ms` from now and answers what disarms it. setTimeout by default;
- * a test passes its own to see when (and for which deployment) the poller waits, and for how long.
- */
+/** Returns the disarm. Tests pass their own to see when, and for which deployment, the poller waits. */
 export type PollSchedule = (poll: () => void, ms: number, deployment: { targetId: number; id: number }) => () => void;
 
 const afterTimeout: PollSchedule = (poll, ms) => {
@@ -39,24 +31,16 @@ const afterTimeout: PollSchedule = (poll, ms) => {
 
 interface Watch {
   refs: number;
-  /** Disarms the next poll, while one is armed. */
   disarm: (() => void) | undefined;
-  /** The last status published (or read for the subscriber that started the watch), as JSON. */
+  /** The last status published, as JSON. */
   last: string | undefined;
-  /** Whether the first tick keeps `last`: a status read just before the watch started. */
   seeded: boolean;
   stopped: boolean;
   ticking: Promise<void> | undefined;
 }
 
-/**
- * Polls the agents of deployments that someone subscribed to, and publishes `deployment_status`
- * when a status changes. Ref-counted per process: the first subscription to a deployment starts
- * its poller, the last one leaving stops it. Across replicas, only the one holding the
- * deployment's advisory lock ([targetId, id]) asks the agent; the others with subscribers retry
- * the lock each interval and take over when the holder stops watching or dies (publishing the
- * status they read first; subscribers drop a repeat of what they last saw).
- */
+// Ref-counted per process. Across replicas only the holder of the deployment's advisory lock asks the
+// agent; the others retry the lock each interval and take over when it stops watching or dies.
 export class DeploymentWatcher {
   private readonly watches = new Map<string, Watch>();
   private closed = false;
@@ -69,16 +53,8 @@ export class DeploymentWatcher {
     private readonly schedule: PollSchedule = afterTimeout,
   ) {}
 
-  /**
-   * Starts (or joins) the poller of one deployment; call the returned function to leave.
-   * `current` is the status the caller has just read and handed to its subscriber: a poller it
-   * starts takes it as what was last published, and asks the agent one interval later.
-   *
-   * (The poller used to ask at once, while the subscription read the same status: two reads in
-   * flight together, and the poller's could straddle a change the client made on seeing the
-   * first, publishing a status half old and half new. Skipping the poller's first publication
-   * instead would lose a change read by it, which it would then never publish again.)
-   */
+  // `current`, just read for the subscriber, counts as published and the agent is asked an interval later:
+  // a second read at once could straddle a change the client made on seeing the first.
   watch(targetId: number, id: number, current?: DeploymentStatusSnapshot): () => void {
     const key = `${targetId}:${id}`;
     let watch = this.watches.get(key);
@@ -99,7 +75,6 @@ export class DeploymentWatcher {
     };
   }
 
-  /** Deployments this process is polling or waiting to poll (for tests). */
   get watched(): string[] {
     return [...this.watches.keys()];
   }

@@ -7,7 +7,6 @@ import { Subscriber } from './subscriber';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
 export const MAX_PAYLOAD_BYTES = 7999;
 
-/** Session-level advisory lock keys, in the two-int4 form: `[classid, objid]`. */
 export type LockKey = readonly [number, number];
 
 export interface EventBusOptions {
@@ -20,21 +19,12 @@ export interface EventBusOptions {
 
 interface Channel {
   subscribers: Set<Subscriber<unknown, unknown>>;
-  /** Settles when LISTEN has been issued on the current connection. */
   listening?: Promise<void>;
 }
 
-/**
- * Events for every replica, through PostgreSQL LISTEN/NOTIFY (docs/design.md "Events across replicas"): one dedicated
- * connection per process listens on the channels its subscribers need; a publish is a NOTIFY that
- * PostgreSQL hands to every listening session on the database, this process's own included, so
- * local and remote subscribers see the same events in the same order and none twice.
- *
- * The connection is re-opened after a loss (backing off up to `maxReconnectMs`) and LISTENs again;
- * events sent while it was down are lost, as NOTIFY keeps nothing. The same connection holds the
- * producers' advisory locks (one poller or engine follower per database), which PostgreSQL
- * releases when the session ends, so a replica that dies hands its work over on its own.
- */
+// docs/design.md "Events across replicas". NOTIFY reaches this process's own session too, so local and
+// remote subscribers see the same events in the same order; it keeps nothing, so events sent during a
+// reconnect are lost. Advisory locks on this session end with it: a dead replica hands its work over.
 export class EventBus {
   private client: Client | undefined;
   private readonly channels = new Map<string, Channel>();
@@ -72,7 +62,7 @@ export class EventBus {
     return this.client !== undefined;
   }
 
-  /** Sends `payload` (JSON, under 8000 bytes: ids and states, never blobs) to every replica. */
+  /** As JSON under 8000 bytes: ids and states, never blobs. */
   async publish(channel: string, payload: object): Promise<void> {
     checkChannel(channel);
     const text = JSON.stringify(payload);
@@ -86,10 +76,7 @@ export class EventBus {
     await client.query('select pg_notify($1, $2)', [channel, text]);
   }
 
-  /**
-   * A subscriber to `channel`, returned once LISTEN is in place (when connected), so an event
-   * published after this resolves reaches it. `map` runs as the client reads (see Subscriber).
-   */
+  /** Resolves once LISTEN is in place, so an event published afterwards reaches it. */
   async subscribe<In, Out = In>(
     channel: string,
     map?: (value: In) => Out | undefined | Promise<Out | undefined>,
@@ -107,17 +94,14 @@ export class EventBus {
     return subscriber;
   }
 
-  /** Settles once this process LISTENs on `channel` (at once when it has no subscriber). */
   async whenListening(channel: string): Promise<void> {
     await this.channels.get(channel)?.listening;
   }
 
-  /** Local subscribers of `channel` (for tests and metrics). */
   subscriberCount(channel: string): number {
     return this.channels.get(channel)?.subscribers.size ?? 0;
   }
 
-  /** Takes a session advisory lock on the bus connection; false when another session has it. */
   async tryLock(key: LockKey): Promise<boolean> {
     const id = key.join(':');
     if (this.held.has(id)) return true;
@@ -140,13 +124,12 @@ export class EventBus {
     await this.client?.query('select pg_advisory_unlock($1::int4, $2::int4)', [...key]).catch(() => undefined);
   }
 
-  /** Called when the connection is lost, and with it every lock this process held. */
+  /** A lost connection loses every lock this process held. */
   onLocksLost(handler: () => void): () => void {
     this.lockLost.add(handler);
     return () => this.lockLost.delete(handler);
   }
 
-  /** Ends every subscriber (their GraphQL streams complete) and closes the connection. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -9,22 +9,17 @@ import { EventBus } from './event-bus';
 import { ServiceStateFeed } from './service-state-feed';
 
 export interface EventsOptions {
-  /** How often a watched deployment's agent is asked (ms). */
   deploymentPollMs?: number;
-  /** How the deployment poller waits that long (setTimeout unless a test passes its own). */
   deploymentPollSchedule?: PollSchedule;
-  /** How often a replica without a producer's lock tries to take it over (ms). */
+  /** How often a replica without a producer's lock tries to take it over. */
   leaderRetryMs?: number;
-  /** First wait before the bus reconnects to the database (ms). */
   reconnectMs?: number;
 }
 
-/** The process-wide event machinery: the bus and the two producers. */
 export interface Events {
   bus: EventBus;
   serviceStates: ServiceStateFeed;
   deployments: DeploymentWatcher;
-  /** Reads a deployment's status from its agent now (no per-request cache). */
   readDeployment: DeploymentReader;
   close(): Promise<void>;
 }
@@ -62,8 +57,7 @@ export async function createEvents(deps: EventsDeps, options: EventsOptions = {}
     deployments,
     readDeployment,
     async close() {
-      // Producers first (they release their locks on the bus connection), then the bus, which
-      // completes every subscriber's stream.
+      // Producers first: they release their locks on the bus connection.
       await Promise.all([serviceStates.close(), deployments.close()]);
       await bus.close();
     },

@@ -16,30 +16,24 @@ export interface ServiceStateEvent {
   loadState: string | null;
   activeState: string | null;
   subState: string | null;
-  /** When the engine saw it (ISO-8601). */
+  /** The engine's time, not ours. */
   at: string;
 }
 
-/** The engine follower's lock (the two-int4 form; deployment pollers use [targetId, id] > 0). */
+/** Deployment pollers lock [targetId, id] with ids above 0, so this cannot clash. */
 export const ENGINE_FOLLOWER_LOCK: LockKey = [0, 1];
 
 const ACTIONS = ['create', 'start', 'die', 'stop', 'destroy', 'health_status'];
 
-/**
- * Turns the local engine's container events into `service_state` events. One follower per
- * database: whichever replica holds ENGINE_FOLLOWER_LOCK follows the engine (replicas share the
- * engine their apps run on), so every change is published once; the others retry the lock every
- * `retryMs` and take over when the holder stops or dies. Starts on the first subscription in this
- * process and runs until close; an engine that is down or drops the stream is retried quietly,
- * resuming from the last event seen (`since`), which replays at most a few events: harmless,
- * since each event's state is read from the engine as it is now.
- */
+// One follower per database (replicas share the engine), so each change is published once; the others retry
+// the lock and take over. Resuming from the last event seen replays a few at most: harmless, as each state is
+// read from the engine as it is now.
 export class ServiceStateFeed {
   private started = false;
   private readonly stopping = new AbortController();
   private subscription: EventSubscription | undefined;
   private loop: Promise<void> | undefined;
-  /** Engine seconds of the last event handled, to resume from. */
+  /** Engine seconds, to resume from. */
   private lastSeen: number | undefined;
   /** Events are handled one after another, so a container's states go out in order. */
   private chain: Promise<void> = Promise.resolve();
@@ -52,7 +46,6 @@ export class ServiceStateFeed {
     private readonly retryMs = 5000,
   ) {}
 
-  /** True while this process has the engine's event stream open. */
   get following(): boolean {
     return this.subscription !== undefined;
   }
@@ -86,7 +79,6 @@ export class ServiceStateFeed {
     await this.bus.unlock(ENGINE_FOLLOWER_LOCK);
   }
 
-  /** Follows the engine until the stream ends, the lock is lost or the feed is closed. */
   private async follow(): Promise<void> {
     const instance = await this.instanceId();
     // On a takeover, look back over the time the lock may have been free.
@@ -129,7 +121,6 @@ export class ServiceStateFeed {
     });
   }
 
-  /** The container as it is now; from the event alone when the engine cannot be asked. */
   private async observe(event: EngineEvent): Promise<ContainerObservation> {
     if (event.Action === 'destroy') return null;
     try {
@@ -144,7 +135,6 @@ export class ServiceStateFeed {
   }
 }
 
-/** A stand-in inspect result built from the event, for when the engine does not answer. */
 function fromAction(event: EngineEvent): ContainerObservation {
   const exitCode = Number(event.Actor.Attributes.exitCode ?? 0);
   const status: Record<string, string> = { create: 'created', start: 'running', health_status: 'running', die: 'exited', stop: 'exited' };

@@ -1,15 +1,11 @@
-/**
- * One subscriber's queue: an AsyncIterableIterator that GraphQL (yoga over SSE, graphql-ws)
- * drains. Written by hand rather than as an async generator: a generator suspended in `await`
- * runs its `finally` only when the next event arrives, so a client that left would keep its
- * LISTEN until then; `return()` here ends the subscription at once.
- */
+// Not an async generator: one suspended in `await` runs its `finally` only when the next event arrives, so a
+// client that left would keep its LISTEN until then.
 export class Subscriber<In, Out = In> implements AsyncIterableIterator<Out> {
   private readonly queue: In[] = [];
   private waiting: (() => void) | undefined;
   private ended = false;
   private readonly cleanups: (() => void)[] = [];
-  /** Events dropped because the client read too slowly (oldest first). */
+  /** Dropped oldest first when the client reads too slowly. */
   dropped = 0;
 
   constructor(
@@ -33,14 +29,13 @@ export class Subscriber<In, Out = In> implements AsyncIterableIterator<Out> {
     this.wake();
   }
 
-  /** Puts `value` before everything queued: the state read when the subscription began. */
   unshift(value: In): void {
     if (this.ended) return;
     this.queue.unshift(value);
     this.wake();
   }
 
-  /** No more events: what is queued is still delivered, then the iterator completes. */
+  /** What is queued is still delivered. */
   end(): void {
     if (this.ended) return;
     this.ended = true;
@@ -49,7 +44,6 @@ export class Subscriber<In, Out = In> implements AsyncIterableIterator<Out> {
     this.wake();
   }
 
-  /** Runs `cleanup` when the subscription ends, however it ends (at once if it has). */
   onDone(cleanup: () => void): void {
     if (this.ended) cleanup();
     else this.cleanups.push(cleanup);

@@ -4,25 +4,16 @@ import { DEPLOYMENT_STATUS_CHANNEL, type DeploymentStatus, type DeploymentStatus
 import type { Events } from './events';
 import { SERVICE_STATE_CHANNEL, type ServiceStateEvent } from './service-state-feed';
 
-/**
- * The GraphQL subscriptions' side of the events: a bus subscriber per subscription, filtered to
- * what was asked for, and de-duplicated, so a client sees a state only when it differs from the
- * last one it got (the engine sends `die` and `stop` for one exit; a poller taking over from
- * another replica publishes the status it reads first).
- */
+// Each subscription is de-duplicated: the engine sends `die` and `stop` for one exit, and a poller taking
+// over from another replica publishes the status it reads first.
 export class SubscriptionService {
   constructor(
     private readonly events: Events,
-    /** Throws NotFoundError for an unknown app. */
     private readonly checkApp: (appId: number) => Promise<unknown>,
-    /**
-     * A service read afresh (its own entity manager and engine read): a subscription's context
-     * lives as long as the subscription, and its identity map would answer the first event's row.
-     */
+    /** Read afresh: a subscription's context lives as long as it does, and its identity map would keep the first row. */
     private readonly readService: (id: number) => Promise<ServiceView>,
   ) {}
 
-  /** The service an event is about, as it is now; null once it is gone. */
   async service(event: ServiceStateEvent): Promise<ServiceView | null> {
     try {
       return await this.readService(event.serviceId);
@@ -46,10 +37,7 @@ export class SubscriptionService {
     });
   }
 
-  /**
-   * The deployment's status now (read from its agent: an unknown target or deployment fails the
-   * subscription here), then each change. Joins this process's poller of the deployment.
-   */
+  /** An unknown target or deployment fails the subscription here. */
   async deploymentStatus(targetId: number, id: number): Promise<AsyncIterableIterator<DeploymentStatusEvent>> {
     let last: string | undefined;
     const subscriber = await this.events.bus.subscribe<DeploymentStatusEvent>(DEPLOYMENT_STATUS_CHANNEL, async (event) => {

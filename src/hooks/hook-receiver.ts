@@ -9,7 +9,6 @@ import { HOOK_QUEUE, type JobQueue } from '../outbound/queue';
 import type { HookKind } from './hook.entity';
 import { readRequest, verify, type HookRequest } from './payloads';
 
-/** A verified call's work, queued: what the runner needs, with who asked and from where. */
 export interface HookJob {
   callId: number;
   hookId: number;
@@ -28,13 +27,8 @@ interface HookRow {
   sealed_secret: string;
 }
 
-/**
- * The inbound side of deploy hooks, before any work: the hook by its unguessable id (404 for
- * one that does not exist or was revoked, and nothing about any other), its rate (429 with
- * Retry-After), its sender's signature (401, nothing changed), and its sender's delivery id (a
- * retry is answered with the first call's outcome and not run again). The work itself is a job
- * queued in the same transaction as the call's row, so a restart does not lose it.
- */
+// An unknown or revoked hook is a 404 that says nothing about others; a repeated delivery id gets the first
+// call's outcome. The job is queued in the call row's transaction, so a restart does not lose it.
 export class HookReceiver {
   private readonly windows = new Map<number, { start: number; count: number }>();
 
@@ -86,10 +80,7 @@ export class HookReceiver {
     return answer;
   }
 
-  /**
-   * Counts the call in the hook's window (each replica its own); over the limit it is refused
-   * before the signature is checked, so a flood costs one indexed read per call.
-   */
+  /** Each replica counts its own window; checked before the signature, so a flood costs one indexed read a call. */
   private countCall(hookId: number): void {
     const now = Date.now();
     const windowMs = this.limits.windowSeconds * 1000;

@@ -9,14 +9,14 @@ import { HOOK_QUEUE, type JobQueue } from '../outbound/queue';
 import type { HookJob } from './hook-receiver';
 import { stripTag, tagOf } from './payloads';
 
-/** What a hook's work calls in the domains (built per job over a fresh entity manager). */
+/** Built per job over a fresh entity manager. */
 export interface HookTargets {
   appImages(appId: number): Promise<{ id: number; from: string }[]>;
   redeployApp(appId: number, changes: Map<number, string>): Promise<unknown>;
   redeployDeployment(targetId: number, id: number): Promise<unknown>;
-  /** Reloads the repo; the ids of its templates whose definition changed. */
+  /** The ids of its templates whose definition changed. */
   reloadRepo(id: number): Promise<number[]>;
-  /** Apps made from these templates that opted in, with the new image of each of their services. */
+  /** Only apps that opted in. */
   appsToFollow(templateIds: number[]): Promise<{ appId: number; changes: Map<number, string> }[]>;
 }
 
@@ -30,18 +30,12 @@ interface HookRow {
   allow_tag: boolean;
 }
 
-/** Outcome of a call's work, as its row and the answer to a repeat say it. */
 interface Outcome {
   status: 'done' | 'failed' | 'ignored';
   message: string | null;
 }
 
-/**
- * Runs the work of verified hook calls, one at a time per replica: redeploys the app (its
- * images pulled again, a tag switched where the hook allows it) or the deployment on its agent,
- * or reloads the template repo and redeploys the apps that follow its changed templates. Each
- * change goes to the mutation stream as the hook's (audit log, domain events).
- */
+/** Each change goes to the mutation stream as the hook's, so the audit log and domain events see it. */
 export class HookRunner {
   private workerId: string | undefined;
 
@@ -127,7 +121,6 @@ export class HookRunner {
       : { status: 'done', message: summary };
   }
 
-  /** Runs one change and hands its outcome to the stream, as the hook's. */
   private async recorded(actor: Actor, job: HookJob, operation: string, input: Record<string, unknown>, run: () => Promise<unknown>) {
     let result: unknown;
     try {
@@ -140,12 +133,8 @@ export class HookRunner {
     return result;
   }
 
-  /**
-   * The image changes a call asks of an app: for each pushed (or named) image, the services that
-   * run its repository. With the hook's `allow_tag`, they switch to the tag; without it, only
-   * services already on the pushed tag are concerned (the redeploy pulls it again). Null: the
-   * call concerns no service of the app. A call naming no image redeploys the app as it is.
-   */
+  // Without `allow_tag` only services already on the pushed tag are concerned (the redeploy pulls it again).
+  // Null: no service is concerned; a call naming no image redeploys the app as it is.
   private async imageChanges(hook: HookRow, job: HookJob, targets: HookTargets): Promise<Map<number, string> | null> {
     const { images, tag } = job.request;
     const services = await targets.appImages(hook.app_id!);

@@ -8,10 +8,7 @@ import { DeploymentTarget } from '../targets/deployment-target.entity';
 export const HOOK_KINDS = ['generic', 'github', 'gitlab', 'registry'] as const;
 export type HookKind = (typeof HOOK_KINDS)[number];
 
-/**
- * A deploy hook: `POST /hooks/<publicId>` redeploys its app or deployment, or reloads its
- * template repo. The secret is stored sealed (the signatures need it in the clear) and shown once.
- */
+/** Called at `POST /hooks/<publicId>`. The secret is sealed, not digested: the signatures need it in the clear. */
 export const DeployHook = defineEntity({
   name: 'DeployHook',
   tableName: 'deploy_hooks',
@@ -33,7 +30,7 @@ export const DeployHook = defineEntity({
 });
 export type DeployHook = InferEntity<typeof DeployHook>;
 
-/** One call a hook received: its sender's delivery id (a retry is answered, not run again) and what came of it. */
+/** A retry with the same delivery id is answered, not run again. */
 export const DeployHookCall = defineEntity({
   name: 'DeployHookCall',
   tableName: 'deploy_hook_calls',

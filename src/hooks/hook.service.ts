@@ -18,7 +18,7 @@ export interface HookInput {
   allowTag?: boolean | null;
 }
 
-/** Where a hook points: exactly one of an app, a deployment (target and id) or a template repo. */
+/** Exactly one of an app, a deployment (target and id) or a template repo. */
 export interface HookOwner {
   appId?: number | null;
   targetId?: number | null;
@@ -26,17 +26,13 @@ export interface HookOwner {
   templateRepoId?: number | null;
 }
 
-/** A hook with its secret and URL, as shown once: when it is made or its secret rotated. */
+/** Shown once: when the hook is made or its secret rotated. */
 export interface IssuedHook {
   hook: DeployHook;
   secret: string;
 }
 
-/**
- * Deploy hooks: made, listed, rotated and revoked with the scope their target needs to change
- * (write for an app or a template repo, deploy for a deployment). The secret is random, sealed
- * at rest (signatures need it in the clear) and shown once.
- */
+/** Managed with the scope a hook's target needs to change: write for an app or template repo, deploy for a deployment. */
 export class HookService {
   constructor(
     private readonly em: EntityManager,
@@ -76,7 +72,7 @@ export class HookService {
     return { hook, secret };
   }
 
-  /** The hooks of one owner (or every hook the caller may manage, without one). */
+  /** Without an owner, every hook the caller may manage. */
   async list(owner: HookOwner = {}): Promise<DeployHook[]> {
     const where: Record<string, unknown> = {};
     if (owner.appId != null) where.app = owner.appId;
@@ -103,14 +99,13 @@ export class HookService {
     return { hook, secret };
   }
 
-  /** Revokes the hook: its URL answers 404 from now on. */
+  /** Its URL answers 404 from now on. */
   async revoke(id: number): Promise<DeployHook> {
     const hook = await this.get(id);
     await this.em.remove(hook).flush();
     return hook;
   }
 
-  /** The hook's last calls, newest first. */
   calls(hookId: number, limit = 10): Promise<DeployHookCall[]> {
     return this.em.find(DeployHookCall, { hook: hookId }, { orderBy: { id: 'desc' }, limit: Math.min(Math.max(limit, 1), 100) });
   }

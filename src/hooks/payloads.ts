@@ -3,24 +3,19 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { BadRequestError, UnauthenticatedError } from '../errors';
 import type { HookKind } from './hook.entity';
 
-/** What a verified call asks for, read from its sender's payload. */
 export interface HookRequest {
-  /** The sender's id of this delivery (a retry carries the same); null when it sends none. */
+  /** A retry carries the same; null when the sender sends none. */
   deliveryId: string | null;
-  /** The sender's event name (push, Push Hook, ping, ...). */
   event: string | null;
   /** False for calls that ask for nothing (GitHub's ping, a registry's pull): answered, not run. */
   actionable: boolean;
-  /** Why it asks for nothing. */
   reason?: string;
-  /** Images pushed (registry) or named (generic body): repositories with the hosts they were pushed to. */
   images: PushedImage[];
-  /** A tag the body names (generic: `tag`). */
   tag: string | null;
 }
 
 export interface PushedImage {
-  /** Repository references as the pushers named them: `host:port/team/web`. */
+  /** As the pushers named them, with their hosts: `host:port/team/web`. */
   repositories: string[];
   tag: string | null;
 }
@@ -42,12 +37,8 @@ function hmacMatches(secret: string, body: Buffer, given: string | null): boolea
   return sameText(expected, given.trim().toLowerCase());
 }
 
-/**
- * Checks the call is from the sender that holds the hook's secret, the way that sender signs:
- * GitHub's `X-Hub-Signature-256` (HMAC-SHA256 of the raw body), GitLab's `X-Gitlab-Token` (the
- * secret itself), a registry's `Authorization: Bearer <secret>` (distribution's notification
- * endpoint headers), or `X-Platform-Signature: sha256=<HMAC-SHA256 of the raw body>`.
- */
+// Each sender's own scheme: GitLab sends the secret itself, a registry a bearer from distribution's endpoint
+// headers, GitHub and generic callers an HMAC-SHA256 of the raw body.
 export function verify(kind: HookKind, secret: string, headers: IncomingHttpHeaders, body: Buffer): void {
   let ok: boolean;
   switch (kind) {
@@ -77,7 +68,7 @@ const SIGNED_BY: Record<HookKind, string> = {
   generic: 'X-Platform-Signature',
 };
 
-/** Reads what the call asks for, after it was verified. */
+/** Only after `verify`. */
 export function readRequest(kind: HookKind, headers: IncomingHttpHeaders, body: Buffer): HookRequest {
   const json = parseBody(body);
   switch (kind) {
@@ -130,10 +121,7 @@ interface RegistryEvent {
   request?: { host?: unknown };
 }
 
-/**
- * A distribution notification envelope (`{"events": [...]}`): the pushes of tagged manifests are
- * what it asks to deploy; pulls and blob pushes ask for nothing. Its delivery id is its events'.
- */
+/** Pushes of tagged manifests ask to deploy; pulls and blob pushes ask for nothing. */
 function registryRequest(json: unknown): HookRequest {
   const events = (json as { events?: unknown } | null)?.events;
   if (!Array.isArray(events)) throw new BadRequestError('a registry notification carries an events list', ['events']);

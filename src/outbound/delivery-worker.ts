@@ -12,7 +12,7 @@ import { sendWebhook, signature, type SendResult } from './webhook-sender';
 export interface DeliveryWorkerOptions {
   concurrency: number;
   timeoutMs: number;
-  /** How long the worker sleeps between fetches when nothing woke it. */
+  /** Sleep between fetches when nothing woke the worker. */
   pollMs?: number;
 }
 
@@ -26,13 +26,8 @@ interface Loaded {
   attempts: number;
 }
 
-/**
- * Delivers queued events to their subscriptions: fetches as many jobs as it has free slots
- * (pg-boss's SKIP LOCKED: each job to one replica), POSTs each signed event, and writes the
- * attempt to the delivery log and the job's outcome in one transaction. A failure is handed back
- * to pg-boss, which retries it with exponential backoff and jitter; a 410 disables the
- * subscription. Woken at once when this process queues jobs (and over NOTIFY by the others).
- */
+// pg-boss's SKIP LOCKED hands each job to one replica, and retries a failure with backoff and jitter. The
+// attempt's log row and the job's outcome are written in one transaction. Other replicas wake it over NOTIFY.
 export class DeliveryWorker {
   private running = 0;
   private woken = false;
@@ -61,7 +56,7 @@ export class DeliveryWorker {
     sleeper?.();
   }
 
-  /** Stops fetching; deliveries in flight finish (or, killed, are rescued after their expiry). */
+  /** Deliveries in flight finish (or, killed, are rescued after their expiry). */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake();

@@ -18,11 +18,7 @@ export interface DeliveryRetry {
   expireInSeconds: number;
 }
 
-/**
- * The one stream of domain events, as far as it leaves the service: each event is stored once
- * (its `dedupeKey` makes the replicas that all saw it store it one time) and, in the same
- * transaction, one delivery job per enabled subscription to its type is queued.
- */
+/** Stored once across replicas (`dedupeKey`), with its delivery jobs queued in the same transaction. */
 export class DomainEventLog {
   private readonly wakers = new Set<() => void>();
 
@@ -33,13 +29,13 @@ export class DomainEventLog {
     private readonly log: Logger,
   ) {}
 
-  /** Called after jobs were queued: this process's worker, and through it the other replicas'. */
+  /** This process's worker, and through it the other replicas'. */
   onQueued(wake: () => void): () => void {
     this.wakers.add(wake);
     return () => this.wakers.delete(wake);
   }
 
-  /** Stores the event and queues its deliveries; the number of subscriptions it went to (0 for a repeat). */
+  /** The number of subscriptions it went to: 0 for a repeat. */
   async emit(type: EventType, data: Record<string, unknown>, options: { dedupeKey?: string; occurredAt?: Date } = {}): Promise<number> {
     try {
       const queued = await inTransaction(this.orm.em.fork(), async (connection) => {
@@ -68,7 +64,7 @@ export class DomainEventLog {
     }
   }
 
-  /** Queues deliveries inside the caller's transaction (a resend too). */
+  /** Inside the caller's transaction. */
   enqueue(connection: HeldConnection, jobs: DeliveryJob[]): Promise<void> {
     return this.queue.insert(
       connection,

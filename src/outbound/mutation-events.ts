@@ -3,11 +3,9 @@ import type { EventType } from './event-types';
 export interface MutationOutcome {
   operation: string;
   input: Record<string, unknown>;
-  /** The resolver's value when it succeeded. */
   result: unknown;
   /** ok, or the error's code. */
   outcome: string;
-  /** The error's message when it failed. */
   message: string | null;
 }
 
@@ -18,10 +16,7 @@ export interface StreamEvent {
 
 const num = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
-/**
- * The domain events a finished change makes: the same outcome the audit log records, so a
- * change through any door (REST, GraphQL, the console, a deploy hook) is announced the same way.
- */
+/** From the outcome the audit log records, so a change through any door is announced the same way. */
 export function eventsOfMutation(m: MutationOutcome): StreamEvent[] {
   const result = (m.result ?? {}) as Record<string, unknown>;
   const ok = m.outcome === 'ok';

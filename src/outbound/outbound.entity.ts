@@ -33,7 +33,6 @@ export const EventSubscription = defineEntity({
 });
 export type EventSubscription = InferEntity<typeof EventSubscription>;
 
-/** One attempt to deliver an event to a subscription: the delivery log. */
 export const EventDelivery = defineEntity({
   name: 'EventDelivery',
   tableName: 'event_deliveries',

@@ -10,12 +10,8 @@ export interface QueueOptions {
   rescueSeconds: number;
 }
 
-/**
- * The persisted job queue (pg-boss, in its own `pgboss` schema of the service's database):
- * deliveries of events and the work of deploy hooks survive restarts, and SKIP LOCKED fetches
- * hand each job to one replica. Jobs are written in the same transaction as the rows that
- * cause them (`insert` with a held connection), so neither exists without the other.
- */
+// In the service's own database, so a job is written in the transaction of the rows that cause it and
+// neither exists without the other.
 export class JobQueue {
   readonly boss: PgBoss;
 
@@ -47,7 +43,6 @@ export class JobQueue {
     return new JobQueue(boss);
   }
 
-  /** Adds jobs inside the caller's transaction. */
   insert(connection: HeldConnection, jobs: PgBoss.JobInsert[]): Promise<void> {
     if (jobs.length === 0) return Promise.resolve();
     return this.boss.insert(jobs, { db: { executeSql: async (text, values) => ({ rows: await connection.query(text, values) }) } });

@@ -6,11 +6,8 @@ import { queryRows } from '../db/rows';
 import type { Logger } from '../logger';
 import type { DomainEventLog } from './domain-events';
 
-/**
- * Service states from the engine follower (over the bus) into the domain event stream, while any
- * subscription wants them. Every replica hears each NOTIFY and offers it; the event's key (a
- * digest of what was seen) makes the database keep it once.
- */
+// Every replica hears each NOTIFY and offers it; the key, a digest of what was seen, makes the database keep
+// it once.
 export class ServiceStateEvents {
   private started = false;
   private stopped = false;
@@ -23,7 +20,7 @@ export class ServiceStateEvents {
     private readonly log: Logger,
   ) {}
 
-  /** Starts when a subscription to service states exists (at start, or when one is made here). */
+  /** Only while a subscription wants service states. */
   async startIfWanted(): Promise<void> {
     if (this.started || this.stopped) return;
     const [row] = await queryRows<{ wanted: boolean }>(

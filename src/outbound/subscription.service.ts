@@ -15,7 +15,7 @@ export interface SubscriptionInput {
   enabled?: boolean | null;
 }
 
-/** A subscription with its secret, as it is shown once: when it is made or the secret rotated. */
+/** Shown once: when the subscription is made or its secret rotated. */
 export interface IssuedSubscription {
   subscription: EventSubscription;
   secret: string;
@@ -26,7 +26,6 @@ export interface DeliveryPage {
   limit: number;
 }
 
-/** Admins' subscriptions of URLs to event types, their delivery logs, and resends. */
 export class EventSubscriptionService {
   constructor(
     private readonly em: EntityManager,
@@ -59,7 +58,7 @@ export class EventSubscriptionService {
     return { subscription, secret };
   }
 
-  /** Changes the URL, the types or whether it is enabled; enabling again clears why it was disabled. */
+  /** Enabling again clears why it was disabled. */
   async update(id: number, input: SubscriptionInput): Promise<EventSubscription> {
     const row = await this.get(id);
     if (input.url != null) row.url = checkUrl(input.url);
@@ -86,7 +85,6 @@ export class EventSubscriptionService {
     return row;
   }
 
-  /** The subscription's delivery log, newest first. */
   deliveries(subscriptionId: number, page: DeliveryPage): Promise<EventDelivery[]> {
     return this.em.find(
       EventDelivery,
@@ -101,7 +99,7 @@ export class EventSubscriptionService {
     return row;
   }
 
-  /** Queues the event of a logged delivery again for its subscription (which must be enabled). */
+  /** Only to an enabled subscription. */
   async resend(deliveryId: number): Promise<EventDelivery> {
     const delivery = await this.delivery(deliveryId);
     const subscription = await this.get(delivery.subscription.id);
@@ -115,7 +113,7 @@ export class EventSubscriptionService {
     return delivery;
   }
 
-  /** Deliveries whose last attempt has not succeeded yet, per subscription (for the console). */
+  /** Deliveries not yet succeeded or given up. */
   async pendingCount(subscriptionId: number): Promise<number> {
     const [row] = await queryRows<{ n: number }>(
       this.em,

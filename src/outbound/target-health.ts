@@ -8,16 +8,11 @@ import type { AgentClient } from '../targets/agent-client';
 import { TargetService } from '../targets/target.service';
 import type { DomainEventLog } from './domain-events';
 
-/** The health poller's lock: one replica asks the agents. */
+/** One replica asks the agents. */
 export const TARGET_HEALTH_LOCK: LockKey = [0, 2];
 
-/**
- * Asks every target's agent for its metadata each interval and turns a change of whether it
- * answers into `target.unreachable` / `target.reachable`. One replica polls (the holder of
- * TARGET_HEALTH_LOCK); the last state is kept in `target_health`, so a replica taking over (or a
- * restart) reports only changes. A target first seen unreachable is reported; one first seen
- * answering is not news.
- */
+// The last state is kept in `target_health`, so a replica taking over (or a restart) reports only changes;
+// a target first seen answering is not news.
 export class TargetHealthPoller {
   private readonly stopping = new AbortController();
   private loop: Promise<void> | undefined;
@@ -42,7 +37,7 @@ export class TargetHealthPoller {
     await this.bus.unlock(TARGET_HEALTH_LOCK);
   }
 
-  /** One round over every target (the poller's tick; tests call it to not wait for one). */
+  /** The poller's tick; tests call it rather than wait for one. */
   async check(): Promise<void> {
     const em = this.orm.em.fork();
     const targets = new TargetService(em, this.secrets, this.agents, this.log);

@@ -3,11 +3,11 @@ import { request } from 'undici';
 import type { OutboundPolicy } from '../catalog/outbound-policy';
 import { OutboundRefusedError } from '../catalog/outbound-policy';
 
-/** What one attempt came to: the receiver's status (null when there was no answer) and why not. */
 export interface SendResult {
+  /** Null when there was no answer. */
   status: number | null;
   durationMs: number;
-  /** The first KB of the answer, as text. */
+  /** The first KB of the answer. */
   excerpt: string | null;
   error: string | null;
 }
@@ -15,20 +15,13 @@ export interface SendResult {
 const MAX_REDIRECTS = 3;
 const EXCERPT_BYTES = 1024;
 
-/**
- * `sha256=` and the hex HMAC-SHA256, keyed by the subscription's secret, of `<timestamp>.<body>`:
- * the timestamp is signed with the body, so a captured delivery cannot be replayed later with
- * a fresh timestamp (receivers refuse old ones).
- */
+// The timestamp is signed with the body, so a captured delivery cannot be replayed later with a fresh
+// timestamp (receivers refuse old ones).
 export function signature(secret: string, timestamp: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
-/**
- * POSTs a signed body under the outbound policy (never link-local or metadata addresses,
- * private ones only when allowed, checked on every address a name resolves to): a redirect is
- * followed only to a place the policy allows, with the same POST, at most three times.
- */
+/** A redirect is followed only where the outbound policy allows, with the same POST. */
 export async function sendWebhook(
   url: string,
   body: string,
