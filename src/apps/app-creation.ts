@@ -27,17 +27,13 @@ export interface CreateAppInput {
   imageOverrides?: readonly OverrideImage[] | null;
   /** Values for the compose file's `${VAR}` substitutions. */
   environment?: unknown;
-  /** Active compose profiles. */
   profiles?: string[] | null;
   /** A compose file of a template repo: the repo's id, and the file's path in it. */
   composeRepoId?: number | null;
   composeFile?: string | null;
 }
 
-/**
- * The template an app is made from (docs/original-system.md "App creation from a template, a compose file or an image"): chosen by which of
- * `template_id`, `compose_yaml`, `image` is given, in that order. Nothing given is a 400.
- */
+/** From the first of `template_id`, `compose_yaml` and `image` given; none is a 400. */
 export async function appSource(
   input: CreateAppInput,
   templates: TemplateService,
@@ -57,7 +53,7 @@ export async function appSource(
       definition: compose.definition,
       from,
       extras: { name: input.name, warnings: compose.warnings, options: compose.options },
-      // Only git contexts: a file given inline has no directory (compose/options.ts).
+      // Only git contexts: a file given inline has no directory.
       builds: compose.builds,
     };
   }
@@ -72,11 +68,7 @@ export async function appSource(
   throw new BadRequestError('give template_id, compose_yaml or image', ['template_id']);
 }
 
-/**
- * The rows for an app made from a definition (unflushed): one category per distinct image
- * category, one service per image with every field, links and volumes_from resolved by image
- * name. Names are sanitised and made unique (apps among apps, services across all apps).
- */
+/** Flushes the app and its categories but not its services; links and volumes_from resolve by image name. */
 export async function buildApp(em: EntityManager, def: TemplateDefinition, from: string, extras: AppExtras = {}): Promise<App> {
   // Relative host paths have no directory to resolve against on the server: refused for an app.
   validateTemplate(def, { appVolumes: true });
@@ -143,7 +135,6 @@ export async function buildApp(em: EntityManager, def: TemplateDefinition, from:
   return app;
 }
 
-/** The request's `environment`: a mapping of names to strings (numbers and booleans as text). */
 export function environmentMap(value: unknown): Record<string, string> {
   if (value == null) return {};
   const bad = () => new ValidationError('environment must be a mapping of variable names to values', ['environment']);
@@ -156,17 +147,15 @@ export function environmentMap(value: unknown): Record<string, string> {
   );
 }
 
-/** What a source other than a stored template gives an app beyond its definition. */
 export interface AppExtras {
-  /** The app's name (the compose project's `name:`, or one given in the request). */
   name?: string | null;
   /** Shown with the app's errors: what was not honoured as written. */
   warnings?: string[];
-  /** Per image name: options without a template field (compose keys). */
+  /** Per image name: compose keys without a template field. */
   options?: Map<string, ServiceOptions>;
 }
 
-/** Names starting with `prefix` (a superset of the exact clashes `uniqueName` looks for). */
+/** A superset of the exact clashes `uniqueName` looks for. */
 export async function namesLike(em: EntityManager, entity: typeof App | typeof Service, prefix: string): Promise<string[]> {
   const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const rows = await em.find(entity as typeof Service, { name: { $like: pattern } }, { fields: ['name'] });

@@ -3,15 +3,10 @@ import { ValidationError } from '../errors';
 import type { App, Service } from './app.entity';
 import { launch, loadApp, type AppsDeps } from './app-start';
 
-/** A service's image changed by a redeploy: by service id, the new reference. */
+/** Service id -> new image reference. */
 export type ImageChanges = ReadonlyMap<number, string>;
 
-/**
- * Redeploys an app as a deploy hook asks: the images named in `changes` are switched first, every
- * image the app pulls (not one built from a compose context) is pulled again, so a tag pushed anew
- * is taken up, then every service is recreated (as a rebuild; the engine's failure is a 502).
- * (A new revision of the app is made here once apps have a history.)
- */
+/** For a deploy hook: pulls again so a tag pushed anew is taken up, then recreates every service as a rebuild (502 on failure). */
 export class AppRedeployService {
   constructor(
     private readonly em: EntityManager,
@@ -38,7 +33,7 @@ export class AppRedeployService {
   }
 }
 
-/** Images built from a compose context are the app's own, never pulled. */
+// Images built from a compose context are the app's own.
 function pulled(service: Service): boolean {
   return !service.options?.buildContext && !service.options?.builtImage;
 }

@@ -6,7 +6,6 @@ import type { ContainerRunner } from './container-runner';
 import type { EngineRuntime } from './engine-runtime';
 import type { PreparedBuilds } from './image-builds';
 
-/** What the apps domain needs beyond the request's entity manager. */
 export interface AppsDeps {
   runtime: EngineRuntime;
   runnerFor(em: EntityManager): ContainerRunner;
@@ -23,7 +22,6 @@ export const APP_POPULATE = [
   'services.volumesFrom.exportedFrom',
 ] as const;
 
-/** The app with its categories and services (links and shared volumes resolved), or 404. */
 export async function loadApp(em: EntityManager, id: number): Promise<App> {
   const app = await em.findOne(App, { id }, { populate: APP_POPULATE });
   if (!app) throw NotFoundError.of('app', id);
@@ -33,18 +31,13 @@ export async function loadApp(em: EntityManager, id: number): Promise<App> {
 export interface LaunchOptions {
   /** Answer now and start after the response (creates); else wait for the start (updates, rebuilds). */
   background: boolean;
-  /** Rebuild: an unreachable engine (or any failure of the run itself) is the answer, 502. */
+  /** Rebuilds: an unreachable engine, or any failure of the run itself, is the answer (502). */
   failOnEngineError: boolean;
-  /** Images to build first (a new app's compose `build:`), disposed of when the start ends. */
+  /** A new app's compose `build:` images, disposed of when the start ends. */
   builds?: PreparedBuilds;
 }
 
-/**
- * Starts `chosen` services of `app`. The engine is asked first, so that an unreachable one is
- * recorded (app and services' errors, null states) in the same request that stored the
- * definitions; the start itself runs after the response when `background`, building the images
- * of `builds` first. The builds' packed contexts are removed however the start ends.
- */
+/** Pings the engine first, so an unreachable one is recorded in the request that stored the definitions. */
 export async function launch(em: EntityManager, deps: AppsDeps, app: App, chosen: Service[], options: LaunchOptions): Promise<void> {
   const builds = options.builds;
   let scheduled = false;
@@ -55,7 +48,7 @@ export async function launch(em: EntityManager, deps: AppsDeps, app: App, chosen
   }
 }
 
-/** True when the start was scheduled to run after the response. */
+/** True when the start was scheduled to run after the response (it then disposes of the builds). */
 async function startOrSchedule(em: EntityManager, deps: AppsDeps, app: App, chosen: Service[], options: LaunchOptions): Promise<boolean> {
   const runner = deps.runnerFor(em);
   await deps.runtime.settled(app.id);

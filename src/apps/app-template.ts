@@ -13,7 +13,6 @@ import { ValidationError } from '../errors';
 import type { App, Service } from './app.entity';
 import { loadApp } from './app-start';
 
-/** Fields a client may set on a template made from an app, or saved to a repo. */
 export interface TemplateMetadata {
   name?: string | null;
   description?: string | null;
@@ -24,7 +23,6 @@ export interface TemplateMetadata {
   documentation?: string | null;
 }
 
-/** Templates from apps: preview (.pmx text), store, and save a stored one to a template repo. */
 export class AppTemplateService {
   constructor(
     private readonly em: EntityManager,
@@ -33,12 +31,11 @@ export class AppTemplateService {
     private readonly repoCacheDir: string,
   ) {}
 
-  /** The app as a template (docs/original-system.md "App as a template"), with the given fields applied. */
   async definition(appId: number, meta: TemplateMetadata): Promise<TemplateDefinition> {
     return withMetadata(appDefinition(await loadApp(this.em, appId)), meta);
   }
 
-  /** The app as a template made from it would be, checked as one: what deploying the app sends. */
+  /** What deploying the app sends. */
   async deployable(appId: number): Promise<TemplateDefinition> {
     const definition = await this.definition(appId, {});
     validateTemplate(definition);
@@ -59,11 +56,7 @@ export class AppTemplateService {
     return this.templates.get(template.id);
   }
 
-  /**
-   * Writes `<name>.pmx` (name: the given one, else the template's) into the template repo named
-   * `repo`, which must be one of ours: committed and pushed for git repos. GitHub `owner/repo`
-   * names are pushed over HTTPS with GITHUB_TOKEN when one is configured.
-   */
+  /** Commits and pushes `<name>.pmx` to one of our template repos; GitHub ones over HTTPS with GITHUB_TOKEN if set. */
   async save(
     templateId: number,
     repoName: string,
@@ -100,12 +93,7 @@ export class AppTemplateService {
   }
 }
 
-/**
- * One image per service: its image, description, category (the first), links and volumes_from by
- * name. The app's description, keywords and type (kept from its template) come back, and each
- * image keeps the name it had in the template ("Reverse Proxy", not the container name
- * "Reverse_Proxy") unless the service was renamed since.
- */
+/** Images keep their template names ("Reverse Proxy", not "Reverse_Proxy") unless the service was renamed since. */
 export function appDefinition(app: App): TemplateDefinition {
   const categories = new Map(app.categories.getItems().map((c) => [c.id, c.name]));
   const imageName = (service: Service) => (service.imageName && service.name === service.internalName ? service.imageName : service.name);

@@ -4,26 +4,24 @@ import type { EnvDef, PortDef, VolumeDef } from '../parts/image';
 import type { ServiceOptions } from './service-options';
 import { serviceTextColumns } from '../parts/columns';
 
-/** What went wrong at run time, as the spec's Error object. */
+/** As the spec's Error object. */
 export interface RunError {
   code: number;
   message: string;
   fields: string;
 }
 
-/** One line of a service's image build, with when it was written (ISO-8601 with nanoseconds). */
 export interface BuildLine {
+  /** ISO-8601 with nanoseconds. */
   timestamp: string;
   message: string;
 }
 
-/** A service's membership of one of its app's categories. */
 export interface ServiceCategoryRef {
   category_id: number;
   position: number | null;
 }
 
-/** A running composition: built from a template, a compose file or one image. */
 export const App = defineEntity({
   name: 'App',
   tableName: 'apps',
@@ -36,9 +34,9 @@ export const App = defineEntity({
     description: p.text().nullable(),
     keywords: p.text().nullable(),
     type: p.text().nullable(),
-    /** App-level run-time failures (the network, an unreachable engine); services keep their own. */
+    /** Run-time failures of the app itself (the network, an unreachable engine). */
     errors: p.json<{ message: string }[]>().$type<{ message: string }[]>().defaultRaw(`'[]'`),
-    /** What the source asked for that is not honoured as written (compose keys); shown with the errors. */
+    /** Compose keys not honoured as written; shown with the errors. */
     warnings: p
       .json<{ message: string }[]>()
       .$type<{ message: string }[]>()
@@ -64,7 +62,7 @@ export const AppCategory = defineEntity({
 });
 export type AppCategory = InferEntity<typeof AppCategory>;
 
-/** One container (or `options.replicas` of them) of an app. `name` is unique within its app. */
+/** One container, or `options.replicas` of them. */
 export const Service = defineEntity({
   name: 'Service',
   tableName: 'services',
@@ -88,9 +86,8 @@ export const Service = defineEntity({
     categories: p.json<ServiceCategoryRef[]>().$type<ServiceCategoryRef[]>().defaultRaw(`'[]'`),
     /** The image's `Config.ExposedPorts`, recorded when the container was last made. */
     defaultExposedPorts: p.json<string[]>().$type<string[]>().defaultRaw(`'[]'`),
-    /** The last run-time failure; null when the last start went well. */
     lastError: p.json<RunError>().$type<RunError | null>().nullable(),
-    /** Set while its image is pulled and its container made (start-pre); cleared after. */
+    /** Set while its image is pulled and its container made. */
     startingAt: p.datetime().nullable(),
     /** Compose options without a field of their own (entrypoint, healthcheck, networks, ...). */
     options: p
@@ -98,7 +95,7 @@ export const Service = defineEntity({
       .$type<ServiceOptions>()
       .defaultRaw(`'{}'`)
       .onCreate(() => ({})),
-    /** The output of the build of its image (compose `build:`), the last lines; shown in the journal. */
+    /** The last lines of its compose `build:`, shown in the journal. */
     buildLog: p
       .json<BuildLine[]>()
       .$type<BuildLine[]>()

@@ -18,12 +18,10 @@ export interface AppUpdate {
   documentation?: string | null;
 }
 
-/** One entry of an App's `errors`. */
 export interface AppErrorEntry {
   message: string;
 }
 
-/** Apps: create from a template, compose file or image; rebuild; delete; journal. */
 export class AppService {
   constructor(
     private readonly em: EntityManager,
@@ -38,7 +36,7 @@ export class AppService {
     return this.em.find(App, {}, { orderBy: { id: 'asc' }, populate: ['categories', 'services'] });
   }
 
-  /** A page of apps; their categories and services are loaded by the fields that need them, batched. */
+  /** Categories and services are loaded, batched, by the fields that need them. */
   page(window: KeysetPage): Promise<App[]> {
     return findPage(this.em, App, window);
   }
@@ -51,18 +49,14 @@ export class AppService {
     return loadApp(this.em, id);
   }
 
-  /** One category of an app, by its own id (a global id's lookup). */
+  /** By its own id, for a global id's lookup. */
   async category(id: number): Promise<AppCategory> {
     const category = await this.em.findOne(AppCategory, { id });
     if (!category) throw NotFoundError.of('category', id);
     return category;
   }
 
-  /**
-   * Stores the app, then starts its services after the response, in dependency order; images of
-   * compose `build:` services are built first, their contexts found and packed before the app is
-   * stored (a context that cannot be reached is a 422 and nothing is stored).
-   */
+  /** Build contexts are packed before the app is stored: one that cannot be reached is a 422 and nothing is stored. */
   async create(input: CreateAppInput): Promise<App> {
     if (input.composeRepoId != null || input.composeFile != null) {
       const made = await createFromRepo(input, this.repos, this.buildContextMaxBytes, (source) =>
@@ -92,7 +86,7 @@ export class AppService {
     });
   }
 
-  /** Starts a stored app's services after the response; `builds` are run, then disposed of, by the start (launch). */
+  /** After the response; the start runs `builds`, then disposes of them. */
   private async started(id: number, builds: PreparedBuilds, definition: TemplateDefinition): Promise<App> {
     const loaded = await loadApp(this.em, id).catch(async (error: unknown) => {
       await builds.dispose();
@@ -107,7 +101,6 @@ export class AppService {
     return loaded;
   }
 
-  /** Renames the app or changes its documentation; its services are not touched. */
   async update(id: number, input: AppUpdate): Promise<App> {
     const app = await loadApp(this.em, id);
     if (input.name !== undefined && input.name !== null) {
@@ -120,19 +113,18 @@ export class AppService {
     return app;
   }
 
-  /** The app as a Compose file (GET /apps/{id}/compose_yml). */
   async composeYaml(id: number): Promise<string> {
     return composeYaml(await loadApp(this.em, id));
   }
 
-  /** Recreates every service's container from the stored definition; the engine's failure is a 502. */
+  /** The engine's failure is a 502. */
   async rebuild(id: number): Promise<App> {
     const app = await loadApp(this.em, id);
     await launch(this.em, this.deps, app, app.services.getItems(), { background: false, failOnEngineError: true });
     return app;
   }
 
-  /** Removes the containers and the network, then the rows. The engine must answer (else 502, nothing removed). */
+  /** The engine must answer (else 502, nothing removed). */
   async delete(id: number): Promise<App> {
     const app = await loadApp(this.em, id);
     await this.deps.runtime.settled(id);
@@ -141,7 +133,7 @@ export class AppService {
     return app;
   }
 
-  /** The app's errors with its services' (loaded if need be: batched across the apps of a list). */
+  /** Services are loaded if need be, batched across the apps of a list. */
   async errors(app: App): Promise<AppErrorEntry[]> {
     if (!app.services.isInitialized()) await app.services.load();
     return appErrors(app);
@@ -156,7 +148,7 @@ export class AppService {
   }
 }
 
-/** The App's `errors`: its own, then each service's, prefixed with the service's name, then its warnings. */
+/** Its own, then each service's prefixed with its name, then the warnings. */
 export function appErrors(app: App): AppErrorEntry[] {
   const own = app.errors ?? [];
   const warnings = (app.warnings ?? []).map((w) => ({ message: `warning: ${w.message}` }));

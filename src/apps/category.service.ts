@@ -7,7 +7,7 @@ export interface CategoryInput {
   position?: number | null;
 }
 
-/** An app's categories: the panels its services are grouped in, in order. */
+/** The panels an app's services are grouped in. */
 export class CategoryService {
   constructor(private readonly em: EntityManager) {}
 
@@ -25,7 +25,6 @@ export class CategoryService {
     return category;
   }
 
-  /** A new category goes last unless a position is given. */
   async create(appId: number, input: CategoryInput): Promise<AppCategory> {
     const app = await this.app(appId);
     const name = checkedName(input.name);
@@ -44,7 +43,7 @@ export class CategoryService {
     return category;
   }
 
-  /** The category goes, and with it each service's membership of it; the services stay. */
+  /** The services stay. */
   async delete(appId: number, id: number): Promise<AppCategory> {
     const category = await this.get(appId, id);
     const members = await this.em.find(Service, { app: appId });

@@ -22,13 +22,7 @@ import { LABEL_APP, LABEL_INSTANCE, LABEL_SERVICE, LABEL_VOLUME } from './contai
 import { runError } from './run-error';
 import { restartPolicyOf } from './service-definition';
 
-/**
- * Runs an app's services as containers: one user-defined network per app (links resolve by
- * alias on it), one container per service named after it, started in dependency order. One
- * service that cannot start (image missing, port taken) gets the reason in its `lastError` and
- * the others still start; an unreachable engine stops the run and is written to every service
- * not yet started, then rethrown for the caller to decide (store and answer, or 502).
- */
+/** A service that cannot start keeps why in `lastError` and the rest still start; an unreachable engine stops the run. */
 export class ContainerRunner {
   constructor(
     private readonly em: EntityManager,
@@ -47,23 +41,16 @@ export class ContainerRunner {
     return labels;
   }
 
-  /** The app's project name, which its engine objects' names start with (names.ts). */
   async project(appId: number): Promise<string> {
     return projectName(appId, await this.runtime.instanceId(this.em));
   }
 
-  /** The app's default network: named after the project. */
-  async networkName(appId: number): Promise<string> {
-    return this.project(appId);
-  }
-
-  /** Marks the services as starting (start-pre), so reads during the run say so. */
+  /** Start-pre, so reads during the run say so. */
   markStarting(services: Service[]): void {
     const now = new Date();
     for (const service of services) service.startingAt = now;
   }
 
-  /** Records an unreachable engine on the app and the services, and clears their starting marks. */
   recordUnreachable(app: App, services: Service[], error: Error): void {
     app.errors = [{ message: error.message }];
     for (const service of services) {
@@ -72,12 +59,7 @@ export class ContainerRunner {
     }
   }
 
-  /**
-   * (Re)creates and starts `services` (all of the app's services must be loaded, with links and
-   * volumesFrom populated). Flushes after each service so that reads see the progress. The
-   * images of `builds` are built first, as compose builds before it creates: a service whose
-   * build failed keeps that as its error and is not started (the others are).
-   */
+  /** `all` loaded with links and volumesFrom; flushes after each service so reads see progress. Builds first, as compose. */
   async start(app: App, all: Service[], services: Service[], builds?: PreparedBuilds): Promise<void> {
     const chosen = new Set(services.map((s) => s.id));
     const byName = new Map(all.map((s) => [s.name, s]));
@@ -122,7 +104,6 @@ export class ContainerRunner {
     }
   }
 
-  /** The app's networks (its default one and those its compose file declared), made when missing. */
   private async ensureNetworks(appId: number, project: string, all: Service[]): Promise<Map<string, string>> {
     const wanted = new Map<string, AppNetwork>([['default', { name: 'default', aliases: [] }]]);
     for (const service of all) for (const network of service.options?.networks ?? []) wanted.set(network.name, network);
@@ -148,11 +129,7 @@ export class ContainerRunner {
     return names;
   }
 
-  /**
-   * A network with the compose file's own subnets (ipam): taken as given, not from the app
-   * network pool, whose blocks skip what it overlaps. The engine refuses a subnet that overlaps
-   * another network (another copy of the same app, say): a 409 naming it.
-   */
+  /** Compose's own subnets bypass the pool, so the engine may refuse an overlap (another copy of the app): a 409. */
   private async createWithSubnets(name: string, labels: Record<string, string>, key: string, network: AppNetwork): Promise<void> {
     try {
       await this.docker.createNetwork(name, labels, 'bridge', { internal: network.internal ?? false, ipam: network.ipam });
@@ -232,10 +209,7 @@ export class ContainerRunner {
     }
   }
 
-  /**
-   * The variables Docker's legacy links set, from each linked service's first container (started
-   * before this one: links are dependencies), so Panamax-era images find `DB_PORT_3306_TCP_ADDR`.
-   */
+  /** From each linked service's first container, already started: links are dependencies. */
   private async linkVariables(appId: number, parent: string, service: Service): Promise<string[]> {
     const env: string[] = [];
     for (const link of service.links.getItems()) {
@@ -255,11 +229,7 @@ export class ContainerRunner {
     return first ? this.docker.inspectContainer(first.Id) : null;
   }
 
-  /**
-   * Named volumes become the app's own (`<project>_<name>`, labelled, removed with it) unless
-   * external: then the engine's volume of that name (or of its `name:`), which must exist (the
-   * engine would otherwise make an empty one in silence, as compose refuses to).
-   */
+  /** An external volume must exist: the engine would make an empty one in silence, which compose refuses. */
   private async volumes(appId: number, project: string, service: Service): Promise<Service['volumes']> {
     const external = new Set(service.options?.externalVolumes ?? []);
     const result: Service['volumes'] = [];
@@ -287,7 +257,6 @@ export class ContainerRunner {
     return result;
   }
 
-  /** Waits for what compose `depends_on` conditions ask of the services this one needs. */
   private async awaitDependencies(appId: number, service: Service, all: Service[]): Promise<void> {
     for (const dependency of service.options?.dependsOn ?? []) {
       if (dependency.condition === 'service_started') continue;
@@ -323,10 +292,7 @@ export class ContainerRunner {
     }
   }
 
-  /**
-   * The image, pulled first only when the engine does not have it; one built from a compose
-   * `build:` context is never pulled (its name may be anyone's): it is built when the app is made.
-   */
+  /** A compose `build:` image is never pulled: its name may be anyone's. */
   private async ensureImage(ref: string, builtFrom?: string): Promise<ImageInspect> {
     if (!builtFrom) return this.launcher.ensureImage(ref);
     const local = await this.launcher.inspect(ref);
@@ -337,12 +303,10 @@ export class ContainerRunner {
     );
   }
 
-  /** Pulls the image again, with its registry's stored credentials (a redeploy that takes a tag anew). */
   pull(ref: string): Promise<void> {
     return this.launcher.pull(ref);
   }
 
-  /** The stored credentials of the registry whose endpoint is the image's host, if any. */
   private readonly pullCredentials = async (host: string): Promise<RegistryAuth | undefined> => {
     const match = (await this.registries.list()).find((r: Registry) => imagePrefix(r.endpointUrl).split('/')[0].toLowerCase() === host);
     if (!match) return undefined;
@@ -363,7 +327,7 @@ export class ContainerRunner {
     }
   }
 
-  /** Every container, network and named volume of the app (external ones are not the app's: never labelled). */
+  /** External volumes and networks are never labelled, so they stay. */
   async removeApp(appId: number, services: Service[] = []): Promise<void> {
     const labels = await this.labels(appId);
     for (const container of await this.docker.listContainers({ all: true, labels })) {
@@ -379,7 +343,6 @@ export class ContainerRunner {
   }
 }
 
-/** The names a service must start after. */
 export function needs(service: Service): string[] {
   return [
     ...service.links.getItems().map((l) => l.to.name),

@@ -1,10 +1,6 @@
 import { ValidationError } from '../errors';
 
-/**
- * The order to start services in: each after the services it links to or mounts volumes from.
- * `dependsOn` maps a name to the names it needs (names outside `names` are ignored). Ties keep
- * the given order. A cycle cannot be started in any order: 422 naming it.
- */
+/** Each after what it needs (names outside `names` ignored), ties in the given order; a cycle is a 422 naming it. */
 export function dependencyOrder(names: string[], dependsOn: (name: string) => string[], field = 'links'): string[] {
   const known = new Set(names);
   const order: string[] = [];

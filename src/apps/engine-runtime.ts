@@ -3,12 +3,7 @@ import { DockerClient } from '../engines/docker-client';
 import type { Logger } from '../logger';
 import { NetworkPool } from './network-pool';
 
-/**
- * What the apps domain keeps for the life of the process: one engine client (a connection
- * pool), the installation's id that every container and network of ours is labelled with, and
- * the starts still running after their request answered (awaited on close, and before a
- * rebuild or delete of the same app).
- */
+/** Held for the process's life: the engine client, the installation id, and starts still running after their request. */
 export class EngineRuntime {
   readonly docker: DockerClient;
   private instance: string | undefined;
@@ -23,7 +18,6 @@ export class EngineRuntime {
     this.docker = new DockerClient({ host: dockerHost });
   }
 
-  /** The installation id, from the database (made by migration 0002). */
   async instanceId(em: EntityManager): Promise<string> {
     if (this.instance) return this.instance;
     const rows: { id: string }[] = await em.getConnection().execute('select id from platform_instance limit 1');
@@ -43,7 +37,7 @@ export class EngineRuntime {
     this.inFlight.set(appId, next);
   }
 
-  /** Waits for the app's background start, if one is running in this process. */
+  /** Only a start in this process is waited for. */
   async settled(appId: number): Promise<void> {
     await this.inFlight.get(appId);
   }

@@ -18,9 +18,8 @@ import { buildContext, readInside } from './compose/files';
 import { FIELD } from './compose/loader';
 
 export const LABEL_BUILD = 'platform.build';
-/** The last lines of a build kept with its service (a build may print without end). */
+/** A build may print without end. */
 export const MAX_BUILD_LINES = 500;
-/** How often a running build's lines are written for the journal to read (at most). */
 const SAVE_LINES_EVERY_MS = 250;
 
 export interface AppSourceResult {
@@ -29,24 +28,17 @@ export interface AppSourceResult {
   extras: AppExtras;
 }
 
-/** One build made ready in the request that created the app: its context packed, sent when the service starts. */
 interface PreparedBuild {
   tar: string;
   tag: string;
   dockerfile: string;
   args: Record<string, string>;
   target?: string;
-  /** The compose service's name (the image's label). */
+  /** The compose service's name, for the image's label. */
   service: string;
 }
 
-/**
- * The images an app's compose file builds, ready to be sent to the engine: each context was
- * found (a directory of the repo's checkout, or a git repository fetched at its ref), checked
- * and packed while the request ran, so every context that cannot be reached is that request's
- * 422 and nothing is stored. The builds themselves run as the first step of starting the
- * services (ContainerRunner.start), after the response, with their lines written as they come.
- */
+/** Contexts are packed in the request, so one that cannot be reached is its 422 and nothing is stored; builds run at start. */
 export class PreparedBuilds {
   private readonly byService = new Map<number, PreparedBuild>();
 
@@ -59,7 +51,7 @@ export class PreparedBuilds {
     return new PreparedBuilds(null, new Map());
   }
 
-  /** Ties the builds to the stored services: service `position` is the index of its image in the definition. */
+  /** A service's `position` is its image's index in the definition. */
   bind(definition: TemplateDefinition, services: Service[]): this {
     for (const service of services) {
       const build = this.byName.get(definition.images[service.position]?.name.trim() ?? '');
@@ -72,12 +64,7 @@ export class PreparedBuilds {
     return this.byService.has(service.id);
   }
 
-  /**
-   * Builds the service's image (it shows as starting meanwhile); its lines are kept with the
-   * service, the last MAX_BUILD_LINES of them, and written at most every SAVE_LINES_EVERY_MS so
-   * that a journal read during the build shows them. A failed build is the service's error and
-   * the last line of its log; false then. An unreachable engine is thrown for the runner.
-   */
+  /** False when the build failed (the service's error); an unreachable engine is thrown for the runner. */
   async run(em: EntityManager, runtime: EngineRuntime, service: Service): Promise<boolean> {
     const build = this.byService.get(service.id)!;
     const lines: BuildLine[] = [];
@@ -114,8 +101,7 @@ export class PreparedBuilds {
         {
           onLine: (message) => {
             add(message);
-            // A line within the interval is written when it ends, not with the next line (which
-            // may come minutes later, after a long RUN).
+            // Written when the interval ends, not with the next line, which may come minutes later.
             pending ??= setTimeout(save, Math.max(0, savedAt + SAVE_LINES_EVERY_MS - Date.now()));
           },
         },
@@ -134,7 +120,6 @@ export class PreparedBuilds {
     }
   }
 
-  /** Removes the packed contexts (after the builds, or when the app was not stored or started). */
   async dispose(): Promise<void> {
     if (this.dir) await rm(this.dir, { recursive: true, force: true });
   }
@@ -145,13 +130,7 @@ export interface PrepareOptions {
   maxContextBytes: number;
 }
 
-/**
- * Finds, checks and packs every build context of a compose file (see PreparedBuilds): a
- * directory of the repo was checked by the loader; a git repository is fetched here at its ref,
- * under the template repos' policy, and its directory checked as a repo's is. Every context that
- * cannot be reached is reported at once, as a 422 naming `services.<name>.build`; a context over
- * the limit is a 413 naming it.
- */
+/** Every unreachable context is reported at once, a 422 on `services.<name>.build`; one over the limit is a 413. */
 export async function prepareBuilds(builds: ComposeApp['builds'], options: PrepareOptions): Promise<PreparedBuilds> {
   if (builds.size === 0) return PreparedBuilds.none();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'platform-build-'));
@@ -201,12 +180,7 @@ export async function prepareBuilds(builds: ComposeApp['builds'], options: Prepa
   }
 }
 
-/**
- * An app from a compose file of a template repo (`compose_repo_id` + `compose_file`): the file is
- * read from a fresh checkout, with its env_file, `file:` secrets and configs relative to it, and
- * the contexts of its `build:` services packed from the checkout (or fetched from git) before the
- * app is stored. The builds run when the services start (PreparedBuilds).
- */
+/** The file, its env_file, secrets, configs and build contexts are read from a fresh checkout before the app is stored. */
 export async function createFromRepo(
   input: CreateAppInput,
   repos: TemplateRepoService,
@@ -252,7 +226,7 @@ export async function createFromRepo(
 
 let lastNanos = 0n;
 
-/** Now as RFC 3339 with nanoseconds, strictly increasing: each line gets its own journal cursor. */
+/** RFC 3339 with nanoseconds, strictly increasing: each line gets its own journal cursor. */
 function lineTime(): string {
   let now = BigInt(Date.now()) * 1_000_000n;
   if (now <= lastNanos) now = lastNanos + 1n;

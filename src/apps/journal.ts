@@ -5,14 +5,13 @@ import { BadRequestError } from '../errors';
 import type { BuildLine } from './app.entity';
 import { LABEL_SERVICE } from './container-labels';
 
-/** One line a service's container wrote. */
 export interface JournalEntry {
   /** ISO-8601 with milliseconds. */
   timestamp: string;
   service: string;
   stream: string;
   message: string;
-  /** The engine's own time of the line (nanoseconds); pass it back as `?cursor=` for the lines after it. */
+  /** The engine's time of the line, in nanoseconds: pass it as `?cursor=` for the lines after. */
   cursor: string;
 }
 
@@ -27,17 +26,13 @@ export interface JournalQuery {
 export const DEFAULT_LIMIT = 1000;
 const MAX_LIMIT = 10_000;
 
-/**
- * Lines of the containers labelled `labels`, oldest first. Without since/cursor: the last
- * `limit` lines (a tail); with them: the first `limit` lines after that point, so a client
- * polls by passing the last entry's cursor. One list call, then one log read per container.
- */
+/** Without since/cursor the last `limit` lines; with them the first `limit` after, so a client polls by cursor. */
 export async function readJournal(
   docker: DockerClient,
   labels: Record<string, string>,
   names: Map<string, string>,
   query: JournalQuery,
-  /** Lines kept by the service itself (its image's build), merged in by time with stream `build`. */
+  /** Build lines kept by the service, merged in by time with stream `build`. */
   recorded: { service: string; lines: BuildLine[] }[] = [],
 ): Promise<JournalEntry[]> {
   const limit = Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
@@ -97,7 +92,6 @@ export async function readJournal(
   return chosen.map(({ at: _at, ...entry }) => entry);
 }
 
-/** An RFC 3339 time (any fraction, up to nanoseconds) as nanoseconds since the epoch. */
 export function nanos(text: string, field: string): bigint {
   const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/.exec(text.trim());
   const ms = match ? Date.parse(`${match[1]}${match[3]}`) : NaN;
@@ -105,7 +99,7 @@ export function nanos(text: string, field: string): bigint {
   return BigInt(ms) * 1_000_000n + BigInt((match[2] ?? '').padEnd(9, '0'));
 }
 
-/** Nanoseconds as the engine's `since`: seconds with a nine-digit fraction. */
+/** The engine's `since`: seconds with a nine-digit fraction. */
 function engineSeconds(at: bigint): string {
   return `${at / 1_000_000_000n}.${String(at % 1_000_000_000n).padStart(9, '0')}`;
 }

@@ -2,7 +2,7 @@ import type { DockerClient } from '../engines/docker-client';
 import { NotFoundError, ValidationError } from '../errors';
 
 export interface LocalImage {
-  /** The image id without its `sha256:` prefix (64 hex). */
+  /** Without its `sha256:` prefix. */
   id: string;
   tags: string[];
   virtualSize: number;
@@ -10,7 +10,6 @@ export interface LocalImage {
 
 const IMAGE_ID = /^(sha256:)?[0-9a-f]{12,64}$/;
 
-/** The images on the engine apps run on: what a dashboard lists and may remove. */
 export class LocalImageService {
   constructor(private readonly docker: DockerClient) {}
 

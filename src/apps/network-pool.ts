@@ -3,13 +3,8 @@ import { EngineRequestError } from '../engines/engine-errors';
 import { ConflictError } from '../errors';
 import { formatIp, overlaps, parseCidr } from '../net/cidr';
 
-/**
- * App networks take their subnets from a pool the service owns (`APP_NETWORK_POOL`, split into
- * blocks of `/APP_NETWORK_PREFIX`), not from the engine's default address pools, which hold
- * about 30 networks and are shared with everything else on the engine. A block is free when no
- * network of the engine overlaps it; two starts racing for one block are told apart by the
- * engine (it refuses an overlapping subnet), and the loser tries the next block.
- */
+// Our own pool (APP_NETWORK_POOL): the engine's default pools hold about 30 networks, shared with
+// everything on it. Starts racing for a block are told apart by the engine refusing an overlap.
 export class NetworkPool {
   private readonly base: number;
   private readonly size: number;
@@ -28,10 +23,7 @@ export class NetworkPool {
 
   private queue: Promise<unknown> = Promise.resolve();
 
-  /**
-   * Creates the network on a free block of the pool; a full pool is a 409 naming it. This
-   * process's creations run one at a time: they would only race each other for the same block.
-   */
+  /** One at a time in this process: they would only race each other for the same block. */
   create(docker: DockerClient, name: string, labels: Record<string, string>, options: { internal?: boolean }): Promise<void> {
     const run = this.queue.then(() => this.createNow(docker, name, labels, options));
     this.queue = run.catch(() => undefined);

@@ -1,15 +1,11 @@
 import type { Service } from './app.entity';
 import type { DependsOn } from './service-options';
 
-/**
- * What will run for a service beyond its template fields, read back from its stored compose
- * options in compose's own words: GraphQL's Service shows it, the app's compose export writes it.
- */
+/** Stored compose options in compose's own words, for GraphQL's Service and the compose export. */
 export interface ServiceRunDefinition {
   entrypoint: string[] | null;
   user: string | null;
   workingDir: string | null;
-  /** Compose's restart policy: `no`, `always`, `unless-stopped`, `on-failure[:N]`; null when the file gave none. */
   restart: string | null;
   dependsOn: Required<DependsOn>[];
 }

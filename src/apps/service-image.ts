@@ -14,10 +14,7 @@ import type { Service } from './app.entity';
 
 type ServiceTextParts = Pick<CamelTextParts, Camel<ServiceTextPartKey>>;
 
-/**
- * An image's fields as its service stores them; links, volumes_from and the category are
- * relations the caller resolves, and the name is sanitised by the caller.
- */
+/** The caller resolves links, volumes_from and the category, and sanitises the name. */
 export function serviceFields(image: ImageDefinition) {
   return {
     imageName: image.name.trim(),
@@ -34,7 +31,6 @@ function serviceTextParts(image: ImageDefinition): ServiceTextParts {
   return Object.fromEntries(SERVICE_TEXT_PART_KEYS.map((key) => [camel(key), image[key]])) as ServiceTextParts;
 }
 
-/** The names a service's relations resolve to, for its image. */
 export interface ServiceRefs {
   name: string;
   category: string | null;
@@ -43,7 +39,6 @@ export interface ServiceRefs {
   deployment?: DeploymentDef | null;
 }
 
-/** A service as the image of a template made from its app. */
 export function serviceImage(
   service: Pick<Service, 'from' | 'ports' | 'expose' | 'environment' | 'volumes'> & Partial<ServiceTextParts>,
   refs: ServiceRefs,

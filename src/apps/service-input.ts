@@ -17,10 +17,9 @@ import { Service, type App, type ServiceCategoryRef } from './app.entity';
 import { dependencyOrder } from './dependency-order';
 
 export interface LinkInput {
-  /** The linked service's id (the spec's ServiceLink.id); `serviceId` is the original's name for it. */
+  /** The spec's ServiceLink.id; `serviceId` is the original's name for it. */
   id?: string | number | null;
   serviceId?: number | null;
-  /** The linked service's name. */
   service?: string | null;
   alias?: string | null;
 }
@@ -30,7 +29,7 @@ export interface VolumesFromInput {
   serviceId?: number | null;
 }
 
-/** A Service's writable fields; on update, what is not given stays as it is. */
+/** On update, what is not given stays as it is. */
 export interface ServiceInput extends Partial<Pick<CamelTextParts, Camel<ServiceTextPartKey>>> {
   name?: string | null;
   from?: string | null;
@@ -43,20 +42,13 @@ export interface ServiceInput extends Partial<Pick<CamelTextParts, Camel<Service
   categories?: { id: number; position?: number | null }[] | null;
 }
 
-/** A checked input: links and volumes_from resolved to services of the app. */
 export interface CheckedInput {
   links?: { to: Service; alias: string }[];
   volumesFrom?: Service[];
   categories?: ServiceCategoryRef[];
 }
 
-/**
- * The rules of a service's fields (docs/original-system.md "Service field rules": name required; ports need
- * container_port, host_port + proto unique on the engine host; expose numeric; volumes need
- * container_path; links and volumes_from name other services of the same app). The parts are
- * checked by the one validator (parts/validator.ts); every problem is reported at once:
- * 422 listing the fields. `self` is null when creating.
- */
+/** Every problem at once, a 422 (docs/original-system.md "Service field rules"); `self` is null when creating. */
 export async function checkServiceInput(
   em: EntityManager,
   app: App,
@@ -124,7 +116,7 @@ export async function checkServiceInput(
   return checked;
 }
 
-/** The app's dependency graph with this service's new links must still have a start order. */
+/** With this service's new links the app must still have a start order. */
 function checkCycle(all: Service[], self: Service | null, ownName: string, checked: CheckedInput): void {
   const edges = new Map<string, string[]>();
   for (const s of all) {
@@ -141,7 +133,7 @@ function checkCycle(all: Service[], self: Service | null, ownName: string, check
   dependencyOrder([...edges.keys()], (name) => edges.get(name) ?? []);
 }
 
-/** Applies the scalar and collection fields given (names are set by the caller). */
+/** Names are set by the caller. */
 export function applyServiceFields(service: Service, input: ServiceInput, checked: CheckedInput): void {
   if (input.from !== undefined && input.from !== null) service.from = input.from.trim();
   for (const key of SERVICE_TEXT_PART_KEYS) {

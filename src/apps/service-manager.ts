@@ -10,7 +10,6 @@ import { replicaViews, serviceView, type Observation, type ServiceView } from '.
 import type { ContainerSummary } from '../engines/docker-types';
 import { sanitizeName, uniqueName } from '../parts/names';
 
-/** An app's services: read with their live state, add, update, remove, journal (a Manager: "ServiceService" stuttered). */
 export class AppServiceManager {
   private installation: Promise<Map<string, ContainerSummary[]> | Observation> | undefined;
 
@@ -19,26 +18,23 @@ export class AppServiceManager {
     private readonly deps: AppsDeps,
   ) {}
 
-  /** Every service of the app; their states cost one engine call (a list by the app's label). */
+  /** Every state from one engine call: a list by the app's label. */
   async list(appId: number): Promise<ServiceView[]> {
     const app = await loadApp(this.em, appId);
     return this.views(app, app.services.getItems());
   }
 
-  /**
-   * The services of several apps (a list of apps with their services, batched per request): one
-   * query for the rows with what the Service type reads, one engine call for every app's states.
-   */
+  /** Batched per request: one query for the rows, one engine call for every app's states. */
   ofApps(appIds: readonly number[]): Promise<ServiceView[]> {
     return this.viewsWhere({ app: { $in: [...appIds] } });
   }
 
-  /** Services by their own ids, in any apps (links to them, global ids): batched like ofApps. */
+  /** For links to them and global ids, in any apps; batched like ofApps. */
   byIds(ids: readonly number[]): Promise<ServiceView[]> {
     return this.viewsWhere({ id: { $in: [...ids] } });
   }
 
-  /** One service by its own id, with the engine's full inspect data (a global id's lookup). */
+  /** For a global id's lookup. */
   async getById(id: number): Promise<ServiceView> {
     const service = await this.em.findOne(Service, { id });
     if (!service) throw NotFoundError.of('service', id);
@@ -56,7 +52,6 @@ export class AppServiceManager {
     return viewsOf(services, await this.installation);
   }
 
-  /** The containers with these labels by service id (replica order), from one list call; or why the engine could not say. */
   private async observe(labels: Record<string, string>): Promise<Map<string, ContainerSummary[]> | Observation> {
     try {
       const containers = await this.deps.runtime.docker.listContainers({ all: true, labels });
@@ -69,7 +64,6 @@ export class AppServiceManager {
     }
   }
 
-  /** Views of services of one app, from one list call. */
   async views(app: App, services: Service[]): Promise<ServiceView[]> {
     return viewsOf(services, await this.observe(await this.deps.runnerFor(this.em).labels(app.id)));
   }
@@ -96,7 +90,6 @@ export class AppServiceManager {
     return serviceView(service, observed, Date.now(), replicaViews(containers));
   }
 
-  /** Adds a service (NewService) and starts it after the response. */
   async create(appId: number, input: ServiceInput): Promise<ServiceView> {
     const app = await loadApp(this.em, appId);
     const all = app.services.getItems();
@@ -129,12 +122,7 @@ export class AppServiceManager {
     return this.viewOne(app, service);
   }
 
-  /**
-   * Applies the fields given (collections replace), then recreates the container unless
-   * `restart` is false. A rename also recreates the services that link to or mount from it,
-   * since their containers name it, and so is a service that depends on it with compose's
-   * `restart: true`. An unreachable engine still saves: 204 with the failure in errors.
-   */
+  /** A rename recreates the services whose containers name it; an unreachable engine still saves (204, failure in errors). */
   async update(appId: number, id: number, input: ServiceInput, restart: boolean): Promise<Service> {
     const app = await loadApp(this.em, appId);
     const service = this.find(app, id);
@@ -167,7 +155,7 @@ export class AppServiceManager {
     return service;
   }
 
-  /** Removes the container, then the service (and links to or from it). The engine must answer. */
+  /** The engine must answer. */
   async delete(appId: number, id: number): Promise<ServiceView> {
     const app = await loadApp(this.em, appId);
     const service = this.find(app, id);
@@ -194,7 +182,6 @@ export class AppServiceManager {
     return service;
   }
 
-  /** Unique within the app: services of other apps may have the same name. */
   private uniqueServiceName(app: App, raw: string, current: string | null): string {
     const taken = app.services
       .getItems()
@@ -204,7 +191,7 @@ export class AppServiceManager {
   }
 }
 
-/** Views from one list of containers: a service's own state is its first replica's. */
+/** A service's own state is its first replica's. */
 function viewsOf(services: Service[], observed: Map<string, ContainerSummary[]> | Observation): ServiceView[] {
   return services.map((s) => {
     if (!(observed instanceof Map)) return serviceView(s, observed);
@@ -214,7 +201,7 @@ function viewsOf(services: Service[], observed: Map<string, ContainerSummary[]> 
   });
 }
 
-/** Other services' compose options name this one (depends_on, read-only volumes_from): they follow a rename. */
+/** Other services' depends_on and read-only volumes_from follow a rename. */
 function renameInOptions(all: Service[], from: string, to: string): void {
   for (const other of all) {
     const options = other.options ?? {};

@@ -2,44 +2,33 @@ import type { ContainerInspect, ContainerSummary } from '../engines/docker-types
 import { containerStatus, serviceState, type ServiceState } from '../engines/states';
 import type { AppCategory, RunError, Service } from './app.entity';
 
-/**
- * What the engine said about a service's container: a list entry (lists cost one engine call
- * per app), a full inspect (single reads), none, or the engine could not be asked.
- */
+/** Lists read summaries (one engine call per app); single reads inspect. */
 export type Observation =
   | { kind: 'summary'; container: ContainerSummary }
   | { kind: 'inspect'; container: ContainerInspect }
   | { kind: 'none' }
   | { kind: 'unreachable'; message: string };
 
-/** One container of a service with `deploy.replicas`/`scale` (the first is the service's own state). */
 export interface ReplicaView {
-  /** 1 for the first container, as compose numbers them. */
+  /** From 1, as compose numbers them. */
   number: number;
-  /** The container's name on the engine. */
   name: string;
   state: ServiceState;
   containerId: string;
   status: string;
 }
 
-/** A service with its live state: what the Service type reads. */
 export interface ServiceView {
   service: Service;
   state: ServiceState;
   containerStatus: Record<string, unknown>;
   errors: RunError | null;
-  /** Each of its containers' state, by replica number (none known when the engine could not be asked). */
   replicas: ReplicaView[];
 }
 
 export const LABEL_REPLICA = 'platform.replica';
 
-/**
- * The replicas of a service from its containers' list entries, by number. Containers made
- * before the replica label existed count as the first. The service's own state stays the first
- * replica's; each replica's is here.
- */
+/** Containers made before the replica label existed count as the first. */
 export function replicaViews(containers: readonly ContainerSummary[]): ReplicaView[] {
   return containers
     .map((c) => ({
@@ -107,10 +96,7 @@ interface SummaryPort {
   Type: string;
 }
 
-/**
- * `container_status` from a list entry: the same keys as from an inspect, where the list has
- * them (it has no start or finish times), and the raw entry as `info`.
- */
+/** An inspect's keys where a list entry has them (no start or finish times), and the raw entry as `info`. */
 export function summaryStatus(summary: ContainerSummary): Record<string, unknown> {
   const exit = /^Exited \((-?\d+)\)/.exec(summary.Status);
   const ports = ((summary as unknown as { Ports?: SummaryPort[] }).Ports ?? [])
@@ -130,18 +116,17 @@ export function summaryStatus(summary: ContainerSummary): Record<string, unknown
   };
 }
 
-/** A category where its owner places it: the app at the category's own position, a service at its own. */
+/** The app places it at the category's own position, a service at its own. */
 export interface CategoryPlacement {
   category: AppCategory;
   position: number;
 }
 
-/** The app's categories at the app's positions. */
 export function appCategories(categories: readonly AppCategory[]): CategoryPlacement[] {
   return categories.map((category) => ({ category, position: category.position }));
 }
 
-/** The service's categories (its app's, loaded with the app), at the service's positions. */
+/** Its app's categories must be loaded. */
 export function serviceCategories(service: Service): CategoryPlacement[] {
   const categories = service.app.categories.getItems();
   return service.categories.flatMap((ref) => {

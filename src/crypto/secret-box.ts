@@ -2,21 +2,12 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** How many opened secrets SecretBox keeps. */
 const OPENED_MAX = 1024;
 
-/**
- * Seals secrets (registry passwords, agent credentials) with AES-256-GCM before they reach the
- * database. The key is SECRET_KEY, or a random key made on first start in DATA_DIR/secret-key
- * (mode 0600). Replicas sharing one database must share SECRET_KEY.
- */
+/** AES-256-GCM, keyed by SECRET_KEY or else DATA_DIR/secret-key made on first start: replicas must share SECRET_KEY. */
 export class SecretBox {
   private readonly key: Buffer;
-  /**
-   * Secrets opened lately, by sealed text: an agent's token is opened for every request that
-   * reaches its target (the fan-out opened fifty per query). Plain texts are held in memory
-   * anyway (the agent client's connection pools keep theirs); bounded, oldest first out.
-   */
+  // An agent's token is opened on every request to its target; agent clients hold plain texts anyway.
   private readonly opened = new Map<string, string>();
 
   constructor(secret: string) {

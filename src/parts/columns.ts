@@ -8,8 +8,6 @@ function columns<K extends TextPartKey>(keys: readonly K[]): TextColumns<K> {
   return Object.fromEntries(keys.map((key) => [camel(key), textColumn()])) as TextColumns<K>;
 }
 
-/** The columns of a template image's text parts (entity properties, camelCase). */
 export const imageTextColumns = (): TextColumns<TextPartKey> => columns(TEXT_PART_KEYS);
 
-/** The columns of the text parts an app's service keeps. */
 export const serviceTextColumns = (): TextColumns<ServiceTextPartKey> => columns(SERVICE_TEXT_PART_KEYS);

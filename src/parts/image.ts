@@ -1,32 +1,18 @@
-/**
- * The parts of a container, and of an image of a template that becomes one: the one definition
- * of its fields (IMAGE_KEYS, TEXT_PARTS), and the forms they take: the definition (snake_case, as
- * in .pmx files and interface B), stored (camelCase columns), viewed (what GraphQL's types read),
- * given (GraphQL's camelCase input) and the file form. Templates, apps, deployments and the agent
- * all read these.
- */
+// The one definition of a container's fields and their forms: definition (snake_case, as in .pmx
+// files and interface B), stored (camelCase columns), viewed and given (GraphQL), and the file form.
 
-/** What is known of a text part of a container. */
 export interface TextPart {
-  /** Longest value a client may give (README "Limits"). */
   maxChars: number;
-  /** An app's service keeps it too (else a template image alone has it). */
+  /** An app's service keeps it too, not only a template image. */
   onService: boolean;
   /** Why a value cannot be used (a 422 naming the field), or null. */
   problem?: (value: string) => string | null;
-  /** The value kept for what a client gave (default: as given). */
   normalize?: (value: string) => string | null;
   description: string;
 }
 
-/**
- * The parts of a container that are one text each: a nullable string under its file name, a
- * column of its own, a GraphQL field and input field under its camelCase name, and a member of
- * interface A's shapes. Adding one here adds it to all of those; what it does to a container is
- * said where containers are made.
- */
+/** Adding one here adds a column, a GraphQL field and input field, and a member of interface A's shapes. */
 export const TEXT_PARTS = {
-  // Not part of the file form: the original never emitted it.
   description: { maxChars: 64 * 1024, onService: true, description: 'What the image is for' },
   category: { maxChars: 255, onService: false, description: 'The category its service is placed in' },
   type: { maxChars: 255, onService: true, description: "The image's kind, a free label" },
@@ -48,7 +34,6 @@ export const TEXT_PARTS = {
 
 export type TextPartKey = keyof typeof TEXT_PARTS;
 export const TEXT_PART_KEYS = Object.keys(TEXT_PARTS) as TextPartKey[];
-/** The text parts an app's service keeps. */
 export type ServiceTextPartKey = { [K in TextPartKey]: (typeof TEXT_PARTS)[K]['onService'] extends true ? K : never }[TextPartKey];
 export const SERVICE_TEXT_PART_KEYS = TEXT_PART_KEYS.filter((key): key is ServiceTextPartKey => TEXT_PARTS[key].onService);
 
@@ -56,29 +41,25 @@ export type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? 
 
 export const camel = <S extends string>(key: S): Camel<S> => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) as Camel<S>;
 
-/** Why a restart policy cannot be used, or null: no, always, unless-stopped, on-failure[:N]. */
 export function restartPolicyProblem(value: string): string | null {
   return /^(no|always|unless-stopped|on-failure(:[1-9]\d{0,5})?)$/.test(value.trim())
     ? null
     : `"${value}" is not a restart policy (no, always, unless-stopped, on-failure[:N])`;
 }
 
-/** A text part's value as it is kept: normalised by its entry, or as given. */
 export function normalizeText(key: TextPartKey, value: string): string | null {
   const part: TextPart = TEXT_PARTS[key];
   return part.normalize ? part.normalize(value) : value;
 }
 
-/** The text parts under their file names, as a definition holds them. */
 export type TextParts = { [K in TextPartKey]: string | null };
-/** The same under their camelCase names, as an entity, a view and an input hold them. */
 export type CamelTextParts = { [K in TextPartKey as Camel<K>]: string | null };
 
 export type ImageDefinition = {
   name: string;
   /** Docker image with an optional tag. */
   source: string;
-  /** Container ports, as decimal strings (a protocol other than TCP after a slash). */
+  /** Decimal strings, a protocol other than TCP after a slash. */
   expose: string[];
   ports: PortDef[];
   links: LinkDef[];
@@ -96,7 +77,6 @@ export interface PortDef {
   proto?: string | null;
 }
 
-/** `service` names another image of the same template. */
 export interface LinkDef {
   service: string;
   alias: string;
@@ -122,10 +102,7 @@ export interface DeploymentDef {
   count?: number;
 }
 
-/**
- * Every field of an image by its definition (file) name, in the order of the file form; stored
- * and viewed in camelCase.
- */
+/** In the order of the file form. */
 export const IMAGE_KEYS = [
   'name',
   'source',
@@ -146,10 +123,8 @@ export const IMAGE_KEYS = [
 const imageKeysComplete: Exclude<keyof ImageDefinition, (typeof IMAGE_KEYS)[number]> extends never ? true : false = true;
 void imageKeysComplete;
 
-/** An image as the entity stores it: the definition's fields under their camelCase names. */
 export type StoredImage = { [K in keyof ImageDefinition as Camel<K>]: ImageDefinition[K] };
 
-/** What an image without a value has: lists are empty, the rest null (name and source blank). A fresh one each time. */
 const emptyImage = (): ImageDefinition => ({
   name: '',
   source: '',
@@ -163,37 +138,30 @@ const emptyImage = (): ImageDefinition => ({
   deployment: null,
 });
 
-/** Every text part, null. */
 export function emptyTextParts(): TextParts {
   return Object.fromEntries(TEXT_PART_KEYS.map((key) => [key, null])) as TextParts;
 }
 
-/**
- * Each image key with its stored (camelCase) name, computed once: the mappings below run for
- * every image of every template a list answers (the regex per key per image was a tenth of
- * GET /templates' CPU, bench scenario 1).
- */
+// Computed once: the mappings below run for every image of every template a list answers.
 const IMAGE_FIELDS = IMAGE_KEYS.map((key) => [key, camel(key)] as const);
 const EMPTY_IMAGE: Readonly<ImageDefinition> = Object.freeze(emptyImage());
-/** The empty value of a key: a fresh list for a list (callers may push to it), else null or ''. */
+// A fresh list each time: callers may push to it.
 const emptyValue = (key: keyof ImageDefinition): unknown => {
   const value = EMPTY_IMAGE[key];
   return Array.isArray(value) ? [] : value;
 };
 
-/** An image with only a name and a source (one image run as it is, a registry search hit). */
 export function bareImage(name: string, source: string, description: string | null = null): ImageDefinition {
   return { ...emptyImage(), name, source, description };
 }
 
-/** The entity's fields for an image (TemplateImage, less its template and position). */
 export function storedImage(image: ImageDefinition): StoredImage {
   const stored: Record<string, unknown> = {};
   for (const [key, name] of IMAGE_FIELDS) stored[name] = image[key] ?? emptyValue(key);
   return stored as StoredImage;
 }
 
-/** A stored image as a definition: from the entity (camelCase) or a raw row (snake_case columns). */
+/** From the entity (camelCase) or a raw row (snake_case columns). */
 export function imageFromStored(image: Partial<StoredImage> | Partial<ImageDefinition>): ImageDefinition {
   const values = image as Record<string, unknown>;
   const definition: Record<string, unknown> = {};
@@ -201,12 +169,7 @@ export function imageFromStored(image: Partial<StoredImage> | Partial<ImageDefin
   return definition as unknown as ImageDefinition;
 }
 
-/**
- * What GraphQL's Image type reads. Every property is named as its GraphQL field, so the schema
- * exposes them without resolvers: graphql-jit (REST) reads an exposed field inline, while a
- * resolver costs a call with its own info object and closures; ~20 resolvers per image were
- * most of GET /templates' allocations (bench/RESULTS.md, scenario 1).
- */
+/** Named as GraphQL's fields so the schema exposes them without resolvers, which graphql-jit inlines. */
 export type ImageView = Omit<StoredImage, 'ports' | 'environment' | 'volumes'> & {
   id: number | null;
   ports: PortView[];
@@ -214,7 +177,6 @@ export type ImageView = Omit<StoredImage, 'ports' | 'environment' | 'volumes'> &
   volumes: VolumeView[];
 };
 
-/** The GraphQL shapes of the spec's snake_case ports, environment and volumes (schema/container-parts.ts). */
 export interface PortView {
   hostInterface: string | null;
   hostPort: number | string | null;
@@ -244,12 +206,7 @@ export const envView = (e: EnvDef): EnvView => ({ variable: e.variable, value: e
 
 export const volumeView = (v: VolumeDef): VolumeView => ({ hostPath: v.host_path ?? null, containerPath: v.container_path });
 
-/**
- * An image (a definition, or a row of IMAGE_COLUMNS, whose columns are the definition's names)
- * as GraphQL reads it. One object literal: a list answers it for every image of every template,
- * and built key by key (or spread from one) it cost a tenth of GET /templates' CPU. A field added
- * to the image type fails to compile here until it is listed.
- */
+/** One object literal, not built key by key: lists build it for every image of every template. */
 export function imageView(image: Partial<ImageDefinition>, id: number | null): ImageView {
   const view = {
     id,
@@ -267,7 +224,6 @@ export function imageView(image: Partial<ImageDefinition>, id: number | null): I
   return view;
 }
 
-/** The text parts with their camelCase names, computed once. */
 export const TEXT_FIELDS = TEXT_PART_KEYS.map((key) => [key, camel(key)] as const);
 
 export interface PortInput {
@@ -304,10 +260,7 @@ export const volumeFromInput = (v: VolumeInput): VolumeDef => ({ host_path: v.ho
 /** Per-image overrides for a deployment: matched to template images by name on the agent. */
 export type OverrideImage = Partial<Omit<ImageDefinition, 'name'>> & { name: string };
 
-/**
- * An image in the template-file form (docs/original-system.md "Serialized forms"): keys in a fixed order, nil and empty values dropped,
- * the members of parts in their own fixed order.
- */
+/** Keys in a fixed order, nil and empty values dropped (docs/original-system.md "Serialized forms"). */
 export function imageFileForm(image: ImageDefinition): Record<string, unknown> {
   const form: Record<string, unknown> = {};
   for (const key of IMAGE_KEYS) {
@@ -317,7 +270,6 @@ export function imageFileForm(image: ImageDefinition): Record<string, unknown> {
   return form;
 }
 
-/** The file form of the parts that are not text: their members in a fixed order, nulls dropped. */
 const FILE_FORMS = {
   ports: (image: ImageDefinition) =>
     image.ports?.map((p) =>

@@ -1,16 +1,8 @@
 import type { ContainerInspect } from '../engines/docker-types';
 
 /**
- * The environment Docker's legacy links set (docs.docker.com "Legacy container links"; the
- * engine's daemon/links ToEnv), so images of the Panamax era that read `DB_PORT_3306_TCP_ADDR`
- * work unchanged on a user-defined network, where the engine no longer sets them:
- *
- * - `<ALIAS>_NAME=/<container>/<alias>`
- * - `<ALIAS>_PORT=<proto>://<ip>:<port>` for the lowest exposed port (tcp before udp),
- * - for each exposed port `<ALIAS>_PORT_<port>_<PROTO>` (the URL) and its `_ADDR`, `_PORT`, `_PROTO`,
- * - `<ALIAS>_ENV_<VAR>` for each variable of the linked container but HOME and PATH.
- *
- * `<ALIAS>` is the alias upper-cased with `-` as `_`, as the engine makes it.
+ * What Docker's legacy links set (the engine's daemon/links ToEnv) and a user-defined network does
+ * not: images of the Panamax era read `DB_PORT_3306_TCP_ADDR`.
  */
 export function linkEnvironment(alias: string, parentContainer: string, target: ContainerInspect, ip: string): string[] {
   const ports = Object.keys(target.Config.ExposedPorts ?? {}).map((key) => {
@@ -20,11 +12,7 @@ export function linkEnvironment(alias: string, parentContainer: string, target: 
   return linkVariables(alias, parentContainer, ports, target.Config.Env ?? [], ip);
 }
 
-/**
- * The same variables from their parts, for orchestrators without containers to inspect (the
- * kubernetes adapter: the linked image's ports and environment from the template, its Service's
- * address): `ports` as exposed, `env` as `NAME=value`.
- */
+/** For orchestrators without containers to inspect (kubernetes: the template's image, its Service's address). */
 export function linkVariables(
   alias: string,
   parentContainer: string,

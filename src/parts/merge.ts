@@ -1,6 +1,3 @@
-/** How an override of an image merges into it: the one rule for an app's template images and a deployment's descriptor. */
-
-/** What an image needs to be merged: the three lists merged by key (the rest are replaced). */
 interface MergeableImage {
   name: string;
   environment?: readonly { variable: string }[] | null;
@@ -8,12 +5,7 @@ interface MergeableImage {
   volumes?: readonly { container_path: string }[] | null;
 }
 
-/**
- * One override into its image (docs/contract.md): environment merges by `variable`, ports by
- * `container_port`, volumes by `container_path` (same key replaces in place, a new key is
- * appended); any other field given replaces the image's. For an app's template images and for an
- * agent's descriptor alike.
- */
+/** The one rule for apps and agents' descriptors (docs/contract.md): the lists merge by key, other fields replace. */
 export function mergeImage<T extends MergeableImage>(base: T, override: Partial<T>): T {
   const merged = { ...base } as Record<string, unknown>;
   for (const [key, value] of Object.entries(override)) {
@@ -26,7 +18,6 @@ export function mergeImage<T extends MergeableImage>(base: T, override: Partial<
   return merged as T;
 }
 
-/** `base` with each of `extra` replacing the member of the same key in place, or appended. */
 export function mergeBy<T>(base: readonly T[] | undefined, extra: readonly T[], key: (item: T) => string): T[] {
   const result = [...(base ?? [])];
   for (const item of extra) {

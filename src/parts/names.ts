@@ -1,16 +1,9 @@
-/**
- * Service and app names (docs/original-system.md "Name rules"): they become container names, so
- * only `0-9 A-Z a-z . _ -` survive. The original's regex range also let `\` through; we don't.
- */
+/** Names become container names; the original's regex range also let `\` through (docs/original-system.md "Name rules"). */
 export function sanitizeName(name: string): string {
   return name.replace(/[^0-9A-Za-z._-]/g, '_');
 }
 
-/**
- * `candidate`, or `candidate_1`, `candidate_2`, ... whichever is first not in `existing`.
- * Exact matches only: the original counted names *starting with* the candidate (SQL LIKE), so
- * `wordpress` became `wordpress_1` when only `wordpress_blog` existed.
- */
+/** Exact matches only, unlike the original's SQL LIKE, which made `wordpress_1` beside `wordpress_blog`. */
 export function uniqueName(candidate: string, existing: Iterable<string>): string {
   const taken = existing instanceof Set ? existing : new Set(existing);
   if (!taken.has(candidate)) return candidate;
@@ -20,7 +13,6 @@ export function uniqueName(candidate: string, existing: Iterable<string>): strin
   }
 }
 
-/** How a volume's `host_path` is read: none (anonymous), a host path, a named volume, or a relative path. */
 export type VolumeSourceKind = 'anonymous' | 'bind' | 'named' | 'relative';
 
 export function volumeSourceKind(hostPath: string | null | undefined): VolumeSourceKind {
@@ -31,7 +23,6 @@ export function volumeSourceKind(hostPath: string | null | undefined): VolumeSou
   return 'relative';
 }
 
-/** Why a volume's host path cannot be used as given, or null. */
 export function volumeSourceProblem(hostPath: string | null | undefined): string | null {
   if (volumeSourceKind(hostPath) !== 'relative') return null;
   return `"${hostPath}" is a relative host path: an app has no directory on the server to resolve it against; give an absolute path or a volume name`;

@@ -1,15 +1,9 @@
 import { TEXT_PART_KEYS, TEXT_PARTS } from './image';
 import { BadRequestError, ValidationError } from '../errors';
 
-/**
- * Every text a client sends is bounded by its field's documented maximum (README "Limits"), and
- * no text may carry a NUL character (PostgreSQL cannot store one, and it is never meaningful in
- * a name, a command or a search). Checked at the door for REST (path, query and body), GraphQL
- * variables and GraphQL literals alike, before any resolver runs, so every field gets the same
- * rule whatever way it arrives.
- */
+// Checked at the door for REST and GraphQL (variables and literals) before any resolver runs, so a
+// field has one rule however it arrives (README "Limits"); NUL is refused: PostgreSQL cannot store it.
 export const MAX_TEXT_CHARS: Record<string, number> = {
-  // identifiers and short labels
   name: 255,
   username: 255,
   email: 255,
@@ -38,15 +32,12 @@ export const MAX_TEXT_CHARS: Record<string, number> = {
   compose_yaml: 1024 * 1024,
   auth_blob: 64 * 1024,
   content: 1024 * 1024,
-  // The container's text parts, each with its own.
   ...Object.fromEntries(TEXT_PART_KEYS.map((key) => [key, TEXT_PARTS[key].maxChars])),
 };
-/** Any other text field. */
 export const DEFAULT_MAX_TEXT_CHARS = 4096;
 
 export const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** Throws for the first string under `value` that has a NUL or is over its field's maximum. */
 export function checkInputTexts(value: unknown, field = '', depth = 0): void {
   if (depth > 64) throw new BadRequestError('the input is nested too deeply');
   if (typeof value === 'string') return checkText(value, field);

@@ -3,20 +3,11 @@ import { volumeSourceProblem } from './names';
 import type { Problems } from '../problems';
 import type { EnvDef, ImageDefinition, LinkDef, PortDef, VolumeDef, VolumesFromDef } from './image';
 
-/**
- * The one validator of a container's parts: ports, expose, environment, volumes, links and
- * volumes_from, for template images (template-file.ts), compose services (compose.ts), an app's
- * services (service-input.ts) and interface B's descriptor (agent/descriptor.ts). Every problem
- * goes to the caller's collector (src/problems.ts), so a caller reports all of them at once.
- *
- * Decisions (docs/contract.md): a missing `proto` counts as TCP and protocols compare
- * case-insensitively, so `80` and `80/tcp` clash on the host; `expose` entries are port numbers
- * 1-65535, with an optional protocol (`53/udp`, as compose writes them); links and volumes_from name other members of the same template or app, once each, and
- * link aliases are unique per container.
- */
+// The one validator of a container's parts, for templates, compose, apps and interface B alike.
+// A missing proto is TCP and protocols compare case-insensitively, so `80` and `80/tcp` clash (docs/contract.md).
+
 export type Part = 'ports' | 'expose' | 'environment' | 'volumes' | 'links' | 'volumes_from' | TextPartKey;
 
-/** The parts of one container, as any caller holds them (values as given: strings or numbers). */
 export interface Parts extends Partial<Record<TextPartKey, string | null>> {
   ports?: readonly Partial<PortDef>[] | null;
   expose?: readonly (string | number)[] | null;
@@ -29,25 +20,16 @@ export interface Parts extends Partial<Record<TextPartKey, string | null>> {
 export interface PartsScope {
   /** The error body's field for a part (`images.ports`, `ports`); interface B names the member itself. */
   field: (part: Part) => string;
-  /**
-   * `people` (the default): `images[0].ports[1]: container port can't be blank`.
-   * `descriptor` (interface B): the member's full path then a predicate, `...ports[1].container_port is required`.
-   */
+  /** `people`: `images[0].ports[1]: container port can't be blank`; `descriptor`: `...ports[1].container_port is required`. */
   phrasing?: 'people' | 'descriptor';
-  /** "an image" or "a service": what a container is called in messages. */
   noun?: string;
-  /** What the names of links and volumes_from must belong to, for messages: "an image of this template". */
   memberOf?: string;
   /** The names links and volumes_from may point at; without it, only blanks and repeats are checked. */
   names?: ReadonlySet<string>;
-  /** This container's own name: a link to it is refused. */
   own?: string;
-  /**
-   * Host ports in use (`80/TCP` -> where), shared by every container checked in one go: each
-   * container's published ports are added, and a port already in it is a problem.
-   */
+  /** `80/TCP` -> where, shared by the containers checked in one go. */
   hostPorts?: Map<string, string>;
-  /** Port values must be numbers in range and protocols TCP or UDP (interface B sends them typed). */
+  /** Interface B sends ports typed: numbers in range, TCP or UDP. */
   strictPorts?: boolean;
   /** An app's volumes: a relative host path has no directory to resolve against. */
   appVolumes?: boolean;
@@ -75,7 +57,6 @@ export function checkParts(parts: Parts, at: string, problems: Problems, scope: 
   checkTextParts(parts, at, problems, scope);
 }
 
-/** Each text part that has a rule of its own (TEXT_PARTS' `problem`). */
 export function checkTextParts(parts: Parts, at: string, problems: Problems, scope: PartsScope): void {
   const report = reporter(problems, scope);
   for (const key of TEXT_PART_KEYS) {
@@ -188,12 +169,10 @@ export function checkVolumesFrom(from: Parts['volumes_from'], at: string, proble
   });
 }
 
-/** The names links and volumes_from of these images point at (trimmed), each in order. */
 export function referencedNames(image: Pick<ImageDefinition, 'links' | 'volumes_from'>): string[] {
   return [...image.links.map((l) => l.service.trim()), ...image.volumes_from.map((v) => v.service.trim())];
 }
 
-/** A published port's identity on the host: `80/TCP` (a missing protocol is TCP). */
 export function hostPortKey(port: Partial<PortDef>): string {
   return `${text(port.host_port)}/${isBlank(port.proto) ? 'TCP' : text(port.proto).toUpperCase()}`;
 }

@@ -1,33 +1,14 @@
 import YAML, { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 
-/**
- * The one way this project parses YAML from users (.pmx template files, compose_yaml): bounded
- * by the text's size, by nesting depth, and by the size the document expands to once its aliases
- * are resolved. What aliases expand to is bounded, not how many there are: the `yaml` library's
- * `maxAliasCount` counts uses (times the uses nested in the anchor), which refuses real compose
- * files that merge a few defaults into fifty services, while 480 aliases of a 1 MB string pass it
- * and expand to 480 MB. The expanded size is measured on the parsed document, before any
- * JavaScript value is built, with each anchored node measured once, so the check itself is
- * linear in the text.
- */
+// Bounds what aliases expand to: yaml's maxAliasCount refuses real compose files yet passes 480 aliases of a 1 MB string.
 
 export interface YamlLimits {
-  /** Largest text, in bytes (UTF-8). */
   maxBytes: number;
-  /**
-   * Largest expanded document, after resolving aliases and merge keys: the characters of every
-   * scalar (keys too) plus one for every item of a mapping or sequence, so empty nodes count too.
-   */
+  /** After resolving aliases: scalar characters (keys too) plus one per item, so empty nodes count. */
   maxExpandedChars: number;
-  /** Deepest nesting of mappings and sequences. */
   maxDepth: number;
-  /**
-   * Alias nodes in the text (each counted once, however often it is expanded). Not a bound on
-   * what they expand to, which maxExpandedChars is: the `yaml` library finds an alias's anchor by
-   * a scan of the anchors and aliases before it, so their number squared is its work.
-   */
+  /** yaml finds each alias's anchor by scanning the nodes before it, so this number squared is its work. */
   maxAliases: number;
-  /** YAML 1.1 merge keys (`<<: *base`), for compose files. */
   merge?: boolean;
 }
 
@@ -38,7 +19,6 @@ export const DEFAULT_YAML_LIMITS: YamlLimits = {
   maxAliases: 5_000,
 };
 
-/** The text is not YAML, or it is over a limit; the message is fit for a client. */
 export class YamlInputError extends Error {}
 
 export function parseYamlBounded(text: string, limits: Partial<YamlLimits> = {}): unknown {
@@ -55,21 +35,17 @@ export function parseYamlBounded(text: string, limits: Partial<YamlLimits> = {})
   return toJSBounded(doc, max);
 }
 
-/** Refuses a text over the byte limit before anything parses it. */
 export function checkYamlSize(text: string, limits: Partial<YamlLimits> = {}): void {
   const max = { ...DEFAULT_YAML_LIMITS, ...limits };
   if (Buffer.byteLength(text, 'utf8') > max.maxBytes) throw new YamlInputError(`the YAML text is larger than ${max.maxBytes} bytes`);
 }
 
-/**
- * The value of a document parsed without errors, within the depth and expanded-size limits: for
- * callers that parse the document themselves (template files keep its line counter).
- */
+/** For callers that parse the document themselves (template files keep its line counter). */
 export function toJSBounded(doc: Document.Parsed, limits: Partial<YamlLimits> = {}): unknown {
   const max = { ...DEFAULT_YAML_LIMITS, ...limits };
   measure(doc, max);
   try {
-    // Measured above; an alias becomes a reference to one value, not a copy.
+    // Measured above, so yaml's own alias count is off.
     return doc.toJS({ maxAliasCount: -1 });
   } catch (error) {
     throw new YamlInputError(firstLine(error));
@@ -79,8 +55,7 @@ export function toJSBounded(doc: Document.Parsed, limits: Partial<YamlLimits> = 
 function measure(doc: Document.Parsed, max: YamlLimits): void {
   const sizes = new Map<Node, number>();
   const open = new Set<Node>();
-  // The last node of each anchor name so far: the walk is in document order, so this is what an
-  // alias refers to (Alias.resolve would walk the whole document again for every alias).
+  // In document order the last node of a name is an alias's target; Alias.resolve rescans per alias.
   const anchors = new Map<string, Node>();
   let aliases = 0;
   const tooLarge = () =>

@@ -11,16 +11,9 @@ import { serviceOptions, type BuildSpec } from './options';
 import type { ServiceOptions } from '../service-options';
 import { emptyTextParts } from '../../parts/image';
 
-/**
- * docker-compose YAML → a template (docs/original-system.md "Compose mapping") plus what the template
- * cannot hold: the file is loaded to the Compose Specification's canonical model first
- * (compose/loader.ts), then every short and long port and volume form becomes a template field,
- * and the keys without a template counterpart (entrypoint, healthcheck, networks, ...) become
- * the services' engine options (compose/options.ts), warnings, or a 422 naming them.
- *
- * A volume mode other than `rw` stays on the container path (`/data:ro`), which is the
- * engine's bind syntax: dropping it would silently make a read-only mount writable.
- */
+// A compose file as a template (docs/original-system.md "Compose mapping"); keys a template cannot hold become
+// engine options, warnings or a 422. A volume mode stays on the container path (`/data:ro`): dropped, `ro` would turn `rw`.
+
 export const COMPOSE_TEMPLATE_NAME = 'App From Compose Yaml';
 
 interface Problem {
@@ -30,20 +23,16 @@ interface Problem {
 
 export interface ComposeApp {
   definition: TemplateDefinition;
-  /** The compose project's `name:`, if it has one. */
   name: string | null;
-  /** Per service name: what the engine carries beyond the template fields. */
+  /** By service name. */
   options: Map<string, ServiceOptions>;
   /** Accepted but not honoured as written: shown on the app. */
   warnings: string[];
-  /** Per service name: the image to build as the first step of starting it, and the tag it gets. */
+  /** By service name: built as the first step of starting it. */
   builds: Map<string, BuildSpec & { tag: string }>;
 }
 
-/**
- * A compose file → the template its services make, their engine options and the app's
- * warnings. Every problem is reported at once: 422 on compose_yaml, naming each key.
- */
+/** Every problem at once: a 422 on compose_yaml naming each key. */
 export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): ComposeApp {
   const model = loadCompose(text, load);
   const problems: Problem[] = [];
@@ -94,15 +83,11 @@ export function loadComposeApp(text: string, load: ComposeLoadOptions = {}): Com
   return { definition: template, name: model.name, options, warnings: [...new Set(warnings)], builds };
 }
 
-/** The template of a compose file (see loadComposeApp). */
 export function parseComposeYaml(text: string, load: ComposeLoadOptions = {}): TemplateDefinition {
   return loadComposeApp(text, load).definition;
 }
 
-/**
- * The tag of an image built for a service: `platform-build/<project>-<service>:<random>`, a new
- * one per app made, so that deleting one app's image never touches another's.
- */
+// A new tag per app made, so deleting one app's image never touches another's.
 function builtImageTag(project: string | null, service: string): string {
   const slug = (text: string) =>
     text
@@ -112,7 +97,7 @@ function builtImageTag(project: string | null, service: string): string {
   return `platform-build/${slug(project ?? 'app')}-${slug(service)}:${randomBytes(6).toString('hex')}`;
 }
 
-/** `env_file` (a path, a list of paths, or `{path, required}`), under the service's own `environment`. */
+/** The service's own `environment` wins over its env files. */
 function withEnvFiles(name: string, value: unknown, own: EnvDef[], model: ReturnType<typeof loadCompose>, problems: Problem[]): EnvDef[] {
   const at = `services.${name}.env_file`;
   const entries = (Array.isArray(value) ? value : [value]).map((item) =>
@@ -187,12 +172,7 @@ function readService(
   };
 }
 
-/**
- * `80`, `8080:80`, `127.0.0.1:8080:80`, `[::1]:8080:80`, `8080:80/udp`, or `{target, published,
- * protocol, host_ip}`. A range (`8000-8010:8000-8010`, `9090-9091`) is one mapping per port, as
- * docker's `-p` makes of it. A host range for one container port (`8000-8010:80`, the engine
- * picks a free one) is refused: a service's host port is one port.
- */
+/** A range is one mapping per port, as docker's `-p` makes; a host range for one container port is refused. */
 export function readPort(item: unknown): PortDef[] | string {
   if (isMapping(item)) {
     const target = portRange(item.target);
@@ -241,7 +221,7 @@ export function readPort(item: unknown): PortDef[] | string {
   );
 }
 
-/** One mapping per container port; null when the ranges cannot be paired. */
+/** Null when the ranges cannot be paired. */
 function mappings(container: [number, number], host: [number, number] | null, proto: string, hostIp?: string): PortDef[] | null {
   const count = container[1] - container[0] + 1;
   const hostCount = host ? host[1] - host[0] + 1 : count;
@@ -255,7 +235,6 @@ function mappings(container: [number, number], host: [number, number] | null, pr
   return Array.from({ length: count }, (_, i) => one(container[0] + i, host ? host[0] + i : undefined));
 }
 
-/** `8080` or `8000-8010` as [first, last]; a message when it is neither. */
 function portRange(value: unknown): [number, number] | string {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
   const range = /^(\d+)-(\d+)$/.exec(text);
@@ -288,7 +267,6 @@ function readLink(item: unknown): LinkDef | string {
   return { service, alias: alias || service };
 }
 
-/** `/data`, `host:/data`, `host:/data:ro`, `volume:/data`, or `{type, source, target, read_only}` (null: a tmpfs). */
 export function readVolume(item: unknown): VolumeDef | string | null {
   if (isMapping(item)) {
     // A tmpfs is a mount option of the container (compose/options.ts), not a volume.
@@ -309,7 +287,7 @@ export function readVolume(item: unknown): VolumeDef | string | null {
   return { host_path: host, container_path: mode && mode !== 'rw' ? `${container}:${mode}` : container };
 }
 
-/** `name`, `name:ro`, `service:name[:mode]` (v2 syntax) or `container:name[:mode]`. */
+/** `name[:mode]`, `service:name[:mode]` (v2 syntax) or `container:name[:mode]`. */
 function volumesFromParts(item: string): { service: string; mode: string | null; container: boolean } {
   const parts = item.trim().split(':');
   const prefixed = (parts[0] === 'service' || parts[0] === 'container') && parts.length > 1;
@@ -326,11 +304,7 @@ function readVolumesFrom(item: unknown): VolumesFromDef | string {
   return { service: from.service };
 }
 
-/**
- * `{NAME: value}` or `["NAME=value"]`. A name without a value (`NAME:` or `NAME`) takes its value
- * from `env` (the request's environment, where compose looks in the shell's); when it is not
- * there the variable is left unset, listed in `unset`, not set to an empty string.
- */
+/** A name without a value takes it from `env`, as compose from the shell's; else it is listed in `unset`, not made empty. */
 function readEnvironment(
   value: unknown,
   at: string,
@@ -376,7 +350,7 @@ function readReplicas(svc: Record<string, unknown>, at: string, add: (path: stri
   return null;
 }
 
-/** POSIX shell quoting: words of safe characters stay bare, the rest go in single quotes. */
+/** POSIX shell quoting. */
 export function shellQuote(word: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
   return `'${word.replace(/'/g, `'\\''`)}'`;

@@ -2,12 +2,7 @@ import { stringify } from 'yaml';
 import type { App } from '../app.entity';
 import { serviceRunDefinition } from '../service-definition';
 
-/**
- * The app as a Compose file (Compose Specification, no `version`): one service per service,
- * by its name, with what POST /apps `compose_yaml` reads back: its fields, and of its compose
- * options what decides what runs (entrypoint, user, working_dir, restart, depends_on). The app must be loaded with
- * its services, links and shared volumes (loadApp).
- */
+/** What POST /apps `compose_yaml` reads back, with the options that decide what runs; needs loadApp's relations. */
 export function composeYaml(app: App): string {
   const services: Record<string, Record<string, unknown>> = {};
   for (const service of app.services.getItems()) {

@@ -2,22 +2,17 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statS
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 
-/**
- * Files a compose file names (`env_file`, secrets and configs `file:`, `build.context`), read from
- * the template repo's checkout it came from, relative to the compose file's directory. Nothing
- * outside the repo is read: not by `..`, not by an absolute path, not through a symbolic link.
- */
+/** Nothing outside the repo's checkout is read: not by `..`, not by an absolute path, not through a symbolic link. */
 export interface ComposeDirectory {
-  /** The repo's checkout (a real path). */
+  /** A real path. */
   root: string;
-  /** The compose file's directory, inside `root`. */
+  /** The compose file's directory. */
   base: string;
 }
 
-/** env_file, secrets and configs files: read whole, so bounded. */
+/** Read whole, so bounded. */
 export const MAX_COMPOSE_SIDE_FILE_BYTES = 1024 * 1024;
 
-/** The real path of `rel` (relative to the compose file), or why it cannot be used. */
 export function resolveInside(dir: ComposeDirectory, rel: string): { path: string } | { problem: string } {
   if (path.isAbsolute(rel)) return { problem: `"${rel}" is an absolute path: give a path relative to the compose file, inside its repo` };
   const full = path.resolve(dir.base, rel);
@@ -33,7 +28,7 @@ export function resolveInside(dir: ComposeDirectory, rel: string): { path: strin
   return { path: real };
 }
 
-/** A file's text, bounded; the problem otherwise. The content is never part of a message. */
+/** The content is never part of a message. */
 export function readInside(dir: ComposeDirectory, rel: string): { text: string } | { problem: string } {
   const resolved = resolveInside(dir, rel);
   if ('problem' in resolved) return resolved;
@@ -43,18 +38,13 @@ export function readInside(dir: ComposeDirectory, rel: string): { text: string }
   return { text: readFileSync(resolved.path, 'utf8') };
 }
 
-/** An env file's variables (`NAME=value`, `#` comments, quoted values), as compose reads them. */
 export function readEnvFile(dir: ComposeDirectory, rel: string): { variables: Record<string, string> } | { problem: string } {
   const read = readInside(dir, rel);
   if ('problem' in read) return read;
   return { variables: parseDotenv(read.text) };
 }
 
-/**
- * A build context directory of the repo: a directory, inside it, with no symbolic link in it
- * that points out of the repo (the engine would not follow one, but a repo is not allowed to
- * name the server's files at all), and with its Dockerfile.
- */
+/** No symbolic link out of the repo: the engine would not follow one, but a repo may not name the server's files at all. */
 export function buildContext(dir: ComposeDirectory, rel: string, dockerfile: string): { path: string } | { problem: string } {
   const resolved = resolveInside(dir, rel);
   if ('problem' in resolved) return resolved;
@@ -74,7 +64,6 @@ export function buildContext(dir: ComposeDirectory, rel: string, dockerfile: str
   return { path: resolved.path };
 }
 
-/** The first symbolic link under `dir` whose target is outside `root` (relative to `dir`), or null. */
 function linkOut(root: string, dir: string, rel = ''): string | null {
   for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
     if (entry.name === '.git') continue;

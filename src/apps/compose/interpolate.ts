@@ -1,12 +1,7 @@
 import { ValidationError } from '../../errors';
 
-/**
- * Compose interpolation (Compose Specification, "Interpolation"): `$VAR`, `${VAR}`,
- * `${VAR:-default}` / `${VAR-default}` (unset or empty / unset), `${VAR:?error}` / `${VAR?error}`
- * (a 422 naming the variable), `${VAR:+alt}` / `${VAR+alt}`, and `$$` for a literal `$`.
- * Defaults may themselves hold `${...}`. Values come from `env` only; a variable that is unset
- * and has no default becomes the empty string and is reported through `unset`, as compose warns.
- */
+// Compose Specification "Interpolation", from `env` only. An unset variable without a default
+// becomes '' and is reported through `unset`, as compose warns.
 export function interpolate(text: string, env: Record<string, string>, at: string, unset: Set<string>): string {
   let out = '';
   let i = 0;
@@ -81,7 +76,7 @@ function lookup(name: string, env: Record<string, string>, unset: Set<string>): 
   return env[name] ?? '';
 }
 
-/** Interpolates every string value (not keys) of a parsed document; `at` names where it is. */
+/** Values only, not keys. */
 export function interpolateTree(value: unknown, env: Record<string, string>, at: string, unset: Set<string>): unknown {
   if (typeof value === 'string') return interpolate(value, env, at, unset);
   if (Array.isArray(value)) return value.map((v, i) => interpolateTree(v, env, `${at}[${i}]`, unset));

@@ -7,19 +7,15 @@ import { parseComposeDocument } from './yaml';
 // An import (not a require) so that the build copies the file next to the compiled loader.
 import composeSpec from './compose-spec.json';
 
-/**
- * Compose files → the canonical model of the Compose Specification: YAML merge keys and anchors,
- * interpolation, `extends` within the file, validation against the specification's JSON schema
- * (compose-spec.json), then `profiles`. What the engine can carry is mapped by compose/options.ts.
- */
+// To the Compose Specification's canonical model: merge keys, interpolation, `extends`, the schema, then profiles.
+
 export const FIELD = 'compose_yaml';
 
 export interface ComposeLoadOptions {
-  /** Values for `${VAR}`: the request's `environment` map. Nothing else is read (not the server's environment). */
+  /** The request's: never the server's own environment. */
   environment?: Record<string, string>;
-  /** Active profiles: services with `profiles:` run only when one of theirs is listed. */
   profiles?: string[];
-  /** The template repo checkout the file was read from: env_file, `file:` secrets and build contexts are read there. */
+  /** The checkout env_file, `file:` secrets and build contexts are read from. */
   directory?: ComposeDirectory;
 }
 
@@ -33,15 +29,14 @@ export interface ComposeModel {
   secrets: Record<string, Mapping | null>;
   configs: Record<string, Mapping | null>;
   warnings: string[];
-  /** The environment interpolation read (the request's): secrets and configs may come from it. */
+  /** What interpolation read: secrets and configs may come from it. */
   environment: Record<string, string>;
-  /** Where the file's relative paths are read (null: a file given inline has no directory). */
+  /** Null: a file given inline has no directory. */
   directory: ComposeDirectory | null;
 }
 
-// The Compose Specification's JSON schema, vendored (its `$comment` and the README say where it
-// comes from and how to update it). Its `$schema` is a draft ajv's 2019-09 build reads without
-// naming it; `id` annotations of older copies are not ids ajv accepts.
+// Vendored (its `$comment` says whence). ajv's 2019-09 build reads its `$schema` draft only unnamed,
+// and older copies' `id` annotations are not ids ajv accepts.
 const schema = withoutIds(composeSpec) as Mapping;
 delete schema.$schema;
 let validator: ReturnType<Ajv2019['compile']> | undefined;
@@ -108,7 +103,7 @@ function canonicalShape(doc: Mapping): Mapping {
   return { ...extensions, services };
 }
 
-/** `extends: base` / `extends: {service: base}` within the file, the child's keys over the base's. */
+/** Within the file only; the child's keys win. */
 function resolveExtends(services: Record<string, Mapping>): void {
   const done = new Set<string>();
   const visiting = new Set<string>();

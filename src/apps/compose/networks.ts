@@ -2,13 +2,7 @@ import { isMapping, type ComposeModel } from './loader';
 import { parseCidr } from '../../net/cidr';
 import type { AppNetwork } from '../service-options';
 
-/**
- * A compose service's `networks:` as the app networks it joins: aliases, a fixed `ipv4_address`
- * (within a subnet the file gives the network), and the top-level network's `internal`,
- * `external`, `driver` (bridge only) and `ipam` (the default driver's subnets). What the engine
- * is not given is warned about by key; what cannot be done is a problem naming it.
- */
-/** Per-service network keys the engine is not given here: accepted with a warning naming them. */
+/** Accepted with a warning naming them. */
 const UNHONOURED_ENDPOINT_KEYS = [
   'ipv6_address',
   'link_local_ips',
@@ -19,6 +13,7 @@ const UNHONOURED_ENDPOINT_KEYS = [
   'interface_name',
 ];
 
+/** A fixed ipv4_address needs a subnet the file gives the network. */
 export function networksOf(at: string, value: unknown, model: ComposeModel, problems: string[], warnings: string[]): AppNetwork[] {
   const entries: [string, unknown][] = Array.isArray(value)
     ? value.map((n) => [str(n), null])
@@ -66,7 +61,6 @@ export function networksOf(at: string, value: unknown, model: ComposeModel, prob
   });
 }
 
-/** A top-level network's `ipam`: its config blocks in the engine's names (the default driver only). */
 function ipamOf(name: string, value: unknown, problems: string[], warnings: string[]): NonNullable<AppNetwork['ipam']> {
   const ipam = isMapping(value) ? value : {};
   if (ipam.driver != null && ipam.driver !== 'default') {
@@ -111,7 +105,7 @@ function inSubnet(address: string, subnet: string): boolean {
   return ip >= net && ip < net + 2 ** (32 - bits);
 }
 
-/** A schema-validated scalar as text (objects as JSON). */
+/** Objects as JSON. */
 function str(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'object' && value !== null ? JSON.stringify(value) : `${value as string}`;
 }

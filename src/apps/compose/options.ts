@@ -6,12 +6,8 @@ import { volumeSourceKind } from '../../parts/names';
 import { networksOf } from './networks';
 import type { DependsOnCondition, ServiceOptions } from '../service-options';
 
-/**
- * A compose service's keys beyond the template fields, mapped to what the engine can carry
- * (ServiceOptions). Every key of a service is in one of three sets: honoured, accepted with a
- * warning on the app (it changes nothing the app needs), or refused (422 naming the key). A key
- * in none of them is refused too, so nothing is dropped in silence.
- */
+// Each key is honoured, warned about (it changes nothing the app needs) or refused with a 422; a
+// key in no set is refused too, so nothing is dropped in silence.
 export const TEMPLATE_KEYS = [
   'image',
   'command',
@@ -71,14 +67,13 @@ export const ENGINE_KEYS = [
   'secrets',
   'configs',
 ];
-/** Accepted, with a warning saying what happens instead. */
+/** Each with what happens instead. */
 export const WARNED_KEYS: Record<string, string> = {
   container_name: 'containers get app-scoped names so that copies of an app run side by side; the service is reached by its own name',
   platform: 'the engine runs its own platform',
   pull_policy: 'images the engine has are used; missing ones are pulled',
   runtime: 'the engine default runtime is used',
 };
-/** Refused: the app cannot do what the file asks. */
 export const REFUSED_KEYS: Record<string, string> = {
   external_links: 'an app only reaches its own services',
   cgroup_parent: 'not supported',
@@ -86,23 +81,18 @@ export const REFUSED_KEYS: Record<string, string> = {
   isolation: 'not supported',
 };
 
-/**
- * An image to build for a service (compose `build:`): from a directory of the template repo the
- * file came from, or from a git repository (fetched by the service, either way of giving a file).
- */
 export interface BuildSpec {
-  /** The context as written, without credentials (messages, the service's options). */
+  /** As written, without credentials. */
   context: string;
-  /** A directory of the repo's checkout (confined to the repo). */
+  /** Confined to the repo's checkout. */
   contextDir?: string;
-  /** Or a git repository, fetched when the app is made (build-context.ts). */
+  /** Fetched when the app is made, whichever way the file was given. */
   git?: GitContext;
   dockerfile: string;
   args: Record<string, string>;
   target?: string;
 }
 
-/** Why a file given inline cannot name files: it has no directory on the server. */
 export const NO_DIRECTORY =
   "an app's compose file given inline has no directory on the server: create the app from its template repo (compose_repo_id and compose_file)";
 
@@ -260,8 +250,7 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
         })
       : list(svc.depends_on).map((service) => ({ service, condition: 'service_started' as const }));
     for (const d of options.dependsOn) {
-      // `required: false`: a dependency that is not there (not in the file, or in a profile not
-      // active) is not waited for, as compose skips it.
+      // With `required: false` a dependency that is not there is skipped, as compose does.
       if (!(d.service in model.services) && d.required !== false)
         problems.push(`${at}.depends_on: "${d.service}" is not a service of this file (or not in an active profile)`);
     }
@@ -291,10 +280,7 @@ export function serviceOptions(name: string, svc: Mapping, model: ComposeModel):
   return { options, warnings, problems, ...(build ? { build } : {}) };
 }
 
-/**
- * `build: ./dir`, `build: <git URL>` or `build: {context, dockerfile, args, target}`: a directory
- * is checked against the repo here, a git repository when it is fetched (app-build.ts).
- */
+/** A directory is checked against the repo here, a git repository when it is fetched (image-builds.ts). */
 function buildOf(at: string, value: unknown, model: ComposeModel, problems: string[]): BuildSpec | undefined {
   const spec = isMapping(value) ? value : { context: value };
   const context = contextOf(value);
@@ -339,11 +325,7 @@ function buildOf(at: string, value: unknown, model: ComposeModel, problems: stri
   };
 }
 
-/**
- * The service's tmpfs mounts, as HostConfig.Tmpfs (path → mount options): the `tmpfs:` key
- * (`/run` or `/run:size=64m,mode=1777`, one or a list) and `volumes` of `type: tmpfs` (with
- * `tmpfs.size`, `tmpfs.mode` in octal, `read_only`).
- */
+/** HostConfig.Tmpfs from the `tmpfs:` key and from `volumes` of `type: tmpfs`. */
 function tmpfsOf(at: string, svc: Mapping, problems: string[]): Record<string, string> {
   const mounts: Record<string, string> = {};
   const entries = Array.isArray(svc.tmpfs) ? svc.tmpfs.map(str) : svc.tmpfs != null ? [str(svc.tmpfs)] : [];
@@ -432,12 +414,12 @@ function externalVolumes(svc: Mapping, model: ComposeModel): string[] {
   return names.filter((n) => volumeSourceKind(n) === 'named' && isMapping(model.volumes[n]) && Boolean(model.volumes[n].external));
 }
 
-/** The `build:` context as written (`.` when a mapping names none). */
+/** As written; `.` when a mapping names none. */
 function contextOf(build: unknown): string {
   return str(isMapping(build) ? (build.context ?? '.') : build);
 }
 
-/** A schema-validated scalar as text (objects as JSON, never "[object Object]"). */
+/** Objects as JSON, never "[object Object]". */
 function str(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'object' && value !== null ? JSON.stringify(value) : `${value as string}`;
 }

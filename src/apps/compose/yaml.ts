@@ -1,11 +1,7 @@
 import { BadRequestError } from '../../errors';
 import { parseYamlBounded } from '../../yaml/parse';
 
-/**
- * The one place compose YAML is parsed: YAML 1.1 merge keys (`<<: *defaults`) applied, anchors
- * and aliases resolved, within the bounds of parseYamlBounded (text size, depth, and the size
- * aliases expand to). A file that does not parse or is over a bound is a 400 on `field`.
- */
+/** With YAML 1.1 merge keys (`<<: *defaults`); a text that does not parse or is over a bound is a 400 on `field`. */
 export function parseComposeDocument(text: string, field: string): unknown {
   try {
     return parseYamlBounded(text, { merge: true });
