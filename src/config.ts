@@ -6,6 +6,15 @@ import { parseCidr } from './net/cidr';
  * The only reader of process.env for the main service. Parsed once; every problem is reported
  * at once, and the caller exits non-zero.
  */
+const otlpEndpoint = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//.test(v), 'must be an http:// or https:// URL')
+    .optional(),
+);
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -84,6 +93,11 @@ const schema = z.object({
   LEGACY_UI_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   LEGACY_UI_HOST: z.string().min(1).default('127.0.0.1'),
   LEGACY_UI_SCOPE: z.enum(['read', 'write', 'deploy']).default('read'),
+  // Operating it: metrics and traces (README "Operating it").
+  METRICS_ON_MAIN_PORT: z.enum(['true', 'false']).default('false'),
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
 });
 
 function isOrigin(value: string): boolean {
@@ -166,6 +180,11 @@ export interface Config {
    * (undefined) unless LEGACY_UI_PORT is set; meant for a trusted network beside the UI.
    */
   legacyUi?: { port: number; host: string; scope: 'read' | 'write' | 'deploy' };
+  /**
+   * `/metrics` on the main listener (`onMainPort`) and/or on a listener of its own (`port`,
+   * `host`); either answers without a token only when bound to a private address.
+   */
+  metrics: { onMainPort: boolean; port?: number; host: string };
 }
 
 export class ConfigError extends Error {
@@ -225,7 +244,25 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appNetworkPrefix: e.APP_NETWORK_PREFIX,
     appBuildContextMaxBytes: e.APP_BUILD_CONTEXT_MAX_BYTES,
     legacyUi: e.LEGACY_UI_PORT === undefined ? undefined : { port: e.LEGACY_UI_PORT, host: e.LEGACY_UI_HOST, scope: e.LEGACY_UI_SCOPE },
+    metrics: { onMainPort: e.METRICS_ON_MAIN_PORT === 'true', port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
+}
+
+export interface TracingSettings {
+  /** OTLP/HTTP base URL; the SDK reads its other OTEL_* settings (protocol, headers, batching) itself. */
+  endpoint: string;
+  serviceName: string;
+}
+
+/**
+ * Traces are on when OTEL_EXPORTER_OTLP_ENDPOINT is set. Read before anything else is loaded (the
+ * SDK must patch http, pg and graphql before they are required), so apart from the main parse: a
+ * value that is not a URL leaves tracing off here and is reported by parseConfig.
+ */
+export function tracingSettings(defaultServiceName: string, env: NodeJS.ProcessEnv = process.env): TracingSettings | undefined {
+  const endpoint = otlpEndpoint.safeParse(env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  if (!endpoint.success || !endpoint.data) return undefined;
+  return { endpoint: endpoint.data, serviceName: env.OTEL_SERVICE_NAME || defaultServiceName };
 }
 
 /**
