@@ -22,6 +22,7 @@ import { createGraphQL } from './http/graphql';
 import { answerClientErrorsAsJson } from './net/client-errors';
 import { attachGraphQLWs } from './http/graphql-ws';
 import { createLegacyUiHandler } from './http/legacy-ui';
+import { createMetricsHandler } from './http/metrics-endpoint';
 import type { Handler } from './http/answers';
 import { createHandler } from './http/server';
 import { createLogger, type Logger } from './logger';
@@ -31,6 +32,8 @@ export interface App {
   handler: Handler;
   /** The original web UI's listener (LEGACY_UI_PORT); undefined when it is off. */
   legacyHandler?: Handler;
+  /** The listener of METRICS_PORT (/metrics alone); undefined when it is not set. */
+  metricsHandler?: Handler;
   orm: MikroORM;
   deps: AppDeps;
   /**
@@ -90,6 +93,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const yoga = createGraphQL(schema, deps);
     const handler = createHandler(deps, schema, yoga, [...routes, ...extraRoutes]);
     const legacyHandler = config.legacyUi ? createLegacyUiHandler(deps, schema, legacyUiRoutes, config.legacyUi.scope) : undefined;
+    const metricsHandler = config.metrics.port !== undefined ? createMetricsHandler(deps) : undefined;
     const opened = orm;
     const openedEvents = events;
     const sockets: { close(): Promise<void> }[] = [];
@@ -100,6 +104,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     return {
       handler,
       legacyHandler,
+      metricsHandler,
       orm: opened,
       deps,
       attach: (server) => {

@@ -35,6 +35,17 @@ const schema = z
     AGENT_SWARM_ENDPOINT_MODE: z.enum(['vip', 'dnsrr']).default('vip'),
     AGENT_STOP_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Operating it (README "Operating it"): Prometheus's /metrics on a listener of its own; traces over OTLP.
+    AGENT_METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+    AGENT_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .url()
+        .refine((v) => /^https?:\/\//.test(v), 'must be an http:// or https:// URL')
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (env.AGENT_ADAPTER === 'http' && !env.ADAPTER_URL) {
@@ -60,6 +71,9 @@ export interface AgentConfig {
   /** Grace period of a container stopped by a redeploy (docker adapter). */
   stopTimeoutSec: number;
   logLevel: string;
+  /** Plain-HTTP listener for /metrics: open on a private address, the agent's Basic auth elsewhere. */
+  metricsPort?: number;
+  metricsHost: string;
 }
 
 export class AgentConfigError extends Error {
@@ -88,6 +102,8 @@ export function parseAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentCon
     swarmEndpointMode: e.AGENT_SWARM_ENDPOINT_MODE,
     stopTimeoutSec: e.AGENT_STOP_TIMEOUT_SECONDS,
     logLevel: e.LOG_LEVEL,
+    metricsPort: e.AGENT_METRICS_PORT,
+    metricsHost: e.AGENT_METRICS_HOST,
   };
 }
 

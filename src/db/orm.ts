@@ -1,6 +1,7 @@
 import { MikroORM, type MigrationObject, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '../logger';
+import { observeDatabase } from '../observability/db-metrics';
 import { PostgresNamingStrategy } from './naming';
 
 export interface OrmOptions {
@@ -40,6 +41,8 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM> {
     logger: (message) => options.log.debug({ orm: message }),
   };
   const orm = await MikroORM.init(config);
+  // Statement durations and the pool's connections, for /metrics.
+  observeDatabase(orm.em.getConnection().getKnex());
   await orm.getMigrator().up();
   return orm;
 }
