@@ -43,17 +43,22 @@ interface Prepared {
 
 const OPERATIONS_DIR = path.join(__dirname, 'operations');
 
-/**
- * Parses and validates every operation once, at start-up; a route naming a missing operation,
- * or an operation that does not validate against the schema, stops the start.
- */
-export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[]): Map<RestRoute, Prepared> {
+/** Every operation document of rest/operations, as one parsed document (operations and fragments). */
+export function operationsDocument(): DocumentNode {
   const source = readdirSync(OPERATIONS_DIR)
     .filter((file) => file.endsWith('.graphql'))
     .sort()
     .map((file) => readFileSync(path.join(OPERATIONS_DIR, file), 'utf8'))
     .join('\n');
-  const document = parse(source);
+  return parse(source);
+}
+
+/**
+ * Parses and validates every operation once, at start-up; a route naming a missing operation,
+ * or an operation that does not validate against the schema, stops the start.
+ */
+export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[]): Map<RestRoute, Prepared> {
+  const document = operationsDocument();
   const errors = validate(
     schema,
     document,
