@@ -176,7 +176,7 @@ export class AgentClient {
   ): Promise<T> {
     const operation = agentOperation(method, path);
     return withSpan(`agent ${operation}`, { 'platform.target.id': String(target.id) }, () =>
-      timed(agentCalls, { target: targetLabels.value(String(target.id)), operation }, () =>
+      timed(agentCalls, { target: targetLabel(target.id), operation }, () =>
         this.exchange(target, method, path, body, schema, timeoutMs),
       ),
     );
@@ -258,6 +258,16 @@ export class AgentClient {
 
 // Targets are few and made by operators; past this many, the rest share one label.
 const targetLabels = new BoundedLabel('target', 100);
+
+/**
+ * A target's id as a label. A token being checked before it is stored is asked under a
+ * provisional key (`new:<its endpoint URL>`, `check:<id>`): never the URL, which a client typed.
+ */
+function targetLabel(id: number | string): string {
+  const key = String(id);
+  const stored = /^(?:check:)?(\d+)$/.exec(key)?.[1];
+  return stored ? targetLabels.value(stored) : 'new';
+}
 
 /** An interface-B call as a label: its name in the spec's table, never its ids. */
 function agentOperation(method: string, path: string): string {

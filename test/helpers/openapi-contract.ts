@@ -7,7 +7,7 @@ import type { RestRoute } from '../../rest/route-table';
 
 export const OPENAPI_FILE = path.resolve(__dirname, '../../rest/openapi.json');
 
-type Document = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+export type OpenApiDocument = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 
 /** One REST exchange as a client saw it. */
 export interface Exchange {
@@ -32,7 +32,7 @@ export class ContractChecker {
   /** Every route a check matched, as `METHOD path` of the table, with the statuses seen. */
   readonly seen = new Map<string, Set<number>>();
 
-  constructor(private readonly document: Document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Document) {
+  constructor(private readonly document: OpenApiDocument = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as OpenApiDocument) {
     // The document is one schema resource: its $refs (#/components/...) resolve within it.
     this.ajv = new Ajv2020({ strict: false, allErrors: true });
     // The contract's dates (docs/contract.md "Dates"): ISO-8601 UTC with milliseconds.

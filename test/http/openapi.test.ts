@@ -44,7 +44,7 @@ describe('the OpenAPI document of the REST paths', () => {
   });
 
   test('a drift between an answer and the document is caught', () => {
-    const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as {
+    const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as ConstructorParameters<typeof ContractChecker>[0] & {
       components: { schemas: Record<string, { properties: Record<string, unknown>; required: string[] }> };
     };
     const app = { id: 1, name: 'a', from: 'Template: a', errors: [], documentation: null, categories: [] };
