@@ -86,7 +86,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });
     const secrets = SecretBox.fromConfig(config.secretKey, config.dataDir);
-    events = await createEvents({ clientUrl, orm, log, secrets, agents, appRuntime }, options.events);
+    events = await createEvents(
+      { clientUrl, orm, log, secrets, agents, appRuntime },
+      { resumeStartsAfterMs: config.appStartResumeAfterSeconds * 1000, ...options.events },
+    );
     const deps: AppDeps = { config, orm, log, secrets, version: VERSION, appRuntime, agents, events, outbound };
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const schema = getSchema();

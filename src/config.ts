@@ -98,6 +98,7 @@ const schema = z.object({
   METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
+  APP_START_RESUME_AFTER_SECONDS: z.coerce.number().int().positive().max(86400).default(60),
 });
 
 function isOrigin(value: string): boolean {
@@ -185,6 +186,8 @@ export interface Config {
    * `host`); either answers without a token only when bound to a private address.
    */
   metrics: { onMainPort: boolean; port?: number; host: string };
+  /** An app start a process left half-done (it died) is finished by a replica after this long. */
+  appStartResumeAfterSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -245,6 +248,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appBuildContextMaxBytes: e.APP_BUILD_CONTEXT_MAX_BYTES,
     legacyUi: e.LEGACY_UI_PORT === undefined ? undefined : { port: e.LEGACY_UI_PORT, host: e.LEGACY_UI_HOST, scope: e.LEGACY_UI_SCOPE },
     metrics: { onMainPort: e.METRICS_ON_MAIN_PORT === 'true', port: e.METRICS_PORT, host: e.METRICS_HOST },
+    appStartResumeAfterSeconds: e.APP_START_RESUME_AFTER_SECONDS,
   };
 }
 

@@ -77,6 +77,11 @@ export class AppRunner {
    * build failed keeps that as its error and is not started (the others are).
    */
   async start(app: App, all: Service[], services: Service[], builds?: PreparedBuilds): Promise<void> {
+    // One start of an app at a time, in this process and across replicas.
+    return this.runtime.starts.exclusive(app.id, () => this.run(app, all, services, builds));
+  }
+
+  private async run(app: App, all: Service[], services: Service[], builds?: PreparedBuilds): Promise<void> {
     const chosen = new Set(services.map((s) => s.id));
     const byName = new Map(all.map((s) => [s.name, s]));
     const order = dependencyOrder(

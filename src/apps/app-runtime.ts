@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DockerClient } from '../engines/docker-client';
 import type { Logger } from '../logger';
 import { NetworkPool } from './network-pool';
+import { StartLock } from './start-lock';
 
 /**
  * What the apps domain keeps for the life of the process: one engine client (a connection
@@ -11,6 +12,8 @@ import { NetworkPool } from './network-pool';
  */
 export class AppRuntime {
   readonly docker: DockerClient;
+  /** One start of an app at a time across replicas (start-lock.ts). */
+  readonly starts = new StartLock();
   private instance: string | undefined;
   private readonly inFlight = new Map<number, Promise<void>>();
 

@@ -7,6 +7,7 @@ import { TargetService } from '../targets/target.service';
 import { DeploymentWatcher, type DeploymentReader } from './deployment-watcher';
 import { EventBus } from './event-bus';
 import { ServiceStateFeed } from './service-state-feed';
+import { StartResumer } from './start-resumer';
 
 export interface EventsOptions {
   /** How often a watched deployment's agent is asked (ms). */
@@ -15,6 +16,8 @@ export interface EventsOptions {
   leaderRetryMs?: number;
   /** First wait before the bus reconnects to the database (ms). */
   reconnectMs?: number;
+  /** An app start mark older than this, whose app no process is starting, is resumed (ms). */
+  resumeStartsAfterMs?: number;
 }
 
 /** The process-wide event machinery: the bus and the two producers. */
@@ -22,6 +25,8 @@ export interface Events {
   bus: EventBus;
   serviceStates: ServiceStateFeed;
   deployments: DeploymentWatcher;
+  /** Finishes app starts a process left half-done (src/events/start-resumer.ts). */
+  starts: StartResumer;
   /** Reads a deployment's status from its agent now (no per-request cache). */
   readDeployment: DeploymentReader;
   close(): Promise<void>;
@@ -54,15 +59,23 @@ export async function createEvents(deps: EventsDeps, options: EventsOptions = {}
     options.leaderRetryMs,
   );
   const deployments = new DeploymentWatcher(bus, readDeployment, log, options.deploymentPollMs);
+  // App starts take their lock on the bus's session: a replica that dies releases them.
+  deps.appRuntime.starts.use(bus);
+  const starts = new StartResumer(
+    { orm: deps.orm, appRuntime: deps.appRuntime, secrets: deps.secrets, log },
+    options.resumeStartsAfterMs ?? 60_000,
+  );
+  starts.start();
   return {
     bus,
     serviceStates,
     deployments,
+    starts,
     readDeployment,
     async close() {
       // Producers first (they release their locks on the bus connection), then the bus, which
       // completes every subscriber's stream.
-      await Promise.all([serviceStates.close(), deployments.close()]);
+      await Promise.all([serviceStates.close(), deployments.close(), starts.close()]);
       await bus.close();
     },
   };
