@@ -33,8 +33,8 @@ export interface Prometheus {
   query(promql: string): Promise<PromSample[]>;
   /** Waits until every job's target has been scraped and is up. */
   targetsUp(jobs: string[]): Promise<void>;
-  output(): string;
-  close(): Promise<void>;
+  output: () => string;
+  close: () => Promise<void>;
 }
 
 /**
