@@ -9,6 +9,7 @@ import { agentFanout } from './scenarios/agent-fanout';
 import { consoleFirstPage } from './scenarios/console';
 import { deployVsCli } from './scenarios/deploy';
 import { loadScenario } from './scenarios/load';
+import { replicasThroughput } from './scenarios/replicas';
 import { restartUnderLoad } from './scenarios/restart';
 import { restVsGraphqlVsFloor } from './scenarios/rest-graphql-floor';
 import { searchAtScale } from './scenarios/search';
@@ -17,7 +18,8 @@ import { startupAndMemory } from './scenarios/startup-memory';
 /**
  * npm run bench [-- --duration 8 --only 1,2]: every scenario of issue 5 with its baseline
  * measured in the same run, and issue 9's load (6: --load-clients 200 --load-duration 60) and
- * restart after kill -9 under load (7: --restarts 3), and issue 14's web console first page (8); a table on stdout and bench/results.json. Everything it starts
+ * restart after kill -9 under load (7: --restarts 3), issue 14's web console first page (8), and
+ * two replicas vs one behind haproxy (9); a table on stdout and bench/results.json. Everything it starts
  * (PostgreSQL, services, agents, containers) it stops, also on Ctrl-C.
  */
 const args = process.argv.slice(2);
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
     if (wanted(7))
       results.push(await restartUnderLoad(path.join(work, 'restart'), { ...load, durationS: Math.max(6, Math.round(load.durationS / 3)) }));
     if (wanted(8)) results.push(await consoleFirstPage(path.join(work, 'console')));
+    if (wanted(9)) results.push(await replicasThroughput(pg, path.join(work, 'replicas'), options));
   } finally {
     await cleanup();
   }
