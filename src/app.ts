@@ -18,6 +18,7 @@ import { createEvents, type Events, type EventsOptions } from './events/events';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
 import { migrations } from './db/migrations/index';
 import { openOrm } from './db/orm';
+import { checkSecretKey } from './db/secret-key-check';
 import { createGraphQL } from './http/graphql';
 import { answerClientErrorsAsJson } from './net/client-errors';
 import { attachGraphQLWs } from './http/graphql-ws';
@@ -86,6 +87,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });
     const secrets = SecretBox.fromConfig(config.secretKey, config.dataDir);
+    await checkSecretKey(orm, secrets);
     events = await createEvents(
       { clientUrl, orm, log, secrets, agents, appRuntime },
       { resumeStartsAfterMs: config.appStartResumeAfterSeconds * 1000, ...options.events },

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { throughput } from '../lib/load';
 import { startBalancer } from '../lib/balancer';
 import type { BenchPostgres } from '../lib/postgres';
@@ -32,8 +33,10 @@ export async function replicasThroughput(pg: BenchPostgres, dataDir: string, opt
   await seedTemplates(orm, 100, 3);
   const token = await issueReadToken(orm);
   await orm.close(true);
-  const first = await startService({ dataDir: `${dataDir}-1`, databaseUrl: url });
-  const second = await startService({ dataDir: `${dataDir}-2`, databaseUrl: url });
+  // Replicas share the database and SECRET_KEY (README "Replicas"), nothing else.
+  const secretKey = randomBytes(32).toString('hex');
+  const first = await startService({ dataDir: `${dataDir}-1`, databaseUrl: url, secretKey });
+  const second = await startService({ dataDir: `${dataDir}-2`, databaseUrl: url, secretKey });
   const backend = (s: { url: string }) => s.url.replace('http://', '');
   const run = { duration: options.duration, connections: options.connections };
   const headers = { authorization: `Bearer ${token}` };

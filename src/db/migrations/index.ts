@@ -8,6 +8,7 @@ import { Migration0010CatalogIdentitySearch } from './0010-catalog-identity-sear
 import { Migration0011UserProfiles } from './0011-user-profiles';
 import { Migration0012ServiceBuildLog } from './0012-service-build-log';
 import { Migration0013ConsoleSessions } from './0013-console-sessions';
+import { Migration0014SecretKeyCheck } from './0014-secret-key-check';
 
 /** Every committed migration of the main service, in order. Append; never edit a landed one. */
 export const migrations: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrations: MigrationObject[] = [
   { name: '0011-user-profiles', class: Migration0011UserProfiles },
   { name: '0012-service-build-log', class: Migration0012ServiceBuildLog },
   { name: '0013-console-sessions', class: Migration0013ConsoleSessions },
+  { name: '0014-secret-key-check', class: Migration0014SecretKeyCheck },
 ];
