@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { isPrivateAddress } from '../../src/net/private-address';
+import { sseSubscribe, until } from '../events/clients';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 
 /** A scrape as `series → value` (`name{labels}`), comments left out. */
@@ -81,6 +82,16 @@ describe('/metrics', () => {
     for (const name of ['nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'process_resident_memory_bytes']) {
       expect([name, after.has(name)]).toEqual([name, true]);
     }
+  });
+
+  test('subscriptions open are counted while they run', async () => {
+    const gauge = async () => (await scrape(t)).get('graphql_subscriptions_open');
+    expect(await gauge()).toBe(0);
+    const stream = await sseSubscribe(t.url, 'subscription { serviceStateChanged { appId } }');
+    expect(stream.status).toBe(200);
+    expect(await gauge()).toBe(1);
+    await stream.close();
+    await until(async () => (await gauge()) === 0, 'the subscription to end');
   });
 
   test('10,000 distinct paths, ids and operation names leave the number of series as it was', async () => {
