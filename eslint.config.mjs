@@ -43,7 +43,7 @@ export default tseslint.config(
   },
   {
     // Plain JavaScript (build script, jest reporter, bench baseline): CommonJS, no type information.
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: {
       sourceType: 'commonjs',

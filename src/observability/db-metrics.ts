@@ -37,8 +37,14 @@ new Gauge({
   labelNames: ['state'] as const,
   registers: [registry],
   collect() {
-    this.set({ state: 'used' }, sum((pool) => pool.numUsed()));
-    this.set({ state: 'idle' }, sum((pool) => pool.numFree()));
+    this.set(
+      { state: 'used' },
+      sum((pool) => pool.numUsed()),
+    );
+    this.set(
+      { state: 'idle' },
+      sum((pool) => pool.numFree()),
+    );
   },
 });
 

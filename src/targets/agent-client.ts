@@ -176,9 +176,7 @@ export class AgentClient {
   ): Promise<T> {
     const operation = agentOperation(method, path);
     return withSpan(`agent ${operation}`, { 'platform.target.id': String(target.id) }, () =>
-      timed(agentCalls, { target: targetLabel(target.id), operation }, () =>
-        this.exchange(target, method, path, body, schema, timeoutMs),
-      ),
+      timed(agentCalls, { target: targetLabel(target.id), operation }, () => this.exchange(target, method, path, body, schema, timeoutMs)),
     );
   }
 
