@@ -24,7 +24,7 @@ export function errorHeaders(status: number): Record<string, string> {
 
 /**
  * A listener's handler: `handle` after the Host check, one log line per request (and its
- * metrics: request-observer.ts), and any failure handed to `fail` once what is left of the
+ * metrics: observability/http-requests.ts), and any failure handed to `fail` once what is left of the
  * request body is read.
  */
 export function withRequestLog(

@@ -17,7 +17,8 @@ describe('GraphQL direct path: the same answers as yoga', () => {
 
   beforeAll(async () => {
     const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as { path?: string }) });
-    const env = { GRAPHQL_MAX_COST: '2000' };
+    // Two instances on one database, so they share SECRET_KEY as replicas must.
+    const env = { GRAPHQL_MAX_COST: '2000', SECRET_KEY: 'direct-path-test-secret-key-0123456789abcdef' };
     direct = await startTestApp({ ...env, GRAPHQL_DIRECT: 'true' }, { log });
     yoga = await startTestApp({ ...env, GRAPHQL_DIRECT: 'false', DATABASE_URL: direct.config.databaseUrl! });
     // Something to read: a registry (admin token) in the shared database.

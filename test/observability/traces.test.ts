@@ -173,6 +173,27 @@ describeDocker('traces: a deploy from the REST door to the engine', () => {
     expect(removed.status).toBe(204);
   }, 180_000);
 
+  test('the GraphQL door: the request, its operation and its SQL in one trace', async () => {
+    const res = await request(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'query Registries { registries { name } }' }),
+    });
+    expect(res.statusCode).toBe(200);
+    await res.body.dump();
+    const operation = () => receiver.spans.find((s) => s.service === 'platform' && s.name === 'graphql query Registries');
+    await waitUntil(() => Promise.resolve(operation() !== undefined), 'the operation span', 30_000);
+    const { traceId, parentSpanId, spanId } = operation()!;
+    const trace = receiver.spans.filter((s) => s.traceId === traceId);
+    expect(trace.find((s) => s.spanId === parentSpanId)).toEqual(expect.objectContaining({ name: 'POST /graphql', kind: SERVER }));
+    const byId = new Map(trace.map((s) => [s.spanId, s]));
+    const under = (span: ReceivedSpan, ancestor: string): boolean => {
+      for (let at = span.parentSpanId; at; at = byId.get(at)?.parentSpanId) if (at === ancestor) return true;
+      return false;
+    };
+    expect(trace.some((s) => s.attributes['db.system.name'] === 'postgresql' && under(s, spanId))).toBe(true);
+  });
+
   test('without OTEL_EXPORTER_OTLP_ENDPOINT the SDK is never loaded', () => {
     // Everything `npm start` loads, in a process of its own, with and without the setting.
     const script =
