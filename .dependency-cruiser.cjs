@@ -20,7 +20,7 @@ const LAYERS = [
   ['parts', '^src/parts/'],
   ['engines', '^src/engines/'],
   ['storage', '^src/db/|^src/crypto/'],
-  ['base', '^src/(net|yaml)/|^src/[^/]+\\.ts$'],
+  ['base', '^src/(net|yaml|observability)/|^src/[^/]+\\.ts$'],
 ];
 
 const upward = [];

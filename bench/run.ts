@@ -10,6 +10,7 @@ import { automationScenario } from './scenarios/automation';
 import { consoleFirstPage } from './scenarios/console';
 import { deployVsCli } from './scenarios/deploy';
 import { loadScenario } from './scenarios/load';
+import { replicasThroughput } from './scenarios/replicas';
 import { restartUnderLoad } from './scenarios/restart';
 import { restVsGraphqlVsFloor } from './scenarios/rest-graphql-floor';
 import { searchAtScale } from './scenarios/search';
@@ -18,7 +19,9 @@ import { startupAndMemory } from './scenarios/startup-memory';
 /**
  * npm run bench [-- --duration 8 --only 1,2]: every scenario of issue 5 with its baseline
  * measured in the same run, and issue 9's load (6: --load-clients 200 --load-duration 60) and
- * restart after kill -9 under load (7: --restarts 3), and issue 14's web console first page (8), events out and deploy hooks (9); a table on stdout and bench/results.json. Everything it starts
+ * restart after kill -9 under load (7: --restarts 3), the web console's first page (8), events out
+ * and deploy hooks (9), and two replicas vs one behind haproxy (10); a table on stdout and
+ * bench/results.json. Everything it starts
  * (PostgreSQL, services, agents, containers) it stops, also on Ctrl-C.
  */
 const args = process.argv.slice(2);
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
       results.push(await restartUnderLoad(path.join(work, 'restart'), { ...load, durationS: Math.max(6, Math.round(load.durationS / 3)) }));
     if (wanted(8)) results.push(await consoleFirstPage(path.join(work, 'console')));
     if (wanted(9)) results.push(...(await automationScenario(pg, path.join(work, 'automation'), options)));
+    if (wanted(10)) results.push(await replicasThroughput(pg, path.join(work, 'replicas'), options));
   } finally {
     await cleanup();
   }

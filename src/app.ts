@@ -19,10 +19,12 @@ import { createEvents, type Events, type EventsOptions } from './events/events';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
 import { migrations } from './db/migrations/index';
 import { openOrm } from './db/orm';
+import { checkSecretKey } from './db/secret-key-check';
 import { createGraphQL } from './http/graphql';
 import { answerClientErrorsAsJson } from './net/client-errors';
 import { attachGraphQLWs } from './http/graphql-ws';
 import { createLegacyUiHandler } from './http/legacy-ui';
+import { createMetricsHandler } from './http/metrics-endpoint';
 import type { Handler } from './http/answers';
 import { createHandler } from './http/server';
 import { createLogger, type Logger } from './logger';
@@ -32,6 +34,8 @@ export interface App {
   handler: Handler;
   /** The original web UI's listener (LEGACY_UI_PORT); undefined when it is off. */
   legacyHandler?: Handler;
+  /** The listener of METRICS_PORT (/metrics alone); undefined when it is not set. */
+  metricsHandler?: Handler;
   orm: MikroORM;
   deps: AppDeps;
   /**
@@ -85,7 +89,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });
     const secrets = SecretBox.fromConfig(config.secretKey, config.dataDir);
-    events = await createEvents({ clientUrl, orm, log, secrets, agents, engineRuntime }, options.events);
+    await checkSecretKey(orm, secrets);
+    events = await createEvents(
+      { clientUrl, orm, log, secrets, agents, engineRuntime },
+      { resumeStartsAfterMs: config.appStartResumeAfterSeconds * 1000, ...options.events },
+    );
     automation = await createAutomation({ clientUrl, config, orm, log, secrets, events, agents });
     const deps: AppDeps = { config, orm, log, secrets, version: VERSION, engineRuntime, agents, events, outbound, automation };
     await automation.start((em) => createServices(em, deps));
@@ -94,6 +102,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const yoga = createGraphQL(schema, deps);
     const handler = createHandler(deps, schema, yoga, [...routes, ...extraRoutes]);
     const legacyHandler = config.legacyUi ? createLegacyUiHandler(deps, schema, legacyUiRoutes, config.legacyUi.scope) : undefined;
+    const metricsHandler = config.metrics.port !== undefined ? createMetricsHandler(deps) : undefined;
     const opened = orm;
     const openedEvents = events;
     const openedAutomation = automation;
@@ -105,6 +114,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     return {
       handler,
       legacyHandler,
+      metricsHandler,
       orm: opened,
       deps,
       attach: (server) => {

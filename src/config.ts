@@ -6,6 +6,15 @@ import { parseCidr } from './net/cidr';
  * The only reader of process.env for the main service. Parsed once; every problem is reported
  * at once, and the caller exits non-zero.
  */
+const otlpEndpoint = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//.test(v), 'must be an http:// or https:// URL')
+    .optional(),
+);
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -102,6 +111,12 @@ const schema = z.object({
   WEBHOOK_RESCUE_SECONDS: z.coerce.number().int().positive().default(30),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().max(200).default(20),
   TARGET_HEALTH_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+  // Operating it: metrics and traces (README "Operating it").
+  METRICS_ON_MAIN_PORT: z.enum(['true', 'false']).default('false'),
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
+  APP_START_RESUME_AFTER_SECONDS: z.coerce.number().int().positive().max(86400).default(60),
 });
 
 function isCidrOrAddress(value: string): boolean {
@@ -200,6 +215,13 @@ export interface Config {
   /** Audit records older than this many days are pruned; 0 keeps them forever. */
   auditRetentionDays: number;
   automation: AutomationConfig;
+  /**
+   * `/metrics` on the main listener (`onMainPort`) and/or on a listener of its own (`port`,
+   * `host`); either answers without a token only when bound to a private address.
+   */
+  metrics: { onMainPort: boolean; port?: number; host: string };
+  /** An app start a process left half-done (it died) is finished by a replica after this long. */
+  appStartResumeAfterSeconds: number;
 }
 
 /** Deploy hooks in, events out (src/hooks, src/outbound). */
@@ -296,7 +318,26 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookConcurrency: e.WEBHOOK_CONCURRENCY,
       targetHealthIntervalSeconds: e.TARGET_HEALTH_INTERVAL_SECONDS,
     },
+    metrics: { onMainPort: e.METRICS_ON_MAIN_PORT === 'true', port: e.METRICS_PORT, host: e.METRICS_HOST },
+    appStartResumeAfterSeconds: e.APP_START_RESUME_AFTER_SECONDS,
   };
+}
+
+export interface TracingSettings {
+  /** OTLP/HTTP base URL; the SDK reads its other OTEL_* settings (protocol, headers, batching) itself. */
+  endpoint: string;
+  serviceName: string;
+}
+
+/**
+ * Traces are on when OTEL_EXPORTER_OTLP_ENDPOINT is set. Read before anything else is loaded (the
+ * SDK must patch http, pg and graphql before they are required), so apart from the main parse: a
+ * value that is not a URL leaves tracing off here and is reported by parseConfig.
+ */
+export function tracingSettings(defaultServiceName: string, env: NodeJS.ProcessEnv = process.env): TracingSettings | undefined {
+  const endpoint = otlpEndpoint.safeParse(env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  if (!endpoint.success || !endpoint.data) return undefined;
+  return { endpoint: endpoint.data, serviceName: env.OTEL_SERVICE_NAME || defaultServiceName };
 }
 
 /**

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { traceFields, tracingEnabled } from './observability/tracing';
 
 export type Logger = pino.Logger;
 
@@ -13,6 +14,8 @@ export function createLogger(level: string, name = 'platform'): Logger {
     level,
     base: { name },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // With tracing on, each line carries the trace and span it was written in.
+    ...(tracingEnabled() ? { mixin: traceFields } : {}),
     redact: {
       paths: [
         'password',

@@ -1,8 +1,11 @@
+// First: when OTEL_EXPORTER_OTLP_ENDPOINT is set, tracing starts before anything it instruments loads.
+import './observability/trace-main';
 import { createServer } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, parseConfig } from './config';
 import { answerClientErrorsAsJson } from './net/client-errors';
 import { createLogger } from './logger';
+import { stopTracing } from './observability/start-tracing';
 
 /** `npm start`: read config, create the app, listen. Ctrl-C stops it and its database. */
 async function main(): Promise<void> {
@@ -39,18 +42,31 @@ async function main(): Promise<void> {
     });
   }
 
+  // Prometheus's scrape target when METRICS_PORT is set: /metrics alone (README "Operating it").
+  const metrics = app.metricsHandler && config.metrics.port !== undefined ? createServer(app.metricsHandler) : undefined;
+  if (metrics && config.metrics.port !== undefined) {
+    answerClientErrorsAsJson(metrics);
+    const { host, port: metricsPort } = config.metrics;
+    metrics.listen(metricsPort, host, () => {
+      const address = metrics.address();
+      const port = typeof address === 'object' && address ? address.port : metricsPort;
+      log.info({ host, port }, `metrics on http://${host}:${port}/metrics`);
+    });
+  }
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
-    const closed = Promise.all([server, ...(legacy ? [legacy] : [])].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
-    server.closeIdleConnections();
-    legacy?.closeIdleConnections();
+    const listeners = [server, ...(legacy ? [legacy] : []), ...(metrics ? [metrics] : [])];
+    const closed = Promise.all(listeners.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+    for (const listener of listeners) listener.closeIdleConnections();
     // Subscriptions never end on their own: end them, so the server's close can complete.
     await app.closeStreams();
     await closed;
     await app.close();
+    await stopTracing();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -22,6 +22,8 @@ export async function startService(options: {
   logLevel?: string;
   /** A fixed port (a restart on the port its clients use); a free one otherwise. */
   port?: number;
+  /** Replicas on one database share it; one service uses the key of its data dir. */
+  secretKey?: string;
   /** More settings for this scenario. */
   env?: Record<string, string>;
 }): Promise<RunningService> {
@@ -37,6 +39,7 @@ export async function startService(options: {
     // /graphql for exactly what the REST route runs, so the limit is raised, not the query cut.
     GRAPHQL_MAX_COST: '1000000',
     DATABASE_URL: options.databaseUrl,
+    SECRET_KEY: options.secretKey,
     ...options.env,
   };
   const started = performance.now();

@@ -4,17 +4,21 @@ import { openOrm } from '../db/orm';
 import { createLogger, type Logger } from '../logger';
 import type { Adapter } from './adapters/adapter';
 import { createAdapter } from './adapters/create-adapter';
+import { observedAdapter } from './adapter-telemetry';
 import type { AgentConfig } from './config';
 import { lockAgentDatabase } from './database-lock';
 import { BasicAuthChecker, loadOrCreateCredentials, type AgentCredentials } from './credentials';
 import { AgentDeployment } from './deployment.entity';
 import { DeploymentService } from './agent-deployment.service';
 import { agentMigrations } from './migrations';
+import { createMetricsListener } from './metrics-listener';
 import { agentRoutes } from './routes';
 import { createRequestHandler, type RequestListener } from './server';
 
 export interface AgentApp {
   handler: RequestListener;
+  /** The listener of AGENT_METRICS_PORT (/metrics alone); undefined when it is not set. */
+  metricsHandler?: RequestListener;
   credentials: AgentCredentials;
   adapter: Adapter;
   orm: MikroORM;
@@ -55,7 +59,8 @@ export async function createAgentApp(config: AgentConfig, deps: AgentDeps = {}):
     cleanups.unshift(() => orm.close(true));
     const lock = await lockAgentDatabase(orm);
     cleanups.unshift(() => lock.release());
-    const adapter = deps.adapter ?? createAdapter(config, log);
+    // Every call into the orchestrator is timed and traced.
+    const adapter = observedAdapter(deps.adapter ?? createAdapter(config, log));
     cleanups.unshift(() => adapter.close());
     const deployments = new DeploymentService(orm, adapter, log);
     const auth = new BasicAuthChecker(config.dataDir, credentials);
@@ -64,9 +69,12 @@ export async function createAgentApp(config: AgentConfig, deps: AgentDeps = {}):
       log,
       authenticate: (header) => auth.check(header),
     });
+    const metricsHandler =
+      config.metricsPort !== undefined ? createMetricsListener(config.metricsHost, (header) => auth.check(header), log) : undefined;
     let closed = false;
     return {
       handler,
+      metricsHandler,
       credentials,
       adapter,
       orm,

@@ -58,6 +58,17 @@ const schema = z
       .default('1Gi'),
     AGENT_KUBERNETES_STORAGE_CLASS: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Operating it (README "Operating it"): Prometheus's /metrics on a listener of its own; traces over OTLP.
+    AGENT_METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+    AGENT_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .url()
+        .refine((v) => /^https?:\/\//.test(v), 'must be an http:// or https:// URL')
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (env.AGENT_ADAPTER === 'http' && !env.ADAPTER_URL) {
@@ -111,6 +122,9 @@ export interface AgentConfig {
   dockerConfig?: string;
   kubernetes: KubernetesConfig;
   logLevel: string;
+  /** Plain-HTTP listener for /metrics: open on a private address, the agent's Basic auth elsewhere. */
+  metricsPort?: number;
+  metricsHost: string;
 }
 
 export class AgentConfigError extends Error {
@@ -153,6 +167,8 @@ export function parseAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentCon
       storageClass: e.AGENT_KUBERNETES_STORAGE_CLASS,
     },
     logLevel: e.LOG_LEVEL,
+    metricsPort: e.AGENT_METRICS_PORT,
+    metricsHost: e.AGENT_METRICS_HOST,
   };
 }
 

@@ -1,4 +1,9 @@
+// First: when OTEL_EXPORTER_OTLP_ENDPOINT is set, tracing starts before anything it instruments loads.
+import '../observability/trace-agent';
+import { createServer } from 'node:http';
 import { createLogger } from '../logger';
+import { answerClientErrorsAsJson } from '../net/client-errors';
+import { stopTracing } from '../observability/start-tracing';
 import { createAgentApp } from './app';
 import { AgentConfigError, parseAgentConfig } from './config';
 import { rotateCredentials } from './credentials';
@@ -28,15 +33,28 @@ async function main(): Promise<void> {
   });
   log.info({ listen: listening.url, publicUrl: config.publicUrl, adapter: config.adapter }, 'agent listening');
   printToken(app.credentials.token, config.dataDir);
+  // Prometheus's scrape target when AGENT_METRICS_PORT is set (plain HTTP, /metrics alone).
+  const metrics = app.metricsHandler ? createServer(app.metricsHandler) : undefined;
+  if (metrics && config.metricsPort !== undefined) {
+    answerClientErrorsAsJson(metrics);
+    metrics.listen(config.metricsPort, config.metricsHost, () => {
+      const address = metrics.address();
+      const port = typeof address === 'object' && address ? address.port : config.metricsPort;
+      log.info({ host: config.metricsHost, port }, `agent metrics on http://${config.metricsHost}:${port}/metrics`);
+    });
+  }
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
+    metrics?.close();
+    metrics?.closeAllConnections();
     void listening
       .close()
       .then(() => app.close())
+      .then(() => stopTracing())
       .then(
         () => process.exit(0),
         (error: unknown) => {

@@ -16,6 +16,7 @@ import { checkInputTexts } from '../parts/text-limits';
 import { answerClientErrorsAsJson } from '../net/client-errors';
 import { drainRequest, jsonErrorPosition, MAX_BODY_BYTES, readBody } from '../net/request-body';
 import { requireHost } from '../net/request-target';
+import { finishRequest, setRoute, startRequest } from '../observability/http-requests';
 
 type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -54,6 +55,7 @@ export function createRequestHandler(options: HandlerOptions): RequestListener {
     const [path, search] = (req.url ?? '/').split('?');
     const found = router.find(method, path);
     const route = found?.store as Route | undefined;
+    if (route) setRoute(req, res, route.path);
     if (!route?.public && !(await options.authenticate(req.headers.authorization))) {
       res.setHeader('WWW-Authenticate', 'Basic realm="platform-agent", charset="UTF-8"');
       throw new UnauthenticatedError('Missing or wrong credentials.');
@@ -76,6 +78,8 @@ export function createRequestHandler(options: HandlerOptions): RequestListener {
 
   return (req, res) => {
     const started = Date.now();
+    // x-request-id on every answer; the route label is the table's path (set once routed).
+    startRequest(req, res, () => undefined);
     handle(req, res)
       .catch(async (error: unknown) => {
         await drainRequest(req, res);
@@ -87,6 +91,7 @@ export function createRequestHandler(options: HandlerOptions): RequestListener {
         send(res, 500, { code: 500, message: 'Unexpected error.', fields: '' });
       })
       .finally(() => {
+        finishRequest(req, res, (Date.now() - started) / 1000);
         options.log.debug(
           { method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Date.now() - started },
           'request',

@@ -61,6 +61,11 @@ export class ContainerRunner {
 
   /** `all` loaded with links and volumesFrom; flushes after each service so reads see progress. Builds first, as compose. */
   async start(app: App, all: Service[], services: Service[], builds?: PreparedBuilds): Promise<void> {
+    // One start of an app at a time, in this process and across replicas.
+    return this.runtime.starts.exclusive(app.id, () => this.run(app, all, services, builds));
+  }
+
+  private async run(app: App, all: Service[], services: Service[], builds?: PreparedBuilds): Promise<void> {
     const chosen = new Set(services.map((s) => s.id));
     const byName = new Map(all.map((s) => [s.name, s]));
     const order = dependencyOrder(

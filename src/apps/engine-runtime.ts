@@ -2,10 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DockerClient } from '../engines/docker-client';
 import type { Logger } from '../logger';
 import { NetworkPool } from './network-pool';
+import { StartLock } from './start-lock';
 
 /** Held for the process's life: the engine client, the installation id, and starts still running after their request. */
 export class EngineRuntime {
   readonly docker: DockerClient;
+  /** One start of an app at a time across replicas (start-lock.ts). */
+  readonly starts = new StartLock();
   private instance: string | undefined;
   private readonly inFlight = new Map<number, Promise<void>>();
 

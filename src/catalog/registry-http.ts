@@ -3,6 +3,8 @@ import { request, type Dispatcher } from 'undici';
 import { DomainError, UpstreamError, UpstreamTimeoutError } from '../errors';
 import { OutboundRefusedError, type OutboundPolicy } from './outbound-policy';
 import { scalarText } from '../scalar-text';
+import { registryCalls, timed } from '../observability/metrics';
+import { withSpan } from '../observability/tracing';
 
 export interface HttpContext {
   registryName: string;
@@ -51,7 +53,25 @@ export async function send(url: URL, init: HttpInit, ctx: HttpContext): Promise<
   }
 }
 
-async function attempt(url: URL, init: HttpInit, ctx: HttpContext): Promise<HttpResponse> {
+/** One request, timed by endpoint kind for /metrics and traced. */
+function attempt(url: URL, init: HttpInit, ctx: HttpContext): Promise<HttpResponse> {
+  const endpoint = registryEndpoint(url.pathname);
+  return withSpan(`registry ${endpoint}`, {}, () => timed(registryCalls, { endpoint }, () => exchange(url, init, ctx)));
+}
+
+/** A registry path as a label: the API endpoint it is, never the image names in it. */
+function registryEndpoint(pathname: string): string {
+  if (/^\/v2\/?$/.test(pathname)) return 'v2_ping';
+  if (pathname === '/v2/_catalog') return 'v2_catalog';
+  const v2 = /^\/v2\/.+\/(tags|manifests|blobs)\//.exec(pathname);
+  if (v2) return `v2_${v2[1]}`;
+  if (pathname === '/v1/search') return 'v1_search';
+  if (/^\/v1\/repositories\/.+\/tags/.test(pathname)) return 'v1_tags';
+  if (pathname.startsWith('/v1/')) return 'v1_other';
+  return 'other';
+}
+
+async function exchange(url: URL, init: HttpInit, ctx: HttpContext): Promise<HttpResponse> {
   try {
     ctx.policy?.assertUrl(url);
     const response = await request(url, {

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findPage, type KeysetPage } from '../db/keyset';
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../errors';
@@ -77,8 +78,9 @@ export class TemplateRepoService {
       throw error;
     });
     return this.em.transactional(async (em) => {
-      // Two reloads of one repo serialise on its row.
-      const repo = await em.findOneOrFail(TemplateRepo, { id }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+      // Two reloads of one repo (two clients, two replicas) serialise on its row: FOR UPDATE, which
+      // waits (lock mode 4 was FOR UPDATE SKIP LOCKED, and a reload that met the lock found no row).
+      const repo = await em.findOneOrFail(TemplateRepo, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const existing = await em.find(Template, { repo: id }, { populate: ['images'], orderBy: { id: 'asc' } });
       this.store(em, repo, loaded, existing);
       return repo;

@@ -1,6 +1,8 @@
 import { MikroORM, type MigrationObject, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import { Client } from 'pg';
 import type { Logger } from '../logger';
+import { observeDatabase } from '../observability/db-metrics';
 import { PostgresNamingStrategy } from './naming';
 
 export interface OrmOptions {
@@ -38,6 +40,31 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM> {
     logger: (message) => options.log.debug({ orm: message }),
   };
   const orm = await MikroORM.init(config);
-  await orm.getMigrator().up();
+  // Statement durations and the pool's connections, for /metrics.
+  observeDatabase(orm.em.getConnection().getKnex());
+  try {
+    await migrateInTurn(options.clientUrl, options.migrationsTable ?? 'mikro_orm_migrations', () => orm.getMigrator().up());
+  } catch (error) {
+    await orm.close(true);
+    throw error;
+  }
   return orm;
+}
+
+/**
+ * Replicas started together (or in a rolling upgrade) each apply the migrations they have not
+ * seen; MikroORM's migrator takes no lock, so two ran the same one at once and all but one failed
+ * to start. They take turns on a session advisory lock per migrations table, and the ones after
+ * the first find nothing left to apply.
+ */
+async function migrateInTurn(url: string, table: string, migrate: () => Promise<unknown>): Promise<void> {
+  const client = new Client({ connectionString: url, application_name: 'platform-migrations' });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1)::bigint)', [`platform migrations ${table}`]);
+    await migrate();
+  } finally {
+    // Ending the session releases the lock.
+    await client.end().catch(() => undefined);
+  }
 }

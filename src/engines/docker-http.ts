@@ -3,6 +3,8 @@ import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { UpstreamError } from '../errors';
 import { deadlineSignal, readLimited, ResponseTooLargeError } from '../net/read-limited';
+import { engineCalls, timed } from '../observability/metrics';
+import { withSpan } from '../observability/tracing';
 import { EngineNotFoundError, statusError, transportError } from './engine-errors';
 
 export interface EngineConnectionOptions {
@@ -87,8 +89,16 @@ export class EngineHttp {
     return (type.includes('json') ? JSON.parse(text) : text) as T;
   }
 
-  /** A call whose answer is read as a stream (logs, pull progress, events); errors as in `request`. */
-  async stream(method: string, path: string, options: EngineRequestOptions = {}): Promise<EngineStream> {
+  /**
+   * A call whose answer is read as a stream (logs, pull progress, events); errors as in `request`.
+   * Timed to the answer's headers for /metrics, and traced, by its operation template.
+   */
+  stream(method: string, path: string, options: EngineRequestOptions = {}): Promise<EngineStream> {
+    const operation = engineOperation(method, path);
+    return withSpan(`engine ${operation}`, {}, () => timed(engineCalls, { operation }, () => this.send(method, path, options)));
+  }
+
+  private async send(method: string, path: string, options: EngineRequestOptions): Promise<EngineStream> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const what = `${method} ${path}`;
     const headers: Record<string, string> = { ...options.headers };
@@ -117,6 +127,44 @@ export class EngineHttp {
   async close(): Promise<void> {
     await this.pool.close();
   }
+}
+
+// Engine API objects addressed by id or name: those parts of a path are never labels.
+const BY_ID = new Set([
+  'containers',
+  'images',
+  'networks',
+  'volumes',
+  'exec',
+  'services',
+  'tasks',
+  'nodes',
+  'secrets',
+  'configs',
+  'plugins',
+  'distribution',
+]);
+const COLLECTION_ACTIONS = new Set(['json', 'create', 'prune', 'load', 'get', 'search']);
+const OBJECT_ACTIONS = new Set(
+  'json start stop restart kill wait logs attach archive exec resize pause unpause update rename top changes export stats history push tag connect disconnect'.split(
+    ' ',
+  ),
+);
+const OTHER_KINDS = new Set(['_ping', 'info', 'version', 'events', 'build', 'auth', 'system', 'swarm', 'session', 'commit']);
+
+/** An Engine API call as a label: `POST /containers/{id}/start`, with ids and names taken out. */
+export function engineOperation(method: string, path: string): string {
+  const segments = path.split('?')[0].split('/').filter(Boolean);
+  if (/^v\d+\.\d+$/.test(segments[0] ?? '')) segments.shift();
+  const [kind, ...rest] = segments;
+  if (kind && BY_ID.has(kind)) {
+    if (rest.length === 0) return `${method} /${kind}`;
+    if (rest.length === 1 && COLLECTION_ACTIONS.has(rest[0])) return `${method} /${kind}/${rest[0]}`;
+    const last = rest[rest.length - 1];
+    return `${method} /${kind}/{id}${rest.length > 1 && OBJECT_ACTIONS.has(last) ? `/${last}` : ''}`;
+  }
+  if (kind && OTHER_KINDS.has(kind)) return `${method} /${kind}${rest[0] && /^[a-z]{1,20}$/.test(rest[0]) ? `/${rest[0]}` : ''}`;
+  return `${method} other`;
 }
 
 /** Engine query strings: booleans as 1/0 would also do, objects (filters) as JSON. */

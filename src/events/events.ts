@@ -7,6 +7,7 @@ import { TargetService } from '../targets/target.service';
 import { DeploymentWatcher, type DeploymentReader, type PollSchedule } from './deployment-watcher';
 import { EventBus } from './event-bus';
 import { ServiceStateFeed } from './service-state-feed';
+import { StartResumer } from './start-resumer';
 
 export interface EventsOptions {
   deploymentPollMs?: number;
@@ -14,12 +15,17 @@ export interface EventsOptions {
   /** How often a replica without a producer's lock tries to take it over. */
   leaderRetryMs?: number;
   reconnectMs?: number;
+  /** An app start mark older than this, whose app no process is starting, is resumed (ms). */
+  resumeStartsAfterMs?: number;
 }
 
 export interface Events {
   bus: EventBus;
   serviceStates: ServiceStateFeed;
   deployments: DeploymentWatcher;
+  /** Finishes app starts a process left half-done (src/events/start-resumer.ts). */
+  starts: StartResumer;
+  /** Reads a deployment's status from its agent now (no per-request cache). */
   readDeployment: DeploymentReader;
   close(): Promise<void>;
 }
@@ -51,14 +57,23 @@ export async function createEvents(deps: EventsDeps, options: EventsOptions = {}
     options.leaderRetryMs,
   );
   const deployments = new DeploymentWatcher(bus, readDeployment, log, options.deploymentPollMs, options.deploymentPollSchedule);
+  // App starts take their lock on the bus's session: a replica that dies releases them.
+  deps.engineRuntime.starts.use(bus);
+  const starts = new StartResumer(
+    { orm: deps.orm, engineRuntime: deps.engineRuntime, secrets: deps.secrets, log },
+    options.resumeStartsAfterMs ?? 60_000,
+  );
+  starts.start();
   return {
     bus,
     serviceStates,
     deployments,
+    starts,
     readDeployment,
     async close() {
-      // Producers first: they release their locks on the bus connection.
-      await Promise.all([serviceStates.close(), deployments.close()]);
+      // Producers first (they release their locks on the bus connection), then the bus, which
+      // completes every subscriber's stream.
+      await Promise.all([serviceStates.close(), deployments.close(), starts.close()]);
       await bus.close();
     },
   };

@@ -3,6 +3,7 @@ import type { AppDeps } from '../context';
 import { RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { drainRequest } from '../net/request-body';
 import { requireHost } from '../net/request-target';
+import { finishRequest, startRequest } from '../observability/http-requests';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -22,8 +23,9 @@ export function errorHeaders(status: number): Record<string, string> {
 }
 
 /**
- * A listener's handler: `handle` after the Host check, one log line per request, and any failure
- * handed to `fail` once what is left of the request body is read.
+ * A listener's handler: `handle` after the Host check, one log line per request (and its
+ * metrics: observability/http-requests.ts), and any failure handed to `fail` once what is left of the
+ * request body is read.
  */
 export function withRequestLog(
   deps: AppDeps,
@@ -32,10 +34,12 @@ export function withRequestLog(
 ): Handler {
   return (req, res) => {
     const started = process.hrtime.bigint();
+    const requestId = startRequest(req, res);
     // On 'close', not 'finish': a subscription stream the client left never finishes, and is
     // logged once, with how long it lasted and `aborted`.
     res.once('close', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      finishRequest(req, res, durationMs / 1000);
       // The path only: query strings may carry search terms, never log them with headers.
       deps.log.info(
         {
@@ -43,6 +47,7 @@ export function withRequestLog(
           path: (req.url ?? '/').split('?')[0],
           status: res.statusCode,
           durationMs: Math.round(durationMs * 10) / 10,
+          requestId,
           ...(res.writableFinished ? {} : { aborted: true }),
           ...(servedDirectly.has(res) ? { graphql: 'direct' } : {}),
         },

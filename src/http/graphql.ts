@@ -7,6 +7,7 @@ import { createContext, type AppDeps, type Context } from '../context';
 import { useCompiledQueries } from '../graphql/compiled';
 import { useCostLimit } from '../graphql/cost';
 import { hideSuggestions, inputTextsRule, limitRules, validationAborted } from '../graphql/limits';
+import { useOperationMetrics } from '../graphql/operation-metrics';
 import { partialResults } from '../graphql/partial-results';
 import { apqPlugin, loadTrustedDocuments, trustedDocumentsPlugins } from '../graphql/persisted';
 import { maskGraphQLError } from './errors';
@@ -48,6 +49,8 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
     useCostLimit(limits),
   ];
   if (deps.config.compiledQueries) plugins.push(useCompiledQueries());
+  // After the compiled queries: it times and traces the execute function that really runs.
+  plugins.push(useOperationMetrics());
   if (!introspection) {
     plugins.push({
       onValidate: ({ addValidationRule }) => {

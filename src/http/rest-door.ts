@@ -7,10 +7,12 @@ import type { Identity } from '../auth/token.service';
 import { createContext, type AppDeps } from '../context';
 import { DomainError, MethodNotAllowedError, NotFoundError, NotImplementedError } from '../errors';
 import { parseJson, readBody } from '../net/request-body';
+import { observeOperation, operationLabels } from '../graphql/operation-metrics';
 import { checkInputTexts } from '../parts/text-limits';
 import { scalarText } from '../scalar-text';
 import { errorHeaders, sendJson } from './answers';
 import { describeError } from './errors';
+import { setRoute } from '../observability/http-requests';
 
 export interface RestDoorOptions {
   /** The caller: a bearer token or session on the main listener, the fixed legacy scope on the other. */
@@ -53,6 +55,7 @@ export function createRestDoor(deps: AppDeps, schema: GraphQLSchema, rows: reado
         throw new MethodNotAllowedError(`${req.method} is not allowed on ${pathname}`);
       }
       const { row } = found.store as { row: DialectRow };
+      setRoute(req, res, row.path);
       if (isUnsupported(row)) throw new NotImplementedError(`${req.method} ${pathname} is not served: ${row.unsupported}`);
       const identity = await options.identify(req);
       const query = Object.fromEntries(url.searchParams);
@@ -62,7 +65,12 @@ export function createRestDoor(deps: AppDeps, schema: GraphQLSchema, rows: reado
       checkInputTexts(sent);
       let request: RestRequest = { params: found.params, query, body: sent };
       for (const transform of row.request ?? []) request = transform(request);
-      const outcome = await runRoute(schema, prepared.get(row)!, request, createContext(identity, deps));
+      const operation = prepared.get(row)!;
+      const outcome = await observeOperation(
+        operationLabels(row.operation, operation.operation.operation, 'rest'),
+        (done) => (!done.ok ? 'error' : done.failures.length ? 'partial' : 'success'),
+        () => runRoute(schema, operation, request, createContext(identity, deps)),
+      );
       if (!outcome.ok) throw outcome.error;
       let body = outcome.body;
       for (const transform of row.response ?? []) body = transform(body, request, outcome.failures);

@@ -14,6 +14,8 @@ import { createCors } from './cors';
 import { GRAPHQL_SSE_PATH, graphqlMaskError, type Yoga } from './graphql';
 import { createDirectGraphQL } from './graphql-direct';
 import { authenticate, authenticateGraphQL } from './identify';
+import { createMetricsEndpoint } from './metrics-endpoint';
+import { serveOpenApi } from './openapi-endpoint';
 import { createRestDoor } from './rest-door';
 import { HOOK_PREFIX, serveHook } from './hook-door';
 import { withOrigin } from './request-origin';
@@ -26,6 +28,8 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
   const cors = createCors(deps.config.corsOrigins);
   const consoleAssets = loadConsoleAssets(deps.config.consoleDir ?? defaultConsoleDir());
   const direct = createDirectGraphQL(yoga, { enabled: deps.config.directGraphQL, maskError: graphqlMaskError(deps) });
+  const metrics = deps.config.metrics.onMainPort ? createMetricsEndpoint(deps, deps.config.host) : undefined;
+  const openApi = serveOpenApi(deps, schema, routes);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = requestUrl(req.url);
@@ -35,6 +39,8 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     // Liveness: the process answers. Readiness: it can serve, which needs the database.
     if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (url.pathname === '/readyz') return readyz(deps, res);
+    if (url.pathname === '/metrics' && metrics) return metrics(req, res);
+    if (url.pathname === '/openapi.json') return openApi(req, res);
     if (url.pathname === SESSION_PATH) return handleConsoleSession(deps, req, res);
     if (consoleAssets?.serve(req, res, url.pathname)) return;
     if (url.pathname === '/' && !consoleAssets) throw new NotFoundError('the web console is not built here: run npm run build');

@@ -10,6 +10,8 @@ import {
   ValidationError,
 } from '../errors';
 import { readLimited, ResponseTooLargeError } from '../net/read-limited';
+import { agentCalls, BoundedLabel, timed } from '../observability/metrics';
+import { withSpan } from '../observability/tracing';
 import { decodeAuthBlob, type AuthBlob } from './auth-blob';
 
 /** What the client needs of a deployment target. */
@@ -167,7 +169,22 @@ export class AgentClient {
     return entry;
   }
 
-  private async call<T>(
+  /** One call, timed per target and operation for /metrics and traced as `agent <operation>`. */
+  private call<T>(
+    target: AgentTarget,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body: unknown,
+    schema: z.ZodType<T> | null,
+    timeoutMs?: number,
+  ): Promise<T> {
+    const operation = agentOperation(method, path);
+    return withSpan(`agent ${operation}`, { 'platform.target.id': String(target.id) }, () =>
+      timed(agentCalls, { target: targetLabel(target.id), operation }, () => this.exchange(target, method, path, body, schema, timeoutMs)),
+    );
+  }
+
+  private async exchange<T>(
     target: AgentTarget,
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
@@ -240,6 +257,34 @@ export class AgentClient {
     throw statusError(status, text, who, method, path);
   }
 }
+
+// Targets are few and made by operators; past this many, the rest share one label.
+const targetLabels = new BoundedLabel('target', 100);
+
+/**
+ * A target's id as a label. A token being checked before it is stored is asked under a
+ * provisional key (`new:<its endpoint URL>`, `check:<id>`): never the URL, which a client typed.
+ */
+function targetLabel(id: number | string): string {
+  const key = String(id);
+  const stored = /^(?:check:)?(\d+)$/.exec(key)?.[1];
+  return stored ? targetLabels.value(stored) : 'new';
+}
+
+/** An interface-B call as a label: its name in the spec's table, never its ids. */
+function agentOperation(method: string, path: string): string {
+  const template = path.split('?')[0].replace(/^\/deployments\/[^/]+/, '/deployments/:id');
+  return AGENT_OPERATIONS[`${method} ${template}`] ?? 'other';
+}
+
+const AGENT_OPERATIONS: Record<string, string> = {
+  'GET /metadata': 'metadata',
+  'GET /deployments': 'list_deployments',
+  'POST /deployments': 'create_deployment',
+  'GET /deployments/:id': 'get_deployment',
+  'DELETE /deployments/:id': 'delete_deployment',
+  'POST /deployments/:id/redeploy': 'redeploy',
+};
 
 function statusError(status: number, text: string, who: string, method: string, path: string): DomainError {
   let detail: { message: string; fields: string[] } | undefined;

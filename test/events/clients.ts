@@ -69,7 +69,7 @@ export async function sseSubscribe(
   query: string,
   variables: Record<string, unknown> = {},
   token: string | null = ADMIN_TOKEN,
-): Promise<ResultStream & { status: number; body?: unknown }> {
+): Promise<ResultStream & { status: number; headers: Record<string, string | string[] | undefined>; body?: unknown }> {
   const abort = new AbortController();
   const response = await request(`${url}/graphql`, {
     method: 'POST',
@@ -80,6 +80,7 @@ export async function sseSubscribe(
   if (!String(response.headers['content-type']).startsWith('text/event-stream')) {
     return {
       status: response.statusCode,
+      headers: response.headers,
       body: await response.body.json(),
       next: () => Promise.reject(new Error(`no stream: HTTP ${response.statusCode}`)),
       close: () => Promise.resolve(),
@@ -115,6 +116,7 @@ export async function sseSubscribe(
   })();
   return {
     status: response.statusCode,
+    headers: response.headers,
     next: (timeoutMs) => inbox.next(timeoutMs),
     close() {
       abort.abort();

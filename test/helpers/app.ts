@@ -10,6 +10,7 @@ import { parseConfig, type Config } from '../../src/config';
 import { answerClientErrorsAsJson } from '../../src/net/client-errors';
 import { createLogger, type Logger } from '../../src/logger';
 import { createTestDatabase, type TestDatabase } from './db';
+import { contract } from './openapi-contract';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
@@ -103,6 +104,10 @@ export async function startTestApp(
     } catch {
       parsed = text;
     }
+    // Every REST answer a test gets must keep the OpenAPI contract (rest/openapi.json): the REST
+    // suite's calls are its contract test.
+    const broken = contract().check({ method, target, status: response.statusCode, body: text ? parsed : undefined });
+    if (broken) throw new Error(`REST contract: ${broken}`);
     // The body is what the server sent; the caller declares the shape it reads and asserts it.
     return { status: response.statusCode, headers: response.headers, body: parsed as T, text };
   };

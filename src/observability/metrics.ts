@@ -1,0 +1,147 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The process's Prometheus metrics (prom-client), one registry per process: the main service and
+ * the agent name their series alike and Prometheus tells them apart by job. Label values come
+ * from fixed sets (route templates, operation names of a bounded set, error codes), never from
+ * ids or what a client typed, so the number of series does not grow with traffic.
+ */
+export const registry = new Registry();
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+export const httpRequests = new Histogram({
+  name: 'http_server_request_duration_seconds',
+  help: 'HTTP requests answered, by method, route template and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: SECONDS,
+  registers: [registry],
+});
+
+export const graphqlOperations = new Histogram({
+  name: 'graphql_operation_duration_seconds',
+  help: 'GraphQL operations executed (over /graphql, WebSocket and the REST door), by operation name, type and outcome.',
+  labelNames: ['operation', 'type', 'outcome', 'door'] as const,
+  buckets: SECONDS,
+  registers: [registry],
+});
+
+export const subscriptionsOpen = new Gauge({
+  name: 'graphql_subscriptions_open',
+  help: 'GraphQL subscriptions running now (SSE and WebSocket).',
+  registers: [registry],
+});
+
+export const dbQueries = new Histogram({
+  name: 'db_client_operation_duration_seconds',
+  help: 'SQL statements run through the ORM, by statement kind and outcome.',
+  labelNames: ['operation', 'outcome'] as const,
+  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [registry],
+});
+
+export const agentCalls = new Histogram({
+  name: 'agent_client_request_duration_seconds',
+  help: 'Calls to agents (interface B), by deployment target, operation and outcome (ok, or the error code).',
+  labelNames: ['target', 'operation', 'outcome'] as const,
+  buckets: SECONDS,
+  registers: [registry],
+});
+
+export const engineCalls = new Histogram({
+  name: 'engine_request_duration_seconds',
+  help: 'Container engine API calls (to the answer headers), by operation template and outcome.',
+  labelNames: ['operation', 'outcome'] as const,
+  buckets: SECONDS,
+  registers: [registry],
+});
+
+export const registryCalls = new Histogram({
+  name: 'registry_request_duration_seconds',
+  help: 'Image registry requests, by endpoint kind and outcome.',
+  labelNames: ['endpoint', 'outcome'] as const,
+  buckets: SECONDS,
+  registers: [registry],
+});
+
+export const adapterCalls = new Histogram({
+  name: 'agent_adapter_call_duration_seconds',
+  help: "The agent's calls into its orchestrator adapter, by adapter, call and outcome.",
+  labelNames: ['adapter', 'call', 'outcome'] as const,
+  buckets: SECONDS,
+  registers: [registry],
+});
+
+export const labelOverflow = new Counter({
+  name: 'metrics_label_values_dropped_total',
+  help: 'Label values counted under "other" because their label had reached its limit of distinct values.',
+  labelNames: ['label'] as const,
+  registers: [registry],
+});
+
+let defaultsOn = false;
+
+/** The process's standard metrics (CPU, memory, heap, event loop lag, handles), collected once something serves them. */
+export function collectProcessMetrics(): void {
+  if (defaultsOn) return;
+  defaultsOn = true;
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+}
+
+/** Prometheus's text format of every metric. */
+export async function metricsText(): Promise<{ contentType: string; text: string }> {
+  return { contentType: registry.contentType, text: await registry.metrics() };
+}
+
+/**
+ * A label that takes values from an open set (GraphQL operation names, target ids) keeps at most
+ * `limit` distinct ones; later ones count as `other`, so a client cannot grow the series.
+ */
+export class BoundedLabel {
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly name: string,
+    private readonly limit: number,
+  ) {}
+
+  value(raw: string): string {
+    if (this.seen.has(raw)) return raw;
+    if (this.seen.size >= this.limit) {
+      labelOverflow.inc({ label: this.name });
+      return 'other';
+    }
+    this.seen.add(raw);
+    return raw;
+  }
+}
+
+/** An error's outcome label: its catalogue code (UPSTREAM_ERROR, NOT_FOUND, …), else `error`. */
+export function outcomeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[A-Z][A-Z_]{1,40}$/.test(code) ? code : 'error';
+}
+
+/** Times `work` into `histogram` with `labels` and an outcome: `ok`, or the error's code. */
+export async function timed<L extends string, T>(
+  histogram: Histogram<L>,
+  labels: Partial<Record<L, string>>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const end = histogram.startTimer(labels);
+  try {
+    const result = await work();
+    end({ outcome: 'ok' } as Partial<Record<L, string>>);
+    return result;
+  } catch (error) {
+    end({ outcome: outcomeOf(error) } as Partial<Record<L, string>>);
+    throw error;
+  }
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** A request method as a label: the usual ones as they are, anything else `other`. */
+export function methodLabel(method: string | undefined): string {
+  return method && METHODS.has(method) ? method : 'other';
+}
