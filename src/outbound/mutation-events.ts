@@ -18,6 +18,9 @@ const num = (value: unknown): number | null => (typeof value === 'number' ? valu
 
 /** From the outcome the audit log records, so a change through any door is announced the same way. */
 export function eventsOfMutation(m: MutationOutcome): StreamEvent[] {
+  // A call refused for its scope did nothing: announcing it would let any token make the
+  // service post to every subscriber (a read token's reload as a template_repo.reload_failed).
+  if (m.outcome === 'FORBIDDEN') return [];
   const result = (m.result ?? {}) as Record<string, unknown>;
   const ok = m.outcome === 'ok';
   switch (m.operation) {

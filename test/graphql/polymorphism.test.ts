@@ -2,6 +2,7 @@ import { expect } from '@jest/globals';
 import { isObjectType, isUnionType, type GraphQLInterfaceType, type GraphQLObjectType, type GraphQLUnionType } from 'graphql';
 import { getSchema } from '../../schema/index';
 import { startMisbehavingAgent } from '../agent/agent-harness';
+import { TestReceiver } from '../automation/receiver';
 import { describeDocker, makeImage, TEST_IMAGE, testDockerClient, testDockerHost } from '../helpers/docker';
 import { cleanupEngine, instanceId } from '../apps/fixtures';
 import { makeGitRepo, pmx } from '../helpers/git';
@@ -78,6 +79,23 @@ const ERRORS: Record<string, Call | null> = {
   updateRegistry: { input: () => ({ id: 999999, name: 'x' }), typename: 'NotFoundError', code: 'NOT_FOUND' },
   updateService: { input: (ids) => ({ appId: ids.app, id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
   updateUser: { input: () => ({ githubAccessToken: 'ghp_mine' }), typename: 'ValidationError', code: 'VALIDATION_FAILED' },
+  createDeployHook: { input: () => ({ appId: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
+  rotateDeployHookSecret: { input: () => ({ id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
+  revokeDeployHook: { input: () => ({ id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
+  setAppAutomation: { input: () => ({ appId: 999999, redeployOnTemplateChange: true }), typename: 'NotFoundError', code: 'NOT_FOUND' },
+  createEventSubscription: {
+    input: () => ({ url: 'ftp://events.example/in', eventTypes: ['deployment.failed'] }),
+    typename: 'ValidationError',
+    code: 'VALIDATION_FAILED',
+  },
+  updateEventSubscription: {
+    input: (ids) => ({ id: ids.subscription, eventTypes: ['deployment.exploded'] }),
+    typename: 'ValidationError',
+    code: 'VALIDATION_FAILED',
+  },
+  rotateEventSubscriptionSecret: { input: () => ({ id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
+  deleteEventSubscription: { input: () => ({ id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
+  resendEventDelivery: { input: () => ({ id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
 };
 
 const SUCCESSES: [string, Call][] = [
@@ -90,8 +108,31 @@ const SUCCESSES: [string, Call][] = [
   ['updateUser', { input: () => ({ email: 'poly@example.com' }), typename: 'User' }],
   ['createTemplateRepo', { input: (ids) => ({ name: ids.otherRepoPath }), typename: 'TemplateRepo', keep: 'repo' }],
   ['reloadTemplateRepo', { input: (ids) => ({ id: ids.repo }), typename: 'TemplateRepo' }],
+  // A hook of each owner: the fixture's app, the new template repo, and a deployment on a real agent.
+  ['createDeployHook', { input: (ids) => ({ appId: ids.app, name: 'ci', allowTag: true }), typename: 'IssuedDeployHook', keep: 'hook' }],
+  ['rotateDeployHookSecret', { input: (ids) => ({ id: ids.hook }), typename: 'IssuedDeployHook' }],
+  ['revokeDeployHook', { input: (ids) => ({ id: ids.hook }), typename: 'DeployHook' }],
+  ['createDeployHook', { input: (ids) => ({ templateRepoId: ids.repo, kind: 'github' }), typename: 'IssuedDeployHook', keep: 'repoHook' }],
+  ['revokeDeployHook', { input: (ids) => ({ id: ids.repoHook }), typename: 'DeployHook' }],
+  ['createDeployHook', { input: (ids) => ({ targetId: ids.east, deploymentId: 1 }), typename: 'IssuedDeployHook', keep: 'deploymentHook' }],
+  ['rotateDeployHookSecret', { input: (ids) => ({ id: ids.deploymentHook }), typename: 'IssuedDeployHook' }],
+  ['revokeDeployHook', { input: (ids) => ({ id: ids.deploymentHook }), typename: 'DeployHook' }],
+  [
+    'createEventSubscription',
+    {
+      input: (ids) => ({ url: ids.receiverUrl, eventTypes: ['app.state_changed'] }),
+      typename: 'IssuedEventSubscription',
+      keep: 'newSubscription',
+    },
+  ],
+  ['updateEventSubscription', { input: (ids) => ({ id: ids.newSubscription, enabled: false }), typename: 'EventSubscription' }],
+  ['rotateEventSubscriptionSecret', { input: (ids) => ({ id: ids.newSubscription }), typename: 'IssuedEventSubscription' }],
+  ['deleteEventSubscription', { input: (ids) => ({ id: ids.newSubscription }), typename: 'EventSubscription' }],
+  // The attempt the createDeployment error's deployment.failed made (waited for before the successes).
+  ['resendEventDelivery', { input: (ids) => ({ id: ids.delivery }), typename: 'EventDelivery' }],
   ['createApp', { input: () => ({ composeYaml: `services:\n  web:\n    image: ${TEST_IMAGE}\n` }), typename: 'App', keep: 'newApp' }],
   ['updateApp', { input: (ids) => ({ id: ids.newApp, name: 'Renamed' }), typename: 'App' }],
+  ['setAppAutomation', { input: (ids) => ({ appId: ids.newApp, redeployOnTemplateChange: true }), typename: 'App' }],
   ['rebuildApp', { input: (ids) => ({ id: ids.newApp }), typename: 'App' }],
   ['createCategory', { input: (ids) => ({ appId: ids.newApp, name: 'Poly' }), typename: 'CategoryPosition', keep: 'category' }],
   ['updateCategory', { input: (ids) => ({ appId: ids.newApp, id: ids.category, name: 'Poly 2' }), typename: 'CategoryPosition' }],
@@ -134,6 +175,9 @@ function mutationDocument(name: string, withInput: boolean): string {
     ...withId.map((m) => `... on ${m} { databaseId }`),
     // A category's position on its app has no identity of its own: the category has.
     ...(members.includes('CategoryPosition') ? ['... on CategoryPosition { category { databaseId } }'] : []),
+    // Nor has a secret shown once: the hook or the subscription it is for has.
+    ...(members.includes('IssuedDeployHook') ? ['... on IssuedDeployHook { hook { databaseId } }'] : []),
+    ...(members.includes('IssuedEventSubscription') ? ['... on IssuedEventSubscription { subscription { databaseId } }'] : []),
   ].join(' ');
   const argument = withInput ? `(input: $input)` : '';
   const declared = withInput ? `($input: ${String(field.args[0].type)})` : '';
@@ -151,6 +195,7 @@ describeDocker('abstract types on both execution paths', () => {
     let registry: TestRegistry;
     let silent: Awaited<ReturnType<typeof startMisbehavingAgent>>;
     let broken: Awaited<ReturnType<typeof startMisbehavingAgent>>;
+    let receiver: TestReceiver;
     let instance: string | undefined;
     const ids: Ids = {};
 
@@ -161,6 +206,9 @@ describeDocker('abstract types on both execution paths', () => {
       silent = await startMisbehavingAgent(() => undefined);
       // And one that drops every connection: the UpstreamError member.
       broken = await startMisbehavingAgent((req) => req.socket.destroy());
+      // Events out, on loopback: a logged delivery for resendEventDelivery.
+      receiver = await TestReceiver.start();
+      ids.receiverUrl = receiver.url;
       // The real engine: apps' containers are made, rebuilt and removed, and an image is deleted.
       f = await startClientFixture({
         ...env,
@@ -168,6 +216,7 @@ describeDocker('abstract types on both execution paths', () => {
         REGISTRY_ALLOW_PRIVATE: 'true',
         REGISTRY_TIMEOUT_MS: '5000',
         AGENT_TIMEOUT_MS: '500',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
       });
       instance = await instanceId(f.t);
       const docker = testDockerClient();
@@ -198,6 +247,13 @@ describeDocker('abstract types on both execution paths', () => {
       });
       expect(dropped.status).toBe(200);
       ids.broken = dropped.body.id;
+      // Told of failed deployments: the createDeployment error below is one.
+      const subscribed = await f.t.request<{ subscription: { id: number } }>('POST', '/event_subscriptions', {
+        body: { url: receiver.url, event_types: ['deployment.failed'] },
+      });
+      expect(subscribed.status).toBe(201);
+      ids.subscription = subscribed.body.subscription.id;
+      expect((await f.t.request('POST', `/apps/${ids.app}/hooks`, { body: { name: 'node' } })).status).toBe(201);
       const templates = await f.query<{ templates: { databaseId: number; name: string }[] }>('{ templates { databaseId name } }');
       ids.template = templates.data.templates.find((t) => t.name === 'Poly Stack')!.databaseId;
     }, 120_000);
@@ -207,6 +263,7 @@ describeDocker('abstract types on both execution paths', () => {
       await registry?.stop();
       await silent?.close();
       await broken?.close();
+      await receiver?.close();
       if (instance) await cleanupEngine(instance);
       // The image deleteLocalImage deletes, should a failure have come first.
       const docker = testDockerClient();
@@ -223,9 +280,11 @@ describeDocker('abstract types on both execution paths', () => {
           registries: { id: string }[];
           deploymentTargets: { id: string; deployments: { id: string }[] }[];
           apiTokens: { id: string }[];
+          deployHooks: { id: string }[];
+          eventSubscriptions: { id: string }[];
         }>(`{
         apps { id categories { category { id } } services { id } } templates { id } templateRepos { id }
-        registries { id } deploymentTargets { id deployments { id } } apiTokens { id }
+        registries { id } deploymentTargets { id deployments { id } } apiTokens { id } deployHooks { id } eventSubscriptions { id }
       }`)
       ).data;
       const one: Record<string, string> = {
@@ -238,6 +297,8 @@ describeDocker('abstract types on both execution paths', () => {
         DeploymentTarget: all.deploymentTargets[0].id,
         Deployment: all.deploymentTargets[0].deployments[0].id,
         ApiToken: all.apiTokens[0].id,
+        DeployHook: all.deployHooks[0].id,
+        EventSubscription: all.eventSubscriptions[0].id,
       };
       const types = possible('Node').sort();
       expect(Object.keys(one).sort()).toEqual(types);
@@ -288,7 +349,14 @@ describeDocker('abstract types on both execution paths', () => {
       const call = async (name: string, { input, typename, code, keep }: Call) => {
         const field = schema.getMutationType()!.getFields()[name];
         const res = await f.t.graphql<{
-          result: { __typename: string; code?: string; databaseId?: number; category?: { databaseId: number } };
+          result: {
+            __typename: string;
+            code?: string;
+            databaseId?: number;
+            category?: { databaseId: number };
+            hook?: { databaseId: number };
+            subscription?: { databaseId: number };
+          };
         }>(mutationDocument(name, field.args.length > 0), input ? { input: input(ids) } : {});
         const result = res.body.data?.result;
         expect({ mutation: name, typename: result?.__typename, code: result?.code, errors: res.body.errors }).toEqual({
@@ -298,7 +366,7 @@ describeDocker('abstract types on both execution paths', () => {
           errors: undefined,
         });
         expect(possible(field.type.toString().replace(/!$/, ''))).toContain(typename);
-        if (keep) ids[keep] = result.databaseId ?? result.category!.databaseId;
+        if (keep) ids[keep] = (result.databaseId ?? (result.category ?? result.hook ?? result.subscription)?.databaseId)!;
       };
 
       const errorsSeen = new Set<string>();
@@ -306,6 +374,19 @@ describeDocker('abstract types on both execution paths', () => {
         if (!failing) continue;
         await call(name, failing);
         errorsSeen.add(failing.typename);
+      }
+      // The createDeployment error's deployment.failed reaches the receiver, then its attempt is logged.
+      await receiver.until((got) => got.some((r) => r.json.type === 'deployment.failed'), 'the deployment.failed delivery');
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const log = await f.t.request<{ id: number; status: string }[]>('GET', `/event_subscriptions/${ids.subscription}/deliveries`);
+        const delivered = log.body.find((d) => d.status === 'delivered');
+        if (delivered) {
+          ids.delivery = delivered.id;
+          break;
+        }
+        if (Date.now() > deadline) throw new Error(`no delivery logged: ${log.text}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
       }
       for (const [name, succeeding] of SUCCESSES) await call(name, succeeding);
       // Between them, the calls answered every Error member there is.

@@ -15,7 +15,9 @@ import { request } from 'undici';
 import { extraRoutes, routes } from '../../rest/routes';
 import { legacyUiRoutes } from '../../rest/legacy-ui-routes';
 import { getSchema } from '../../schema';
+import { EVENT_TYPE_NAMES } from '../../src/outbound/event-types';
 import { startAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-harness';
+import { TestReceiver } from '../automation/receiver';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { Identified } from '../helpers/bodies';
 import { TEST_IMAGE } from '../helpers/docker';
@@ -29,8 +31,17 @@ import { git, makeGitRepo, pmx } from '../helpers/git';
 const SCOPES = ['read', 'write', 'deploy', 'admin'] as const;
 type Scope = (typeof SCOPES)[number];
 
+/** How a scope below a row's is answered where it is not the field's own 403 (a domain service's check). */
+interface Refusal {
+  status: number;
+  body: (f: Fixtures) => unknown;
+}
+
+/** The scope a call needs, the field that refuses a scope below it, and other answers to a scope below it. */
+type Row = [Scope, string] | [Scope, string, Partial<Record<Scope, Refusal>>];
+
 /** Interface A on the main listener (rest/routes.ts `routes` and `extraRoutes`): the scope and the field that refuses. */
-const REST: Record<string, [Scope, string]> = {
+const REST: Record<string, Row> = {
   'GET /search': ['read', 'Query.search'],
   'GET /platform': ['read', 'Query.platform'],
   'GET /user': ['read', 'Query.me'],
@@ -83,7 +94,59 @@ const REST: Record<string, [Scope, string]> = {
   'GET /repositories/*': ['read', 'Query.repository'],
   'PUT /user': ['read', 'Mutation.updateUser'],
   'PUT /deployment_targets/:id': ['deploy', 'Mutation.updateDeploymentTarget'],
+  // docs/interface.md and README "Deploy hooks": an app's and a template repo's hooks with the
+  // write scope, a deployment's with the deploy scope; event subscriptions and the audit log admin only.
+  'GET /apps/:app_id/hooks': ['write', 'Query.deployHooks'],
+  'POST /apps/:app_id/hooks': ['write', 'Mutation.createDeployHook'],
+  'PUT /apps/:app_id/automation': ['write', 'Mutation.setAppAutomation'],
+  // The field takes write (a token lists the hooks it may manage); the hook service leaves out a
+  // deployment's for a token without deploy, so write gets an empty list rather than the 403
+  // docs/interface.md promises for this path.
+  'GET /deployment_targets/:target_id/deployments/:deployment_id/hooks': [
+    'deploy',
+    'Query.deployHooks',
+    { write: { status: 200, body: () => [] } },
+  ],
+  // The field takes write; the hook service refuses a deployment owner without deploy.
+  'POST /deployment_targets/:target_id/deployments/:deployment_id/hooks': [
+    'deploy',
+    'Mutation.createDeployHook',
+    { write: { status: 403, body: () => ({ code: 403, message: 'a deployment hook needs the deploy scope', fields: '' }) } },
+  ],
+  'GET /template_repos/:template_repo_id/hooks': ['write', 'Query.deployHooks'],
+  'POST /template_repos/:template_repo_id/hooks': ['write', 'Mutation.createDeployHook'],
+  'GET /deploy_hooks/:id': ['write', 'Query.deployHook'],
+  'DELETE /deploy_hooks/:id': ['write', 'Mutation.revokeDeployHook'],
+  'POST /deploy_hooks/:id/secret': ['write', 'Mutation.rotateDeployHookSecret'],
+  'GET /event_subscriptions': ['admin', 'Query.eventSubscriptions'],
+  'POST /event_subscriptions': ['admin', 'Mutation.createEventSubscription'],
+  'GET /event_subscriptions/:id': ['admin', 'Query.eventSubscription'],
+  'PATCH /event_subscriptions/:id': ['admin', 'Mutation.updateEventSubscription'],
+  'DELETE /event_subscriptions/:id': ['admin', 'Mutation.deleteEventSubscription'],
+  'POST /event_subscriptions/:id/secret': ['admin', 'Mutation.rotateEventSubscriptionSecret'],
+  'GET /event_subscriptions/:id/deliveries': ['admin', 'Query.eventSubscription'],
+  'POST /event_deliveries/:id/resend': ['admin', 'Mutation.resendEventDelivery'],
+  'GET /audit_events': ['admin', 'Query.auditEvents'],
+  'GET /audit_events/export': ['admin', 'Query.auditExport'],
 };
+
+/**
+ * The paths of one hook, with a deployment's hook (README "Deploy hooks": listed, rotated and
+ * revoked with the scope it was made with): the fields take write, but to a token without deploy
+ * the hook is as unknown as one that does not exist (docs/interface.md: 404).
+ */
+const DEPLOYMENT_HOOK: Record<string, Row> = Object.fromEntries(
+  (['GET /deploy_hooks/:id', 'DELETE /deploy_hooks/:id', 'POST /deploy_hooks/:id/secret'] as const).map((key) => [
+    key,
+    [
+      'deploy',
+      REST[key][1],
+      {
+        write: { status: 404, body: (f: Fixtures) => ({ code: 404, message: `deploy hook ${f.deploymentHook} not found`, fields: 'id' }) },
+      },
+    ],
+  ]),
+);
 
 /** The original UI's calls on the legacy listener (rest/legacy-ui-routes.ts), but those answered 501. */
 const LEGACY: Record<string, [Scope, string]> = {
@@ -149,12 +212,20 @@ const QUERIES: Record<string, Scope> = {
   appJournal: 'read',
   apps: 'read',
   appsConnection: 'read',
+  auditEvents: 'admin',
+  auditEventsConnection: 'admin',
+  auditExport: 'admin',
   categories: 'read',
   category: 'read',
+  deployHook: 'write',
+  deployHooks: 'write',
   deployment: 'read',
   deploymentTarget: 'read',
   deploymentTargets: 'read',
   deploymentTargetsConnection: 'read',
+  eventSubscription: 'admin',
+  eventSubscriptions: 'admin',
+  eventTypes: 'admin',
   keywords: 'read',
   localImage: 'read',
   localImages: 'read',
@@ -184,8 +255,10 @@ const MUTATIONS: Record<string, Scope> = {
   revokeApiToken: 'admin',
   createApp: 'write',
   createCategory: 'write',
+  createDeployHook: 'write',
   createDeployment: 'deploy',
   createDeploymentTarget: 'deploy',
+  createEventSubscription: 'admin',
   createRegistry: 'write',
   createService: 'write',
   createSubscriptionTicket: 'read',
@@ -195,6 +268,7 @@ const MUTATIONS: Record<string, Scope> = {
   deleteCategory: 'write',
   deleteDeployment: 'deploy',
   deleteDeploymentTarget: 'deploy',
+  deleteEventSubscription: 'admin',
   deleteLocalImage: 'write',
   deleteRegistry: 'write',
   deleteService: 'write',
@@ -205,10 +279,16 @@ const MUTATIONS: Record<string, Scope> = {
   redeployDeployment: 'deploy',
   refreshDeploymentTargetMetadata: 'deploy',
   reloadTemplateRepo: 'write',
+  resendEventDelivery: 'admin',
+  revokeDeployHook: 'write',
+  rotateDeployHookSecret: 'write',
+  rotateEventSubscriptionSecret: 'admin',
   saveTemplate: 'write',
+  setAppAutomation: 'write',
   updateApp: 'write',
   updateCategory: 'write',
   updateDeploymentTarget: 'deploy',
+  updateEventSubscription: 'admin',
   updateRegistry: 'write',
   updateService: 'write',
   updateUser: 'read',
@@ -242,12 +322,33 @@ interface Fixtures {
   deployment: number;
   spareToken: number;
   agentToken: string;
+  /** The app's hook and the deployment's. */
+  hook: number;
+  deploymentHook: number;
+  subscription: number;
+  /** The logged delivery of the deployment's deployment.created to the subscription. */
+  delivery: number;
 }
 
 /** Ids nothing has: allowed calls use these, so that they leave the fixtures alone. */
 const NONE = 987654;
 
-type Ids = Record<'template' | 'repo' | 'registry' | 'app' | 'service' | 'category' | 'target' | 'deployment' | 'spareToken', number>;
+type Ids = Record<
+  | 'template'
+  | 'repo'
+  | 'registry'
+  | 'app'
+  | 'service'
+  | 'category'
+  | 'target'
+  | 'deployment'
+  | 'spareToken'
+  | 'hook'
+  | 'deploymentHook'
+  | 'subscription'
+  | 'delivery',
+  number
+>;
 
 function idsOf(f: Fixtures | undefined): Ids {
   return {
@@ -260,6 +361,10 @@ function idsOf(f: Fixtures | undefined): Ids {
     target: f?.target ?? NONE,
     deployment: f?.deployment ?? NONE,
     spareToken: f?.spareToken ?? NONE,
+    hook: f?.hook ?? NONE,
+    deploymentHook: f?.deploymentHook ?? NONE,
+    subscription: f?.subscription ?? NONE,
+    delivery: f?.delivery ?? NONE,
   };
 }
 
@@ -272,16 +377,21 @@ const BY_COLLECTION: Record<string, keyof Ids> = {
   categories: 'category',
   deployment_targets: 'target',
   deployments: 'deployment',
+  deploy_hooks: 'hook',
+  event_subscriptions: 'subscription',
+  event_deliveries: 'delivery',
 };
 
-/** A route's path with ids put in: `:id` by the collection before it, `:app_id`/`:targetId` by name. */
+/** A route's path with ids put in: `:id` by the collection before it, the others by name. */
 function fillPath(path: string, ids: Ids): string {
   const parts = path.split('/');
   return parts
     .map((part, i) => {
       if (part === '*') return encodeURI(TEST_IMAGE.split(':')[0]);
       if (part === ':app_id') return String(ids.app);
-      if (part === ':targetId') return String(ids.target);
+      if (part === ':targetId' || part === ':target_id') return String(ids.target);
+      if (part === ':deployment_id') return String(ids.deployment);
+      if (part === ':template_repo_id') return String(ids.repo);
       if (part === ':id') return parts[i - 1] === 'local_images' ? '0'.repeat(64) : String(ids[BY_COLLECTION[parts[i - 1]]]);
       return part;
     })
@@ -306,6 +416,12 @@ function restBody(key: string, f: Fixtures, ids: Ids): unknown {
     'POST /apps/:app_id/categories': { name: 'Refused' },
     'PUT /apps/:app_id/categories/:id': { name: 'Renamed' },
     'PUT /user': { email: 'changed@example.com' },
+    'POST /apps/:app_id/hooks': { kind: 'generic', name: 'refused', allow_tag: true },
+    'PUT /apps/:app_id/automation': { redeploy_on_template_change: true },
+    'POST /deployment_targets/:target_id/deployments/:deployment_id/hooks': { name: 'refused' },
+    'POST /template_repos/:template_repo_id/hooks': { kind: 'github', name: 'refused' },
+    'POST /event_subscriptions': { url: 'https://127.0.0.1:9/refused', event_types: ['deployment.failed'] },
+    'PATCH /event_subscriptions/:id': { enabled: false },
   };
   return bodies[key];
 }
@@ -375,6 +491,9 @@ function intFor(name: string, owner: string, ids: Ids): number {
   if (named[name]) return ids[named[name]];
   if (name !== 'id') return 1;
   const byOwner: [RegExp, keyof Ids][] = [
+    [/DeployHook/i, 'hook'],
+    [/EventSubscription/i, 'subscription'],
+    [/EventDelivery/i, 'delivery'],
     [/^(Update|Delete)?Registry|^registry$/i, 'registry'],
     [/TemplateRepo/i, 'repo'],
     [/^(SaveTemplate|DeleteTemplate)|^template$/i, 'template'],
@@ -410,7 +529,8 @@ function operationFor(kind: 'query' | 'mutation' | 'subscription', field: GraphQ
 const digestTables = async (t: TestApp): Promise<string> => {
   const connection = t.app.orm.em.getConnection();
   const tables: { tablename: string }[] = await connection.execute(
-    "select tablename from pg_tables where schemaname = current_schema() and tablename not like 'mikro_orm%' order by tablename",
+    // The audit log records every attempt, a refused one too (and a token's first use): that is its purpose.
+    "select tablename from pg_tables where schemaname = current_schema() and tablename not like 'mikro_orm%' and tablename not in ('audit_events', 'api_token_uses') order by tablename",
   );
   const parts = (await Promise.all(
     tables.map(({ tablename }) =>
@@ -426,13 +546,21 @@ describe('scopes: every route, query, mutation and subscription, with every scop
   let t: TestApp;
   let agent: RunningAgent;
   let adapter: Awaited<ReturnType<typeof startFakeAdapter>>;
+  let receiver: TestReceiver;
   let f: Fixtures;
   const tokens = {} as Record<Scope, string>;
 
   beforeAll(async () => {
     // No engine (apps are stored, their containers fail to start: nothing on the shared engine is
-    // touched, not even by a local image delete), a legacy listener in its default read scope.
-    t = await startTestApp({ DOCKER_HOST: 'unix:///nonexistent/docker.sock', LEGACY_UI_PORT: '1', REGISTRY_TIMEOUT_MS: '1000' });
+    // touched, not even by a local image delete), a legacy listener in its default read scope,
+    // events delivered to a receiver on loopback.
+    t = await startTestApp({
+      DOCKER_HOST: 'unix:///nonexistent/docker.sock',
+      LEGACY_UI_PORT: '1',
+      REGISTRY_TIMEOUT_MS: '1000',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    });
+    receiver = await TestReceiver.start();
     adapter = await startFakeAdapter();
     agent = await startAgent({ env: { ADAPTER_URL: adapter.url } });
     for (const scope of SCOPES) {
@@ -461,9 +589,29 @@ describe('scopes: every route, query, mutation and subscription, with every scop
     const service = ok(await t.request<Identified[]>('GET', `/apps/${app}/services`))[0].id;
     const category = ok(await t.request<Identified>('POST', `/apps/${app}/categories`, { body: { name: 'Tier' } })).id;
     const target = ok(await t.request<Identified>('POST', '/deployment_targets', { body: { name: 'scoped', auth_blob: agent.token } })).id;
+    // Subscribed to every type before the deployment is made: its deployment.created is a logged delivery.
+    const subscription = ok(
+      await t.request<{ secret: string; subscription: Identified }>('POST', '/event_subscriptions', {
+        body: { url: receiver.url, event_types: EVENT_TYPE_NAMES },
+      }),
+    ).subscription.id;
     const deployment = ok(
       await t.request<Identified>('POST', `/deployment_targets/${target}/deployments`, { body: { template_id: template } }),
     ).id;
+    const hookOf = async (path: string, body: unknown) => ok(await t.request<{ hook: Identified }>('POST', path, { body })).hook.id;
+    const hook = await hookOf(`/apps/${app}/hooks`, { name: 'ci' });
+    const deploymentHook = await hookOf(`/deployment_targets/${target}/deployments/${deployment}/hooks`, { name: 'ci' });
+    // Deliveries are asynchronous: the receiver has it, then the attempt is logged (the deadline is only a safety net).
+    await receiver.until((got) => got.some((r) => r.json.type === 'deployment.created'), 'the deployment.created delivery');
+    const deadline = Date.now() + 60_000;
+    let delivery: number | undefined;
+    for (;;) {
+      const log = ok(await t.request<{ id: number; status: string }[]>('GET', `/event_subscriptions/${subscription}/deliveries`));
+      delivery = log.find((d) => d.status === 'delivered')?.id;
+      if (delivery !== undefined) break;
+      if (Date.now() > deadline) throw new Error(`no delivery logged: ${JSON.stringify(log)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     f = {
       template,
       repo,
@@ -477,6 +625,10 @@ describe('scopes: every route, query, mutation and subscription, with every scop
       deployment,
       spareToken: spare.body.data.createApiToken.databaseId,
       agentToken: agent.token,
+      hook,
+      deploymentHook,
+      subscription,
+      delivery,
     };
   }, 120_000);
 
@@ -484,6 +636,7 @@ describe('scopes: every route, query, mutation and subscription, with every scop
     await t?.close();
     await agent?.close();
     await adapter?.close();
+    await receiver?.close();
   });
 
   test('the tables name every route, root field and subscription there is', () => {
@@ -507,23 +660,29 @@ describe('scopes: every route, query, mutation and subscription, with every scop
   function calls(): Call[] {
     const out: Call[] = [];
     const schema = getSchema();
-    const main = (token: Scope, key: string, [needed, coordinate]: [Scope, string]) => {
+    /** `hook`: which of the fixtures' hooks `/deploy_hooks/:id` names (the app's, or the deployment's). */
+    const main = (token: Scope, key: string, [needed, coordinate, others]: Row, hook: 'hook' | 'deploymentHook' = 'hook') => {
       const [method, path] = key.split(' ');
+      const label = `${token} ${key}${hook === 'deploymentHook' ? " (the deployment's hook)" : ''}`;
       const run = async (ids: Ids) => {
-        const res = await t.request(method, fillPath(path, ids), { token: tokens[token], body: restBody(key, f, ids) });
+        const res = await t.request(method, fillPath(path, { ...ids, hook: ids[hook] }), {
+          token: tokens[token],
+          body: restBody(key, f, ids),
+        });
         return { status: res.status, body: res.body };
       };
+      const other = others?.[token];
       out.push({
-        label: `${token} ${key}`,
+        label,
         needed,
         token,
         refused: async () =>
-          expect({ call: `${token} ${key}`, ...(await run(idsOf(f))) }).toEqual({
-            call: `${token} ${key}`,
-            status: 403,
-            body: forbidden(coordinate),
+          expect({ call: label, ...(await run(idsOf(f))) }).toEqual({
+            call: label,
+            status: other?.status ?? 403,
+            body: other ? other.body(f) : forbidden(coordinate),
           }),
-        allowed: async () => notRefused(`${token} ${key}`, (await run(idsOf(undefined))).status),
+        allowed: async () => notRefused(label, (await run(idsOf(undefined))).status),
       });
     };
     const legacy = (key: string, [needed, coordinate]: [Scope, string]) => {
@@ -562,11 +721,13 @@ describe('scopes: every route, query, mutation and subscription, with every scop
         token,
         refused: async () => {
           const { status, body, column } = await run(idsOf(f));
+          // A nullable root field refused is null beside its error: a partial answer, so a 200 (README "Errors").
+          const nullable = !isNonNullType(field.type);
           expect({ call: label, status, body }).toEqual({
             call: label,
-            status: 403,
+            status: nullable ? 200 : 403,
             body: {
-              data: null,
+              data: nullable ? { [name]: null } : null,
               errors: [
                 {
                   message: `this token may not use ${type}.${name}`,
@@ -635,6 +796,7 @@ describe('scopes: every route, query, mutation and subscription, with every scop
     };
     for (const token of SCOPES) {
       for (const [key, row] of Object.entries(REST)) main(token, key, row);
+      for (const [key, row] of Object.entries(DEPLOYMENT_HOOK)) main(token, key, row, 'deploymentHook');
       for (const [name, needed] of Object.entries(QUERIES)) graphql(token, 'query', 'Query', name, needed);
       for (const [name, needed] of Object.entries(MUTATIONS)) graphql(token, 'mutation', 'Mutation', name, needed);
       for (const [name, needed] of Object.entries(SUBSCRIPTIONS)) subscription(token, name, needed);
@@ -649,14 +811,25 @@ describe('scopes: every route, query, mutation and subscription, with every scop
     const refused = all.filter(isRefused);
     const allowed = all.filter((c) => !isRefused(c));
 
-    // What the README promises, at least: write cannot touch targets and deployments, deploy
-    // cannot manage tokens, the read-scope legacy listener cannot write.
+    // What the README promises, at least: write cannot touch targets and deployments (nor their
+    // hooks), read cannot make hooks, deploy cannot manage tokens, event subscriptions or read the
+    // audit log, the read-scope legacy listener cannot write.
     const labels = refused.map((c) => c.label);
     expect(labels).toEqual(
       expect.arrayContaining([
         'write POST /deployment_targets',
         'write DELETE /deployment_targets/:targetId/deployments/:id',
         'write Mutation.createDeployment',
+        'write POST /deployment_targets/:target_id/deployments/:deployment_id/hooks',
+        "write DELETE /deploy_hooks/:id (the deployment's hook)",
+        'read POST /apps/:app_id/hooks',
+        'read PUT /apps/:app_id/automation',
+        'read POST /template_repos/:template_repo_id/hooks',
+        'deploy GET /event_subscriptions',
+        'deploy POST /event_deliveries/:id/resend',
+        'deploy GET /audit_events',
+        'deploy Mutation.createEventSubscription',
+        'deploy Query.auditExport',
         'deploy Mutation.createApiToken',
         'deploy Mutation.revokeApiToken',
         'deploy Query.apiTokens',
@@ -667,12 +840,17 @@ describe('scopes: every route, query, mutation and subscription, with every scop
     );
 
     // The refused calls first, with the fixtures' real ids and bodies that would be accepted: the
-    // database, the agent's orchestrator and the template repo are as they were.
-    const before = { tables: await digestTables(t), adapterCalls: adapter.calls.length, repoHead: git(f.repoPath, 'rev-parse', 'HEAD') };
+    // database (its domain events too), the agent's orchestrator, the template repo and the
+    // subscribed receiver are as they were.
+    const state = async () => ({
+      tables: await digestTables(t),
+      adapterCalls: adapter.calls.length,
+      repoHead: git(f.repoPath, 'rev-parse', 'HEAD'),
+      received: receiver.received.length,
+    });
+    const before = await state();
     for (const call of refused) await call.refused();
-    expect({ tables: await digestTables(t), adapterCalls: adapter.calls.length, repoHead: git(f.repoPath, 'rev-parse', 'HEAD') }).toEqual(
-      before,
-    );
+    expect(await state()).toEqual(before);
 
     for (const call of allowed) await call.allowed();
   }, 300_000);
