@@ -59,7 +59,7 @@ function alive(pid: number | undefined): boolean {
 }
 
 /**
- * Issue 9: after kill -9 of the service its embedded PostgreSQL kept running, and the next start
+ * After kill -9 of the service its embedded PostgreSQL kept running, and the next start
  * refused ("already running") until someone killed the orphan by hand. The real programs are
  * spawned with their real embedded databases, killed with SIGKILL, and started again on the same
  * data directories.
