@@ -300,17 +300,29 @@ cluster_id() { dk "$1" info --format '{{.Swarm.Cluster.ID}}' 2>/dev/null; }
 
 # Node 1 initialises the swarm; 2 and 3 join as managers (see swarm3-up.sh for why three managers).
 form_swarm() {
+  local n
+  # Engines restarted over an earlier run's data come back "pending" while their raft reconnects:
+  # give them time, and start afresh if the old swarm does not come back (say, after a reboot).
+  local waited=0
+  while [ "$(swarm_state 1)" = pending ] && [ $waited -lt 30 ]; do sleep 1; waited=$((waited + 1)); done
+  if [ "$(swarm_state 1)" != active ] && [ "$(swarm_state 1)" != inactive ]; then
+    log "node1: swarm $(swarm_state 1) after ${waited}s, leaving it on every node to start afresh"
+    for n in "${NODES[@]}"; do dk "$n" swarm leave --force >/dev/null 2>&1 || true; done
+  fi
   if [ "$(swarm_state 1)" != active ]; then
     log "node1: swarm init --advertise-addr $(node_addr 1)"
     dk 1 swarm init --advertise-addr "$(node_addr 1)" --listen-addr "$(node_addr 1):2377" \
       --dispatcher-heartbeat "$HEARTBEAT" >/dev/null
   fi
-  local token cluster n
+  local token cluster
   token=$(dk 1 swarm join-token -q manager)
   cluster=$(cluster_id 1)
   for n in 2 3; do
     if [ "$(swarm_state "$n")" = active ] && [ "$(cluster_id "$n")" != "$cluster" ]; then
       log "node$n: in another swarm ($(cluster_id "$n")), leaving it"
+      dk "$n" swarm leave --force >/dev/null
+    elif [ "$(swarm_state "$n")" != active ] && [ "$(swarm_state "$n")" != inactive ]; then
+      log "node$n: swarm $(swarm_state "$n"), leaving it"
       dk "$n" swarm leave --force >/dev/null
     fi
     if [ "$(swarm_state "$n")" != active ]; then

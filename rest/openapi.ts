@@ -74,9 +74,13 @@ export function openApiDocument(schema: GraphQLSchema, routes: readonly RestRout
   const document = restOperationsDocument();
   const generator = new Generator(schema, document);
   const paths: Record<string, Record<string, unknown>> = {};
+  const uses = new Map<string, number>();
+  for (const route of routes) uses.set(route.operation, (uses.get(route.operation) ?? 0) + 1);
   for (const route of routes) {
     const openApiPath = route.path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, `{${route.wildcard ?? 'path'}}`);
-    (paths[openApiPath] ??= {})[route.method.toLowerCase()] = generator.operation(route);
+    // OpenAPI wants operationIds unique: an operation behind several paths is named by its owner too.
+    const operationId = uses.get(route.operation)! > 1 ? `${route.operation}_${route.path.split('/')[1]}` : route.operation;
+    (paths[openApiPath] ??= {})[route.method.toLowerCase()] = { operationId, ...generator.operation(route) };
   }
   return {
     openapi: '3.1.0',
@@ -213,7 +217,6 @@ class Generator {
     for (const status of Object.keys(errors).sort()) responses[status] = { $ref: '#/components/responses/Error' };
 
     return {
-      operationId: route.operation,
       tags: [tagOf(route)],
       summary: `${route.operation} (GraphQL ${operation.operation})`,
       'x-graphql-operation': route.operation,

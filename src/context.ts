@@ -116,6 +116,7 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
         deps.secrets,
         identity ?? { tokenId: null, username: 'platform', email: null, scopes: new Set() },
         config.publicUrl ?? '',
+        (targetId, deploymentId) => deployments().get(targetId, deploymentId),
       ),
   );
   const eventSubscriptions = lazy(() => new EventSubscriptionService(em, deps.secrets, deps.automation.events));

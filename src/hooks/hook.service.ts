@@ -40,6 +40,8 @@ export class HookService {
     private readonly identity: Identity,
     /** PUBLIC_URL, or '' (hooks are then shown by path). */
     readonly publicBase: string,
+    /** Asks the target's agent; fails with its 404 when the deployment is not there. */
+    private readonly findDeployment: (targetId: number, deploymentId: number) => Promise<unknown>,
   ) {}
 
   async create(input: HookInput): Promise<IssuedHook> {
@@ -149,6 +151,7 @@ export class HookService {
     if (!this.identity.scopes.has('deploy')) throw new ForbiddenError('a deployment hook needs the deploy scope');
     const target = await this.em.findOne(DeploymentTarget, { id: input.targetId });
     if (!target) throw new NotFoundError(`deployment target ${input.targetId} not found`, ['target_id']);
+    await this.findDeployment(target.id, input.deploymentId);
     return { target };
   }
 

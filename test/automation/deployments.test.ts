@@ -99,6 +99,13 @@ describe('deployment hooks and deployment events', () => {
     expect(JSON.stringify(audit.body)).not.toContain(agent.token);
   });
 
+  test('a hook for a deployment its target does not have is 404, and none is made', async () => {
+    const missing = deploymentId + 1000;
+    const res = await t.request('POST', `/deployment_targets/${targetId}/deployments/${missing}/hooks`, { body: { name: 'ghost' } });
+    expect(res).toMatchObject({ status: 404, body: { code: 404 } });
+    expect((await t.request<unknown[]>('GET', `/deployment_targets/${targetId}/deployments/${missing}/hooks`)).body).toEqual([]);
+  });
+
   test('a deployment hook cannot switch tags, and needs the deploy scope', async () => {
     expect(
       await t.request('POST', `/deployment_targets/${targetId}/deployments/${deploymentId}/hooks`, { body: { allow_tag: true } }),

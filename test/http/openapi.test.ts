@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { printedOpenApi } from '../../rest/openapi-print';
 import { extraRoutes, routes } from '../../rest/routes';
+import { TestReceiver } from '../automation/receiver';
 import { startAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-harness';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { describeDocker, TEST_IMAGE } from '../helpers/docker';
@@ -77,11 +78,13 @@ describeDocker('every REST path keeps the OpenAPI contract', () => {
   let t: TestApp;
   let agent: RunningAgent;
   let adapter: Awaited<ReturnType<typeof startFakeAdapter>>;
+  let receiver: TestReceiver;
   const dirs: string[] = [];
   const sfx = Math.random().toString(36).slice(2, 8);
 
   beforeAll(async () => {
-    t = await startTestApp({ REGISTRY_ALLOW_PRIVATE: 'true' });
+    t = await startTestApp({ REGISTRY_ALLOW_PRIVATE: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
+    receiver = await TestReceiver.start();
     adapter = await startFakeAdapter();
     agent = await startAgent({ env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url } });
   });
@@ -90,6 +93,7 @@ describeDocker('every REST path keeps the OpenAPI contract', () => {
     await t?.close();
     await agent?.close();
     await adapter?.close();
+    await receiver?.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -167,6 +171,11 @@ describeDocker('every REST path keeps the OpenAPI contract', () => {
     await ok('DELETE', `/templates/${made.id}`);
     await ok('PUT', `/apps/${app.id}`);
 
+    const subscription = await ok<{ subscription: Id }>('POST', '/event_subscriptions', {
+      url: receiver.url,
+      event_types: ['deployment.created'],
+    });
+    const subscriptionId = subscription.subscription.id;
     const target = await ok<Id>('POST', '/deployment_targets', { name: `agent-${sfx}`, auth_blob: agent.token });
     await ok('GET', '/deployment_targets');
     await ok('GET', `/deployment_targets/${target.id}`);
@@ -176,8 +185,35 @@ describeDocker('every REST path keeps the OpenAPI contract', () => {
     await ok('GET', `/deployment_targets/${target.id}/deployments`);
     await ok('GET', `/deployment_targets/${target.id}/deployments/${deployment.id}`);
     await ok('POST', `/deployment_targets/${target.id}/deployments/${deployment.id}/redeploy`);
+
+    // Deploy hooks of each owner, the app's automation, event subscriptions and the audit log.
+    type Issued = { hook: Id };
+    const owners = [`/apps/${app.id}`, `/deployment_targets/${target.id}/deployments/${deployment.id}`, `/template_repos/${repo.id}`];
+    for (const owner of owners) {
+      const issued = await ok<Issued>('POST', `${owner}/hooks`, { kind: 'generic' });
+      await ok('GET', `${owner}/hooks`);
+      await ok('GET', `/deploy_hooks/${issued.hook.id}`);
+      await ok('POST', `/deploy_hooks/${issued.hook.id}/secret`);
+      await ok('DELETE', `/deploy_hooks/${issued.hook.id}`);
+    }
+    await ok('PUT', `/apps/${app.id}/automation`, { redeploy_on_template_change: true });
+    await ok('GET', '/event_subscriptions');
+    await ok('GET', `/event_subscriptions/${subscriptionId}`);
+    await ok('PATCH', `/event_subscriptions/${subscriptionId}`, { event_types: ['deployment.created', 'deployment.redeployed'] });
+    await ok('POST', `/event_subscriptions/${subscriptionId}/secret`);
+
     await ok('DELETE', `/deployment_targets/${target.id}/deployments/${deployment.id}`);
     await ok('DELETE', `/deployment_targets/${target.id}`);
+    await receiver.until((got) => got.length > 0, 'the deployment.created delivery');
+    let deliveries: Id[] = [];
+    for (const deadline = Date.now() + 60_000; !deliveries.length && Date.now() < deadline;) {
+      deliveries = await ok<Id[]>('GET', `/event_subscriptions/${subscriptionId}/deliveries`);
+      if (!deliveries.length) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await ok('POST', `/event_deliveries/${deliveries[0].id}/resend`);
+    await ok('DELETE', `/event_subscriptions/${subscriptionId}`);
+    await ok('GET', '/audit_events');
+    await ok('GET', '/audit_events/export');
 
     await ok('DELETE', `/apps/${app.id}`);
     await ok('DELETE', `/templates/${template.id}`);
