@@ -3,11 +3,7 @@ import { traceFields, tracingEnabled } from './observability/tracing';
 
 export type Logger = pino.Logger;
 
-/**
- * Structured JSON lines on stdout. Credentials never reach a log line: the request logger
- * records method, path, status and duration only, and these paths are redacted wherever an
- * object is logged whole.
- */
+/** Credentials never reach a log line: the request log carries no headers, and these paths are redacted. */
 export function createLogger(level: string, name = 'platform'): Logger {
   return pino({
     name,

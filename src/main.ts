@@ -7,7 +7,6 @@ import { answerClientErrorsAsJson } from './net/client-errors';
 import { createLogger } from './logger';
 import { stopTracing } from './observability/start-tracing';
 
-/** `npm start`: read config, create the app, listen. Ctrl-C stops it and its database. */
 async function main(): Promise<void> {
   let config;
   try {
@@ -30,7 +29,6 @@ async function main(): Promise<void> {
     log.info({ host: config.host, port }, `platform listening on http://${config.host}:${port}`);
   });
 
-  // The original web UI's listener: off unless LEGACY_UI_PORT is set (see README, Compatibility).
   const legacy = app.legacyHandler && config.legacyUi ? createServer(app.legacyHandler) : undefined;
   if (legacy && config.legacyUi) {
     answerClientErrorsAsJson(legacy);
@@ -42,7 +40,6 @@ async function main(): Promise<void> {
     });
   }
 
-  // Prometheus's scrape target when METRICS_PORT is set: /metrics alone (README "Operating it").
   const metrics = app.metricsHandler && config.metrics.port !== undefined ? createServer(app.metricsHandler) : undefined;
   if (metrics && config.metrics.port !== undefined) {
     answerClientErrorsAsJson(metrics);

@@ -10,11 +10,7 @@ import { rotateCredentials } from './credentials';
 import { DatabaseInUseError } from './database-lock';
 import { listenHttps } from './server';
 
-/**
- * `npm run agent` serves interface B; `npm run agent -- rotate-credentials` replaces the password,
- * rewrites AGENT_DATA_DIR/token, prints the new token and exits (a running agent picks up the new
- * password within a second).
- */
+/** `rotate-credentials` prints the new token and exits; a running agent picks up the new password within a second. */
 async function main(): Promise<void> {
   const config = parseAgentConfig();
   const log = createLogger(config.logLevel, 'platform-agent');
@@ -33,7 +29,6 @@ async function main(): Promise<void> {
   });
   log.info({ listen: listening.url, publicUrl: config.publicUrl, adapter: config.adapter }, 'agent listening');
   printToken(app.credentials.token, config.dataDir);
-  // Prometheus's scrape target when AGENT_METRICS_PORT is set (plain HTTP, /metrics alone).
   const metrics = app.metricsHandler ? createServer(app.metricsHandler) : undefined;
   if (metrics && config.metricsPort !== undefined) {
     answerClientErrorsAsJson(metrics);

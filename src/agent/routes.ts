@@ -15,8 +15,7 @@ export function agentRoutes(deployments: DeploymentService, adapter: Adapter): R
         return { status: 200, body: { agent: { version: agentVersion }, adapter: { version, type } } };
       },
     },
-    // `?include=status` (an extension of interface B; without it the answer is the spec's):
-    // each deployment also carries its status, so a caller that wants both needs one request.
+    // `?include=status`, an extension of interface B: a caller that wants both needs one request.
     {
       method: 'GET',
       path: '/deployments',

@@ -33,7 +33,7 @@ export function clusterObjects(cluster: Cluster, pollIntervalMs: number) {
     return { deployments: deployments.items, services: services.items, claims: claims.items, pods: pods.items };
   }
 
-  /** Deletes one object; one already gone is deleted. */
+  /** One already gone counts as deleted. */
   async function remove(kind: 'deployments.apps' | 'services' | 'persistentvolumeclaims', name: string): Promise<void> {
     const request = { name, namespace, propagationPolicy: 'Background' };
     await cluster
@@ -114,10 +114,8 @@ export function clusterObjects(cluster: Cluster, pollIntervalMs: number) {
     },
 
     /**
-     * The deployments (`deployment` label values) a generation's objects belong to: its key (the
-     * objects it made first), and the label of any object carrying its key or named in `ids`, so
-     * a deployment redeployed any number of times, or left half-updated by a failed rollout, is
-     * found whole.
+     * By its key and by the label of any object carrying it or named in `ids`, so a deployment
+     * redeployed many times, or left half-updated by a failed rollout, is found whole.
      */
     async deploymentsOf(key: string, ids: string[]): Promise<string[]> {
       const found = new Set([key]);
@@ -135,7 +133,6 @@ export function clusterObjects(cluster: Cluster, pollIntervalMs: number) {
       return [...found];
     },
 
-    /** Every object of the deployment, then waits until they and their pods are gone. */
     async removeDeployment(deployment: string, timeoutSec: number): Promise<void> {
       const present = await list(deployment);
       for (const object of present.deployments) await remove('deployments.apps', object.metadata!.name!);
@@ -169,10 +166,7 @@ export function clusterObjects(cluster: Cluster, pollIntervalMs: number) {
   }
 }
 
-/**
- * A node port the cluster refuses (outside its range, or taken) is the template's host port:
- * a 422 naming the descriptor's member, with the cluster's words.
- */
+/** A node port the cluster refuses (outside its range, or taken) is a 422 on the template's host port. */
 export function nodePortError(error: unknown, image: ImagePlan): ValidationError | undefined {
   const causes = statusOf(error)?.details?.causes ?? [];
   const problems = causes.flatMap((cause) => {
@@ -188,9 +182,8 @@ export function nodePortError(error: unknown, image: ImagePlan): ValidationError
 }
 
 /**
- * A service whose Deployment the cluster failed to read (its own 5xx, not a timeout) is in
- * state `error` with the cluster's message; a cluster that cannot be reached, forbids the read or
- * is too slow fails the whole request instead (undefined: the error is thrown).
+ * A Deployment the cluster failed to read (its own 5xx) makes that service `error`; a cluster that is
+ * unreachable, forbids the read or is too slow fails the whole request (undefined: rethrow).
  */
 export function readFailure(error: unknown): { actualState: 'error'; reason: string } | undefined {
   const code = statusCode(error);
@@ -199,7 +192,7 @@ export function readFailure(error: unknown): { actualState: 'error'; reason: str
   return { actualState: 'error', reason: `HTTP ${code}${message ? `: ${message}` : ''}`.slice(0, 300) };
 }
 
-/** Polls `check` until it answers, the cluster's failures included, until the deadline. */
+/** The cluster's failures included, until the deadline. */
 async function waitUntil<T>(
   check: () => Promise<T | undefined>,
   timeoutSec: number,

@@ -8,19 +8,13 @@ import { replaceInPlace } from './rollout';
 
 export interface KubernetesAdapterOptions extends Omit<MappingOptions, 'namespace'> {
   cluster: ClusterOptions | Cluster;
-  /** How long a delete waits for the objects and their pods to be gone. */
   deleteTimeoutSec: number;
   log: Logger;
   /** How often a rollout or a removal is looked at while the agent waits for it. */
   pollIntervalMs?: number;
 }
 
-/**
- * A Kubernetes cluster, one namespace. A deployment is, per image, a Deployment (the service id
- * is its name), a Service for its ports and a PersistentVolumeClaim per named volume (mapping.ts);
- * states come from the pods (states.ts). A redeploy updates the same objects in place, as a
- * rolling update the agent waits for and undoes when it does not become ready (rollout.ts).
- */
+/** One namespace; service ids are Deployment names, and a redeploy rolls the same objects forward in place. */
 export function createKubernetesAdapter(options: KubernetesAdapterOptions): Adapter {
   const cluster = 'call' in options.cluster ? options.cluster : connectCluster(options.cluster);
   const { namespace } = cluster;
