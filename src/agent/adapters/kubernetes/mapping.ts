@@ -110,6 +110,13 @@ function planImage(
       problems.add(`${at}.environment[${j}].variable`, `"${env.variable}" is not a name Kubernetes accepts for a variable`);
     }
   });
+  const restart = image.restart_policy?.split(':')[0];
+  if (restart === 'no' || restart === 'on-failure') {
+    problems.add(
+      `${at}.restart_policy`,
+      `"${image.restart_policy}" cannot be kept: a Deployment always restarts its pods (use always or unless-stopped, or leave it out)`,
+    );
+  }
   (image.links ?? []).forEach((link, j) => {
     if (!ENV_NAME.test(`${link.alias.toUpperCase().replace(/-/g, '_')}_NAME`)) {
       problems.add(`${at}.links[${j}].alias`, `"${link.alias}" cannot name the link's variables (${link.alias}_NAME…)`);
@@ -300,7 +307,8 @@ function deploymentObject(
           // The template's environment, as on Docker: not one variable per Service of the namespace.
           enableServiceLinks: false,
           terminationGracePeriodSeconds: options.stopTimeoutSec,
-          restartPolicy: restartPolicy(image),
+          // planImage refused the policies a Deployment cannot keep; always and unless-stopped are this.
+          restartPolicy: 'Always',
         },
       },
     },
@@ -331,9 +339,4 @@ function hostAliases(
 /** Seam: the descriptor carries no resources (requests, limits) yet. */
 function containerResources(_image: DeployImage): Pick<V1Container, 'resources'> {
   return {};
-}
-
-/** Seam: the descriptor has no restart policy yet; `no` or `on-failure` would need a Job, not a Deployment. */
-function restartPolicy(_image: DeployImage): 'Always' {
-  return 'Always';
 }
