@@ -45,6 +45,7 @@ export function createAdapter(config: AgentConfig, log: Logger): Adapter {
         stopTimeoutSec: config.stopTimeoutSec,
         rolloutTimeoutSec: kubernetes.rolloutTimeoutSec,
         deleteTimeoutSec: kubernetes.deleteTimeoutSec,
+        credentials: config.dockerConfig ? dockerConfigCredentials(config.dockerConfig) : undefined,
         log,
       });
     }

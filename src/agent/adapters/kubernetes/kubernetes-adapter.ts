@@ -1,14 +1,18 @@
+import type { PullCredentials } from '../../../engines/container-launcher';
 import type { Logger } from '../../../logger';
 import type { DeployTemplate } from '../../descriptor';
 import type { Adapter } from '../adapter';
 import { connectCluster, type Cluster, type ClusterOptions } from './cluster';
 import { clusterObjects } from './cluster-objects';
 import { planDeployment, type MappingOptions } from './mapping';
+import { pullSecret } from './pull-secret';
 import { replaceInPlace } from './rollout';
 
 export interface KubernetesAdapterOptions extends Omit<MappingOptions, 'namespace'> {
   cluster: ClusterOptions | Cluster;
   deleteTimeoutSec: number;
+  /** The agent's registry logins: a deployment whose images need one gets them as its pull secret. */
+  credentials?: PullCredentials;
   log: Logger;
   /** How often a rollout or a removal is looked at while the agent waits for it. */
   pollIntervalMs?: number;
@@ -22,9 +26,12 @@ export function createKubernetesAdapter(options: KubernetesAdapterOptions): Adap
   const objects = clusterObjects(cluster, options.pollIntervalMs ?? 1000);
   const log = options.log;
 
+  const secretOf = (template: DeployTemplate, deployment: string, key: string) =>
+    options.credentials ? pullSecret(template, deployment, key, options.credentials) : Promise.resolve(undefined);
+
   async function create(key: string, template: DeployTemplate): Promise<string[]> {
     // The first generation names the objects; later ones update them in place.
-    const plan = planDeployment(template, key, key, mapping);
+    const plan = planDeployment(template, key, key, mapping, await secretOf(template, key, key));
     try {
       return await objects.make(plan);
     } catch (error) {
@@ -55,7 +62,8 @@ export function createKubernetesAdapter(options: KubernetesAdapterOptions): Adap
 
     remove,
 
-    replace: (old, key, template) => replaceInPlace({ cluster, objects, mapping, log, create, remove }, old, key, template),
+    replace: (old, key, template) =>
+      replaceInPlace({ cluster, objects, mapping, log, pullSecret: secretOf, create, remove }, old, key, template),
 
     close: () => Promise.resolve(),
   };

@@ -4,6 +4,7 @@ import type {
   V1EnvVar,
   V1HostAlias,
   V1PersistentVolumeClaim,
+  V1Secret,
   V1Service,
   V1ServicePort,
   V1Volume,
@@ -53,6 +54,8 @@ export interface ImagePlan {
 
 export interface DeploymentPlan {
   images: ImagePlan[];
+  /** The agent's logins for the template's registries, when it has any. */
+  pullSecret?: V1Secret;
 }
 
 /** Kubernetes 1.20's IsEnvVarName. */
@@ -65,7 +68,16 @@ const INVALID = { prefix: 'The template cannot run on Kubernetes: ', separator: 
  * Checks what Kubernetes would refuse first, so one 422 names it all before anything is made.
  * Pure: the adapter creates the Services, whose cluster IPs {@link ImagePlan.deployment} needs for links.
  */
-export function planDeployment(template: DeployTemplate, deployment: string, key: string, options: MappingOptions): DeploymentPlan {
+export function planDeployment(
+  template: DeployTemplate,
+  deployment: string,
+  key: string,
+  mappingOptions: MappingOptions,
+  pullSecret?: V1Secret,
+): DeploymentPlan {
+  const options = pullSecret
+    ? { ...mappingOptions, imagePullSecrets: [...mappingOptions.imagePullSecrets, pullSecret.metadata!.name!] }
+    : mappingOptions;
   const problems = new Problems();
   const owner = ownerLabels(deployment, key);
   const partials = template.images.map((image, index) => planImage(template, image, index, deployment, owner, options, problems));
@@ -75,7 +87,7 @@ export function planDeployment(template: DeployTemplate, deployment: string, key
     ...plan,
     deployment: (clusterIps) => deploymentObject(template, plan, byName, clusterIps, owner, options),
   }));
-  return { images };
+  return { images, pullSecret };
 }
 
 type PartialPlan = Omit<ImagePlan, 'deployment'> & { args?: string[]; volumes: V1Volume[]; mounts: V1VolumeMount[] };

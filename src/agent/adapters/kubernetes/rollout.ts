@@ -1,4 +1,4 @@
-import type { V1Deployment, V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
+import type { V1Deployment, V1ObjectMeta, V1Pod, V1Secret } from '@kubernetes/client-node';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { UpstreamError, UpstreamTimeoutError, ValidationError } from '../../../errors';
 import type { Logger } from '../../../logger';
@@ -14,6 +14,7 @@ interface RolloutContext {
   objects: ClusterObjects;
   mapping: MappingOptions;
   log: Logger;
+  pullSecret(template: DeployTemplate, deployment: string, key: string): Promise<V1Secret | undefined>;
   create(key: string, template: DeployTemplate): Promise<string[]>;
   remove(key: string, ids: string[]): Promise<void>;
 }
@@ -46,11 +47,23 @@ export async function replaceInPlace(
     return ids;
   }
 
-  const plan = planDeployment(template, deployment, key, mapping);
+  const plan = planDeployment(template, deployment, key, mapping, await context.pullSecret(template, deployment, key));
   const before = await objects.list(deployment);
   const undo: { what: string; run: () => Promise<unknown> }[] = [];
   const names = plan.images.map((image) => image.name);
   try {
+    if (plan.pullSecret) {
+      const name = plan.pullSecret.metadata!.name!;
+      const previous = await objects.putSecret(plan.pullSecret);
+      const restored = previous && { ...previous, metadata: { name, labels: previous.metadata?.labels } };
+      undo.push({
+        what: `secret ${name}`,
+        run: () =>
+          restored
+            ? cluster.call('update', 'secrets', () => core.replaceNamespacedSecret({ name, namespace, body: restored }))
+            : objects.remove('secrets', name),
+      });
+    }
     for (const image of plan.images) {
       for (const claim of image.claims) {
         const name = claim.metadata!.name!;
