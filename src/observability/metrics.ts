@@ -67,6 +67,44 @@ export const adapterCalls = new Histogram({
   registers: [registry],
 });
 
+export const webhookDeliveries = new Histogram({
+  name: 'webhook_delivery_duration_seconds',
+  help: 'Attempts to deliver an event to a subscriber, by outcome: delivered, failed (tried again later), gone (410), gave_up.',
+  labelNames: ['outcome'] as const,
+  buckets: SECONDS,
+  registers: [registry],
+});
+
+export interface QueueSize {
+  queue: string;
+  waiting: number;
+  active: number;
+}
+
+const queueReaders = new Set<() => Promise<QueueSize[]>>();
+
+/** The job queue's sizes, read at each scrape; the figure is the database's, the same on every replica. */
+export function observeJobQueue(read: () => Promise<QueueSize[]>): () => void {
+  queueReaders.add(read);
+  return () => queueReaders.delete(read);
+}
+
+new Gauge({
+  name: 'job_queue_jobs',
+  help: 'Jobs of the persisted queue (event deliveries, deploy hook actions), by queue and state: waiting (or to be retried), active.',
+  labelNames: ['queue', 'state'] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const read of queueReaders) {
+      for (const size of await read()) {
+        this.set({ queue: size.queue, state: 'waiting' }, size.waiting);
+        this.set({ queue: size.queue, state: 'active' }, size.active);
+      }
+    }
+  },
+});
+
 export const labelOverflow = new Counter({
   name: 'metrics_label_values_dropped_total',
   help: 'Label values counted under "other" because their label had reached its limit of distinct values.',

@@ -54,7 +54,13 @@ async function logUntil(t: TestApp, id: number, check: (log: Delivery[]) => bool
   }
 }
 
-const ENV = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_RESCUE_SECONDS: '1' };
+const ENV = {
+  METRICS_ON_MAIN_PORT: 'true',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_DELAY_SECONDS: '1',
+  WEBHOOK_TIMEOUT_MS: '1500',
+  WEBHOOK_RESCUE_SECONDS: '1',
+};
 
 describe('events out: signed deliveries to subscribed URLs', () => {
   let t: TestApp;
@@ -123,6 +129,33 @@ describe('events out: signed deliveries to subscribed URLs', () => {
     expect((await logUntil(t, id, (l) => l.length === 2, 'the resend logged')).map((d) => [d.attempt, d.status])).toEqual([
       [2, 'delivered'],
       [1, 'delivered'],
+    ]);
+    await t.request('DELETE', `/event_subscriptions/${id}`);
+  });
+
+  test('/metrics counts each attempt by outcome, and shows the queues by state', async () => {
+    const metrics = async () => (await t.request('GET', '/metrics')).text;
+    const attempts = async () => {
+      const text = await metrics();
+      const count = (outcome: string) =>
+        Number(new RegExp(`^webhook_delivery_duration_seconds_count\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      return { delivered: count('delivered'), failed: count('failed') };
+    };
+    const before = await attempts();
+    const r = await receiver((n) => (n === 0 ? { status: 503, body: 'later' } : { status: 200, body: 'ok' }));
+    const id = await subscribe(t, r);
+    await (
+      await failingRepo(t)
+    )();
+    await logUntil(t, id, (l) => l.length === 2, 'both attempts logged');
+    const after = await attempts();
+    expect({ delivered: after.delivered - before.delivered, failed: after.failed - before.failed }).toEqual({ delivered: 1, failed: 1 });
+    const queues = [...(await metrics()).matchAll(/^job_queue_jobs\{queue="([^"]+)",state="([^"]+)"\} (\d+)$/gm)].map((m) => [m[1], m[2]]);
+    expect(queues.sort()).toEqual([
+      ['event-delivery', 'active'],
+      ['event-delivery', 'waiting'],
+      ['hook-action', 'active'],
+      ['hook-action', 'waiting'],
     ]);
     await t.request('DELETE', `/event_subscriptions/${id}`);
   });
