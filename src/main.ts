@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, parseConfig } from './config';
 import { answerClientErrorsAsJson } from './net/client-errors';
-import { createLogger } from './logger';
+import { createLogger, exitOnFatal } from './logger';
 import { stopTracing } from './observability/start-tracing';
 
 async function main(): Promise<void> {
@@ -51,11 +51,9 @@ async function main(): Promise<void> {
     });
   }
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
+  let stopping: Promise<void> | undefined;
+  const close = () => (stopping ??= closeAll());
+  const closeAll = async () => {
     const listeners = [server, ...(legacy ? [legacy] : []), ...(metrics ? [metrics] : [])];
     const closed = Promise.all(listeners.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
     for (const listener of listeners) listener.closeIdleConnections();
@@ -64,10 +62,15 @@ async function main(): Promise<void> {
     await closed;
     await app.close();
     await stopTracing();
+  };
+  const stop = async (signal: string) => {
+    log.info({ signal }, 'stopping');
+    await close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  exitOnFatal(log, close);
 }
 
 main().catch((error: unknown) => {

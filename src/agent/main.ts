@@ -1,7 +1,7 @@
 // First: when OTEL_EXPORTER_OTLP_ENDPOINT is set, tracing starts before anything it instruments loads.
 import '../observability/trace-agent';
 import { createServer } from 'node:http';
-import { createLogger } from '../logger';
+import { createLogger, exitOnFatal } from '../logger';
 import { answerClientErrorsAsJson } from '../net/client-errors';
 import { stopTracing } from '../observability/start-tracing';
 import { createAgentApp } from './app';
@@ -39,27 +39,28 @@ async function main(): Promise<void> {
     });
   }
 
-  let stopping = false;
+  let stopping: Promise<void> | undefined;
+  const close = () =>
+    (stopping ??= (async () => {
+      metrics?.close();
+      metrics?.closeAllConnections();
+      await listening.close();
+      await app.close();
+      await stopTracing();
+    })());
   const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
     log.info({ signal }, 'stopping');
-    metrics?.close();
-    metrics?.closeAllConnections();
-    void listening
-      .close()
-      .then(() => app.close())
-      .then(() => stopTracing())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          log.error({ err: error }, 'error while stopping');
-          process.exit(1);
-        },
-      );
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'error while stopping');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  exitOnFatal(log, close);
 }
 
 function printToken(token: string, dataDir: string): void {
