@@ -104,7 +104,7 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
   WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().positive().default(5),
-  WEBHOOK_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(12),
+  WEBHOOK_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(13),
   WEBHOOK_RESCUE_SECONDS: z.coerce.number().int().positive().default(30),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().max(200).default(20),
   TARGET_HEALTH_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
