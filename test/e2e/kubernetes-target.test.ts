@@ -368,7 +368,15 @@ describeKubernetes('a Kubernetes cluster as a deployment target', () => {
         ).trim(),
       ).toBe('yes');
       await expect(
-        cluster.kubectl(['auth', 'can-i', 'create', 'secrets', '-n', namespace, `--as=system:serviceaccount:${namespace}:platform-agent`]),
+        cluster.kubectl([
+          'auth',
+          'can-i',
+          'create',
+          'configmaps',
+          '-n',
+          namespace,
+          `--as=system:serviceaccount:${namespace}:platform-agent`,
+        ]),
       ).rejects.toThrow(/exit 1/);
     } finally {
       await cluster.kubectl(['-n', namespace, 'delete', 'pod', 'platform-agent', '--ignore-not-found', '--wait=true', '--timeout=60s'], {
