@@ -31,6 +31,9 @@ import { AppRedeployService } from './apps/app-redeploy';
 import type { Automation } from './automation';
 import { HookService } from './hooks/hook.service';
 import { EventSubscriptionService } from './outbound/subscription.service';
+import { AppHistoryService } from './apps/app-history';
+import { REVISION_CHANNEL, RevisionStore } from './history/revision-store';
+import type { RevisionAuthor } from './history/revision.entity';
 
 /** What lives as long as the process: shared by every request. */
 export interface AppDeps {
@@ -93,10 +96,22 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
   // Per request: one agent request per target and key, however many fields ask; each target is
   // looked up once per request (TargetService.find) and its token opened once per process.
   const agentLoaders = lazy(() => createAgentLoaders(deps.agents, async (id) => targets().agentTarget(await targets().find(Number(id)))));
+  // The request's caller, looked up once, is who each revision it makes names.
+  const author = lazy((): Promise<RevisionAuthor> =>
+    identity
+      ? deps.automation.audit.actorOf(identity).then((actor) => ({ ...actor, name: actor.name ?? actor.kind }))
+      : Promise.resolve({ kind: 'system', id: null, name: 'platform' }),
+  );
   const appsDeps = {
     runtime: deps.engineRuntime,
     runnerFor: (forEm: EntityManager) => new ContainerRunner(forEm, deps.engineRuntime, new RegistryService(forEm, deps.secrets), log),
     fork: () => deps.orm.em.fork(),
+    history: {
+      store: (forEm: EntityManager) =>
+        new RevisionStore(forEm, config.history.retention, (event) => deps.events.bus.publish(REVISION_CHANNEL, event)),
+      author,
+      config: config.history,
+    },
   };
   const apps = lazy(() => new AppService(em, appsDeps, templates(), registries(), repos(), config.appBuildContextMaxBytes));
   const appServices = lazy(() => new AppServiceManager(em, appsDeps));
@@ -116,6 +131,7 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
       ),
   );
   const appRedeploy = lazy(() => new AppRedeployService(em, appsDeps));
+  const appHistory = lazy(() => new AppHistoryService(em, appsDeps));
   const hooks = lazy(
     () =>
       new HookService(
@@ -130,6 +146,9 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
   return {
     get appRedeploy() {
       return appRedeploy();
+    },
+    get appHistory() {
+      return appHistory();
     },
     get hooks() {
       return hooks();

@@ -14,6 +14,12 @@ export class AppRedeployService {
   ) {}
 
   async redeploy(id: number, changes: ImageChanges = new Map()): Promise<App> {
+    await this.deps.runtime.settled(id);
+    // Under the app's lock for the whole run: a rollback or another redeploy waits, never interleaves.
+    return this.deps.runtime.starts.exclusive(id, () => this.run(id, changes));
+  }
+
+  private async run(id: number, changes: ImageChanges): Promise<App> {
     const app = await loadApp(this.em, id);
     const services = app.services.getItems();
     for (const [serviceId, ref] of changes) {
@@ -22,13 +28,15 @@ export class AppRedeployService {
       if (!ref.trim()) throw new ValidationError('an image reference must not be blank', ['tag']);
       service.from = ref;
     }
+    // A redeploy takes each tag as it is now: a rollback's pinned digests are let go.
+    for (const service of services) service.pinnedImage = null;
     await this.em.flush();
     const runner = this.deps.runnerFor(this.em);
     await this.deps.runtime.settled(id);
     for (const ref of new Set(services.filter(pulled).map((s) => s.from))) {
       await runner.pull(ref);
     }
-    await launch(this.em, this.deps, app, services, { background: false, failOnEngineError: true });
+    await launch(this.em, this.deps, app, services, { background: false, failOnEngineError: true, record: 'redeploy' });
     return app;
   }
 }

@@ -321,7 +321,7 @@ export class ContainerRunner {
    * What the service's containers run: its pinned digest when a rollback pinned it, which must
    * still be on the engine or in its registry (else a 422 naming the image: never the tag instead).
    */
-  async imageFor(service: Service): Promise<ImageInspect> {
+  async imageFor(service: Pick<Service, 'name' | 'from' | 'pinnedImage' | 'options'>): Promise<ImageInspect> {
     const pinned = service.pinnedImage;
     if (!pinned) return this.ensureImage(service.from, service.options?.buildContext);
     const local = await this.launcher.inspect(pinned);
@@ -331,7 +331,8 @@ export class ContainerRunner {
       await this.launcher.pull(pinned);
     } catch (error) {
       if (isEngineUnreachable(error)) throw error;
-      throw lostDigest(service, pinned, `neither the engine nor its registry has it any more (${(error as Error).message})`);
+      this.log.warn({ err: error, image: pinned }, 'a pinned image could not be pulled');
+      throw lostDigest(service, pinned, 'neither the engine nor its registry has it any more');
     }
     return this.docker.inspectImage(pinned);
   }
@@ -416,6 +417,6 @@ export function imageReferenceOf(service: Pick<Service, 'from' | 'pinnedImage'>)
   return service.pinnedImage ?? service.from;
 }
 
-function lostDigest(service: Service, pinned: string, why: string): ValidationError {
+function lostDigest(service: Pick<Service, 'name' | 'from'>, pinned: string, why: string): ValidationError {
   return new ValidationError(`image ${service.from} of service ${service.name} is pinned to ${pinned}: ${why}`, ['revision']);
 }

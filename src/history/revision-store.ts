@@ -37,6 +37,9 @@ export interface RevisionEvent {
 
 export type RevisionEvents = (event: RevisionEvent) => Promise<void> | void;
 
+/** The bus channel revision events go out on (one NOTIFY each). */
+export const REVISION_CHANNEL = 'revision_events';
+
 export const describeOwner = (owner: RevisionOwner): string =>
   'appId' in owner ? `app ${owner.appId}` : `deployment ${owner.deploymentId} of target ${owner.targetId}`;
 
@@ -129,16 +132,19 @@ export class RevisionStore {
     return revision;
   }
 
-  /** Newest first; `before` is a number a page ended at. */
+  /**
+   * Newest first, by row id (it grows with the number): `after` a cursor goes to older rows,
+   * `before` one to newer; an inverted page comes oldest first, as the connection helper expects.
+   */
   list(owner: RevisionOwner, page: { before?: number; after?: number; limit: number; inverted?: boolean }): Promise<Revision[]> {
-    const number: { $lt?: number; $gt?: number } = {};
-    if (page.before !== undefined) number.$gt = page.before;
-    if (page.after !== undefined) number.$lt = page.after;
+    const id: { $lt?: number; $gt?: number } = {};
+    if (page.after !== undefined) id.$lt = page.after;
+    if (page.before !== undefined) id.$gt = page.before;
     return this.em.find(
       Revision,
-      { ...where(owner), ...(Object.keys(number).length ? { number } : {}) },
+      { ...where(owner), ...(Object.keys(id).length ? { id } : {}) },
       {
-        orderBy: { number: page.inverted ? 'asc' : 'desc' },
+        orderBy: { id: page.inverted ? 'asc' : 'desc' },
         limit: page.limit,
       },
     );
