@@ -102,7 +102,6 @@ export const extraRoutes = [
   { method: 'GET', path: '/audit_events', operation: 'ListAuditEvents', status: 200 },
   // Not the original's: revisions and rollback (README "History and rollback").
   { method: 'GET', path: '/apps/:app_id/revisions', operation: 'ListAppRevisions', status: 200, result: 'app.revisions.nodes' },
-  { method: 'GET', path: '/apps/:app_id/revision_diff', operation: 'GetAppRevisionDiff', status: 200, result: 'app.revisionDiff' },
   { method: 'POST', path: '/apps/:app_id/rollback', operation: 'RollbackApp', status: 200 },
   { method: 'GET', path: '/audit_events/export', operation: 'ExportAuditEvents', status: 200, response: [jsonLines] },
 ] as const satisfies readonly DialectRoute[];

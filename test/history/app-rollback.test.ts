@@ -137,9 +137,12 @@ describeBoth('app revisions and rollback to pinned digests: a real registry, a r
   });
 
   test('the diff of two revisions: per image and field, and as a unified diff of the rendered YAML', async () => {
-    const res = await t.request('GET', `/apps/${appId}/revision_diff?from=2&to=3`);
-    expect(res).toMatchObject({ status: 200 });
-    expect(res.body).toEqual({
+    const res = await t.graphql<{ app: { revisionDiff: unknown } }>(
+      'query($id: Int!) { app(id: $id) { revisionDiff(from: 2, to: 3) { from to images { image change fields { field old new secret } } unified } } }',
+      { id: appId },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data!.app.revisionDiff).toEqual({
       from: 2,
       to: 3,
       images: [{ image: 'web', change: 'changed', fields: [{ field: 'digest', old: digests[1], new: digests[0], secret: false }] }],

@@ -170,6 +170,9 @@ describeDocker('every REST path keeps the OpenAPI contract', () => {
     await ok('POST', `/templates/${made.id}/save`, { repo: remote, name: `saved-${sfx}` });
     await ok('DELETE', `/templates/${made.id}`);
     await ok('PUT', `/apps/${app.id}`);
+    // Its history: the revisions so far, and a rollback to the first (the create).
+    await ok('GET', `/apps/${app.id}/revisions`);
+    await ok('POST', `/apps/${app.id}/rollback`, { revision: 1 });
 
     const subscription = await ok<{ subscription: Id }>('POST', '/event_subscriptions', {
       url: receiver.url,
