@@ -3,6 +3,7 @@ import { definitionYaml } from '../src/history/revision-definition';
 import type { FieldChange, ImageChange, RevisionDiff as DiffShape } from '../src/history/revision-diff';
 import type { Revision as RevisionRow } from '../src/history/revision.entity';
 import { App } from './app';
+import { Deployment } from './deployment';
 import { builder } from './builder';
 import { keysetConnection } from './connection';
 
@@ -46,6 +47,12 @@ export const Revision = builder.objectRef<RevisionRow>('Revision').implement({
     createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
     settledAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.settledAt ?? null }),
     images: t.field({ type: [RevisionImage], resolve: (r) => r.images }),
+    deploymentId: t.int({
+      nullable: true,
+      description:
+        "A deployment's revision: the deployment's databaseId on its agent (after a rollback through an agent without descriptor redeploys, the new deployment's)",
+      resolve: (r) => r.deploymentId ?? null,
+    }),
     definitionYaml: t.string({
       description: 'The rendered definition with each image’s digest, as YAML; secret environment values masked',
       resolve: (r) => definitionYaml(r.definition ?? null, r.images),
@@ -129,5 +136,54 @@ builder.mutationFields((t) => ({
       'Runs a revision of the app again, each image by the digest it ran, health-gated: answers with the new revision once it is healthy',
     args: { input: t.arg({ type: RollbackAppInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.appHistory.rollback(input.appId, input.revision, input),
+  }),
+}));
+
+builder.objectFields(Deployment, (t) => ({
+  revisions: t.connection(
+    {
+      type: Revision,
+      description: "The deployment's revisions, newest first (kept by this service, not the agent)",
+      resolve: (d, args, ctx) =>
+        keysetConnection(
+          args,
+          (w) => ctx.services.deployments.revisions(d.targetId, d.id, w),
+          () => ctx.services.deployments.revisionCount(d.targetId, d.id),
+        ),
+    },
+    { name: 'DeploymentRevisionConnection' },
+    { name: 'DeploymentRevisionEdge' },
+  ),
+  revision: t.field({
+    type: Revision,
+    description: 'One revision by its number (404 if never made, 422 if pruned)',
+    args: { number: t.arg.int({ required: true }) },
+    resolve: (d, { number }, ctx) => ctx.services.deployments.revision(d.targetId, d.id, number),
+  }),
+  revisionDiff: t.field({
+    type: RevisionDiff,
+    description: 'What changed from one revision to another',
+    args: { from: t.arg.int({ required: true }), to: t.arg.int({ required: true }) },
+    resolve: (d, { from, to }, ctx) => ctx.services.deployments.revisionDiff(d.targetId, d.id, from, to),
+  }),
+}));
+
+const RollbackDeploymentInput = builder.inputType('RollbackDeploymentInput', {
+  fields: (t) => ({
+    targetId: t.int({ required: true }),
+    deploymentId: t.int({ required: true }),
+    revision: t.int({ required: true, description: 'The number of the revision to run again' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  rollbackDeployment: t.field({
+    type: Revision,
+    errors: {},
+    authScopes: { deploy: true },
+    description:
+      "Sends a revision's descriptor, each image pinned to its digest, to the deployment's agent: as a redeploy with that descriptor, or (an agent of the original protocol) as a new deployment that replaces the old once it runs",
+    args: { input: t.arg({ type: RollbackDeploymentInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.deployments.rollback(input.targetId, input.deploymentId, input.revision),
   }),
 }));

@@ -32,6 +32,8 @@ import type { Automation } from './automation';
 import { HookService } from './hooks/hook.service';
 import { EventSubscriptionService } from './outbound/subscription.service';
 import { AppHistoryService } from './apps/app-history';
+import { DeploymentHistory } from './targets/deployment-history';
+import { RegistryDigests } from './history/image-digests';
 import { REVISION_CHANNEL, RevisionStore } from './history/revision-store';
 import type { RevisionAuthor } from './history/revision.entity';
 
@@ -120,7 +122,24 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
   const appTemplates = lazy(() => new AppTemplateService(em, templates(), config, path.join(config.dataDir, 'repos')));
   // An app deploys as the template made from it would be: the apps domain renders it.
   const deployments = lazy(
-    () => new TargetDeploymentService(em, targets(), deps.agents, agentLoaders(), (appId) => appTemplates().deployable(appId)),
+    () =>
+      new TargetDeploymentService(
+        em,
+        targets(),
+        deps.agents,
+        agentLoaders(),
+        (appId) => appTemplates().deployable(appId),
+        new DeploymentHistory(
+          {
+            em,
+            store: appsDeps.history.store(em),
+            author,
+            digests: new RegistryDigests(registries(), { timeoutMs: config.registryTimeoutMs, policy: deps.outbound }),
+            healthTimeoutMs: config.history.healthTimeoutMs,
+          },
+          deps.agents,
+        ),
+      ),
   );
   const subscriptions = lazy(
     () =>

@@ -49,8 +49,6 @@ export function pinnedFromEngine(name: string, source: string, image: Pick<Image
   return { name, source, digest: image.Id, reference: image.Id, note: 'no registry digest: pinned to the image id on this engine' };
 }
 
-const DOCKER_HUB: RegistryTarget = { id: 0, name: 'Docker Hub', endpointUrl: 'https://registry-1.docker.io' };
-
 /**
  * What the registries of this service serve each image's tag as, now: a deployment's images run
  * on another engine, so the main service asks the registry, never its own engine. An image of a
@@ -67,7 +65,24 @@ export class RegistryDigests {
     return Promise.all(images.map((image) => this.pinOne(image.name, image.source, known)));
   }
 
-  private async pinOne(name: string, source: string, known: Awaited<ReturnType<RegistryService['listEnabled']>>): Promise<PinnedImage> {
+  /**
+   * Whether the registry still serves a pinned `repo@sha256:…`: a text saying why not, or null
+   * (also when no registry of this service can be asked: the agent's pull then says).
+   */
+  async lost(reference: string): Promise<string | null> {
+    const digest = digestOf(reference);
+    if (!digest) return null;
+    const found = await this.pinOne('', reference.split('@')[0], await this.registries.listEnabled(), digest);
+    if (found.digest === digest) return null;
+    return found.note?.startsWith('registry "') ? `${found.note.split(' has no ')[0]} no longer has it` : null;
+  }
+
+  private async pinOne(
+    name: string,
+    source: string,
+    known: Awaited<ReturnType<RegistryService['listEnabled']>>,
+    reference?: string,
+  ): Promise<PinnedImage> {
     const own = digestOf(source);
     if (own) return { name, source, digest: own, reference: source };
     const host = imageHost(source);
@@ -75,16 +90,22 @@ export class RegistryDigests {
     const registry = host
       ? known.find((r) => imagePrefix(r.endpointUrl).split('/')[0].toLowerCase() === host)
       : (known.find((r) => imagePrefix(r.endpointUrl) === '') ?? null);
+    // Only registries the operator added are asked: a deploy never reaches out anywhere else.
     const target: RegistryTarget | undefined = registry
       ? { id: registry.id, name: registry.name, endpointUrl: registry.endpointUrl, credentials: this.registries.credentials(registry) }
-      : host
-        ? undefined
-        : DOCKER_HUB;
-    if (!target) return unpinned(name, source, `no registry of this service serves ${host}: add it to pin this image's digests`);
+      : undefined;
+    if (!target) {
+      return unpinned(
+        name,
+        source,
+        `no registry of this service serves ${host ?? 'Docker Hub'}: add it to /registries to pin this image's digests`,
+      );
+    }
     const path = host ? repository.slice(host.length + 1) : repository;
     try {
-      const digest = await manifestDigest(target, path, tagOf(source), { timeoutMs: this.options.timeoutMs, policy: this.options.policy });
-      if (!digest) return unpinned(name, source, `registry "${target.name}" has no ${path}:${tagOf(source)}`);
+      const asked = reference ?? tagOf(source);
+      const digest = await manifestDigest(target, path, asked, { timeoutMs: this.options.timeoutMs, policy: this.options.policy });
+      if (!digest) return unpinned(name, source, `registry "${target.name}" has no ${path}${reference ? '@' : ':'}${asked}`);
       return { name, source, digest, reference: `${repository}@${digest}` };
     } catch (error) {
       return unpinned(name, source, error instanceof DomainError ? error.message : 'the registry could not be asked');

@@ -142,7 +142,7 @@ describeBoth('app revisions and rollback to pinned digests: a real registry, a r
       { id: appId },
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data!.app.revisionDiff).toEqual({
+    expect(res.body.data.app.revisionDiff).toEqual({
       from: 2,
       to: 3,
       images: [{ image: 'web', change: 'changed', fields: [{ field: 'digest', old: digests[1], new: digests[0], secret: false }] }],

@@ -131,6 +131,8 @@ const REST: Record<string, Row> = {
   // README "History and rollback": an app's revisions with read, its rollback with write.
   'GET /apps/:app_id/revisions': ['read', 'Query.app'],
   'POST /apps/:app_id/rollback': ['write', 'Mutation.rollbackApp'],
+  'GET /deployment_targets/:target_id/deployments/:deployment_id/revisions': ['read', 'Query.deployment'],
+  'POST /deployment_targets/:target_id/deployments/:deployment_id/rollback': ['deploy', 'Mutation.rollbackDeployment'],
 };
 
 /**
@@ -280,6 +282,7 @@ const MUTATIONS: Record<string, Scope> = {
   previewAppTemplate: 'read',
   rebuildApp: 'write',
   rollbackApp: 'write',
+  rollbackDeployment: 'deploy',
   redeployDeployment: 'deploy',
   refreshDeploymentTargetMetadata: 'deploy',
   reloadTemplateRepo: 'write',
@@ -427,6 +430,7 @@ function restBody(key: string, f: Fixtures, ids: Ids): unknown {
     'POST /event_subscriptions': { url: 'https://127.0.0.1:9/refused', event_types: ['deployment.failed'] },
     'PATCH /event_subscriptions/:id': { enabled: false },
     'POST /apps/:app_id/rollback': { revision: 1 },
+    'POST /deployment_targets/:target_id/deployments/:deployment_id/rollback': { revision: 1 },
   };
   return bodies[key];
 }
