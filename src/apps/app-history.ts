@@ -5,7 +5,9 @@ import { ConflictError, DomainError, UpstreamError, ValidationError } from '../e
 import type { RevisionDefinition } from '../history/revision-definition';
 import { revisionDiff, type RevisionDiff } from '../history/revision-diff';
 import type { RevisionStore } from '../history/revision-store';
-import type { Revision } from '../history/revision.entity';
+import type { Revision, RevisionAction, RevisionAuthor } from '../history/revision.entity';
+import type { PinnedImage } from '../history/revision-definition';
+import type { App } from './app.entity';
 import { applyDefinition, restoreRows, snapshotOf, type RowsSnapshot } from './app-definition';
 import { loadApp, type AppsDeps } from './app-start';
 import { AppSwitch, SwitchFailedError } from './app-switch';
@@ -85,59 +87,92 @@ export class AppHistoryService {
       for (const image of definition.images) {
         await runner.imageFor({ name: image.name, from: image.source, pinnedImage: pins[image.name], options: image.options ?? {} });
       }
-      const store = this.store(em);
-      const rows = snapshotOf(app);
-      const restore: SwitchRestore = { rows, stopped: [] };
-      const revision = await store.open(
-        { appId },
-        { action: 'rollback', rollbackOf: number, definition, images: target.images, author, restore },
-      );
-      const undo = options.rollbackOnFailure ?? this.history.config.rollbackOnFailure;
-      try {
-        const applied = await applyDefinition(em, app, definition, pins);
-        const docker = this.deps.runtime.docker;
-        const outcome = await new AppSwitch(runner, docker, {
-          graceMs: this.history.config.graceMs,
-          timeoutMs: this.history.config.healthTimeoutMs,
-        }).run(
-          app,
-          applied.services,
-          revision.number,
-          {
-            progress: (step) => store.progress(revision, step),
-            stopped: async (ids) => {
-              restore.stopped.push(...ids);
-              await store.keepRestore(revision, restore);
-            },
-          },
-          undo,
-        );
-        for (const id of outcome.aside) await docker.removeContainer(id, { force: true, removeVolumes: false });
-        for (const service of applied.retired) {
-          await runner.removeServiceContainers(appId, service.id);
-          em.remove(service);
-        }
-        await em.flush();
-        const failure = outcome.failure;
-        return await store.settle(
-          revision,
-          failure === undefined
-            ? { outcome: 'succeeded', images: outcome.pins }
-            : { outcome: 'failed', error: messageOf(failure), images: outcome.pins, current: true },
-        );
-      } catch (error) {
-        await restoreRows(em, app, rows).catch(() => undefined);
-        await store.settle(revision, { outcome: 'failed', error: messageOf(error) });
-        throw asDomainError(error);
-      }
+      return switchApp(em, this.deps, app, {
+        action: 'rollback',
+        rollbackOf: number,
+        definition,
+        images: target.images,
+        pins,
+        rows: snapshotOf(app),
+        author,
+        undo: options.rollbackOnFailure ?? this.history.config.rollbackOnFailure,
+      });
     });
   }
 }
 
+export interface SwitchPlan {
+  action: RevisionAction;
+  rollbackOf?: number;
+  /** What the app's rows become. */
+  definition: RevisionDefinition;
+  images: PinnedImage[];
+  /** Service name → the reference its containers run (null: its image as named). */
+  pins: Record<string, string | null>;
+  /** The rows as they were before the switch: put back if it fails. */
+  rows: RowsSnapshot;
+  author: RevisionAuthor;
+  /** A new generation that does not get healthy is removed and the old one kept. */
+  undo: boolean;
+  /** Before any container is touched, inside the revision (a redeploy's pulls): its failure fails the revision. */
+  prepare?: () => Promise<void>;
+}
+
+/**
+ * Switches the app (its lock held by the caller) to `plan.definition` as a revision, health-gated:
+ * new containers beside the old, the old removed once the new are healthy. A failure puts the
+ * rows and the old containers back and is recorded; an unhealthy new generation is a 502.
+ */
+export async function switchApp(em: EntityManager, deps: AppsDeps, app: App, plan: SwitchPlan): Promise<Revision> {
+  const history = deps.history!;
+  const store = history.store(em);
+  const runner = deps.runnerFor(em);
+  const restore: SwitchRestore = { rows: plan.rows, stopped: [] };
+  const revision = await store.open(
+    { appId: app.id },
+    { action: plan.action, rollbackOf: plan.rollbackOf, definition: plan.definition, images: plan.images, author: plan.author, restore },
+  );
+  try {
+    await plan.prepare?.();
+    const applied = await applyDefinition(em, app, plan.definition, plan.pins);
+    const docker = deps.runtime.docker;
+    const outcome = await new AppSwitch(runner, docker, { graceMs: history.config.graceMs, timeoutMs: history.config.healthTimeoutMs }).run(
+      app,
+      applied.services,
+      revision.number,
+      {
+        progress: (step) => store.progress(revision, step),
+        stopped: async (ids) => {
+          restore.stopped.push(...ids);
+          await store.keepRestore(revision, restore);
+        },
+      },
+      plan.undo,
+    );
+    for (const id of outcome.aside) await docker.removeContainer(id, { force: true, removeVolumes: false });
+    for (const service of applied.retired) {
+      await runner.removeServiceContainers(app.id, service.id);
+      em.remove(service);
+    }
+    await em.flush();
+    const failure = outcome.failure;
+    return await store.settle(
+      revision,
+      failure === undefined
+        ? { outcome: 'succeeded', images: outcome.pins }
+        : { outcome: 'failed', error: messageOf(failure), images: outcome.pins, current: true },
+    );
+  } catch (error) {
+    await restoreRows(em, app, plan.rows).catch(() => undefined);
+    await store.settle(revision, { outcome: 'failed', error: messageOf(error) });
+    throw asDomainError(error);
+  }
+}
+
 /** Service name → the reference its containers must run; an image the revision has no digest for is a 422 naming it. */
-function pinsOf(revision: Revision, definition: RevisionDefinition): Record<string, string> {
+function pinsOf(revision: Revision, definition: RevisionDefinition): Record<string, string | null> {
   const byName = new Map(revision.images.map((image) => [image.name, image]));
-  const pins: Record<string, string> = {};
+  const pins: Record<string, string | null> = {};
   for (const image of definition.images) {
     const pinned = byName.get(image.name);
     if (!pinned?.reference) {
@@ -160,5 +195,5 @@ function messageOf(error: unknown): string {
 function asDomainError(error: unknown): unknown {
   const cause = error instanceof SwitchFailedError ? error.cause : error;
   if (cause instanceof DomainError || isEngineUnreachable(cause)) return cause;
-  return new UpstreamError(`the rollback did not get healthy and was undone: ${messageOf(cause)}`);
+  return new UpstreamError(`the new version did not get healthy and was removed; the old one keeps running: ${messageOf(cause)}`);
 }

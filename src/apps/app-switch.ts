@@ -8,8 +8,9 @@ import { LABEL_REVISION } from './container-labels';
 import { needs, type ContainerRunner } from './container-runner';
 import { dependencyOrder } from './dependency-order';
 import { asideName, isAside } from './engine-names';
-import { awaitHealthy, type GatedContainer, type GateOptions } from './health-gate';
+import { awaitHealthy, UnhealthyError, type GatedContainer, type GateOptions } from './health-gate';
 import { restartPolicyOf } from './service-definition';
+import { runError } from './run-error';
 
 export interface SwitchHooks {
   progress(step: string): Promise<void>;
@@ -55,6 +56,9 @@ export class AppSwitch {
     const aside: { id: string; name: string }[] = [];
     const stopped: string[] = [];
     const pins: PinnedImage[] = [];
+    // Nothing of the old generation served: a failing new one is no worse, so it is kept (and said).
+    let served = false;
+    let current: Service | undefined;
     try {
       const project = await this.runner.project(app.id);
       const networks = await this.runner.ensureNetworks(app.id, project, services);
@@ -64,6 +68,7 @@ export class AppSwitch {
         (name) => needs(byName.get(name)!).filter((n) => byName.has(n)),
       ).map((name) => byName.get(name)!);
       for (const service of order) {
+        current = service;
         await hooks.progress(`${service.name}: getting its image`);
         const image = await this.runner.imageFor(service);
         pins.push(pinnedFromEngine(service.name, service.from, image));
@@ -74,6 +79,7 @@ export class AppSwitch {
           if (container.Labels[LABEL_REVISION] === String(revision) || isAside(name)) continue;
           await this.docker.renameContainer(container.Id, asideName(name, revision));
           aside.push({ id: container.Id, name });
+          if (container.State === 'running') served = true;
           if (publishes && container.State === 'running') halted.push(container.Id);
         }
         if (halted.length) {
@@ -92,7 +98,10 @@ export class AppSwitch {
       await awaitHealthy(this.docker, made, this.gate, (step) => void hooks.progress(step));
       return { pins, aside: aside.map((a) => a.id) };
     } catch (error) {
-      if (!undoOnFailure && !isEngineUnreachable(error) && made.length > 0) {
+      if ((!undoOnFailure || !served) && !isEngineUnreachable(error)) {
+        // Kept, as a start that fails is: the service says why, and services after it are untouched.
+        if (current)
+          current.lastError = error instanceof UnhealthyError ? { code: 502, message: error.message, fields: '' } : runError(error);
         return { pins, aside: aside.map((a) => a.id), failure: error };
       }
       const undone = await undoSwitch(this.docker, this.runner, app.id, revision, aside, stopped).then(
