@@ -149,19 +149,23 @@ export async function switchApp(em: EntityManager, deps: AppsDeps, app: App, pla
       },
       plan.undo,
     );
-    for (const id of outcome.aside) await docker.removeContainer(id, { force: true, removeVolumes: false });
-    for (const service of applied.retired) {
-      await runner.removeServiceContainers(app.id, service.id);
-      em.remove(service);
-    }
-    await em.flush();
     const failure = outcome.failure;
-    return await store.settle(
+    // Settled before the old containers go: a process that dies after this leaves only leftovers
+    // (labelled, removed with the app), never a recorded switch it cannot undo.
+    await em.flush();
+    const settled = await store.settle(
       revision,
       failure === undefined
         ? { outcome: 'succeeded', images: outcome.pins }
         : { outcome: 'failed', error: messageOf(failure), images: outcome.pins, current: true },
     );
+    for (const id of outcome.aside) await docker.removeContainer(id, { force: true, removeVolumes: false }).catch(() => undefined);
+    for (const service of applied.retired) {
+      await runner.removeServiceContainers(app.id, service.id).catch(() => undefined);
+      em.remove(service);
+    }
+    await em.flush();
+    return settled;
   } catch (error) {
     await restoreRows(em, app, plan.rows).catch(() => undefined);
     await store.settle(revision, { outcome: 'failed', error: messageOf(error) });

@@ -3,6 +3,7 @@ import { revisionDiff } from '../../src/history/revision-diff';
 import type { RevisionDefinition } from '../../src/history/revision-definition';
 import { RevisionStore } from '../../src/history/revision-store';
 import { NotFoundError, ValidationError } from '../../src/errors';
+import { bareImage } from '../../src/parts/image';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 const author = { kind: 'token', id: '1', name: 'ci' };
@@ -11,18 +12,11 @@ const definition = (tag: string, password: string): RevisionDefinition => ({
   name: 'shop',
   images: [
     {
-      name: 'web',
-      source: `shop/web:${tag}`,
-      expose: [],
-      ports: [],
-      links: [],
+      ...bareImage('web', `shop/web:${tag}`),
       environment: [
         { variable: 'MODE', value: tag },
         { variable: 'DB_PASSWORD', value: password },
       ],
-      volumes: [],
-      volumes_from: [],
-      deployment: null,
     },
   ],
 });
