@@ -7,6 +7,7 @@ import { describeDocker, makeImage, testDockerClient } from '../helpers/docker';
 import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
 import { cleanupEngine, instanceId, suffix, waitFor } from '../apps/fixtures';
 import { genericCall } from '../automation/senders';
+import { until, wsClient, wsSubscribe } from '../events/clients';
 
 const run = promisify(execFile);
 
@@ -125,10 +126,27 @@ describeBoth('the health-gated switch of an app on the local engine', () => {
     ]);
   });
 
-  test('a healthy new version replaces the old, which goes only then', async () => {
+  test('a healthy new version replaces the old, which goes only then; subscribers see each step, then the outcome', async () => {
     const [old] = await containers();
     await push('fixed', 'touch /tmp/ready; exec sleep 3600');
+    const client = wsClient(t.url);
+    const stream = wsSubscribe(client, 'subscription($a: Int) { revisionChanged(appId: $a) { appId number outcome step } }', { a: appId });
+    await until(() => t.app.deps.events.bus.subscriberCount('revision_events') === 1, 'the subscriber');
     expect(await redeployTo('fixed')).toEqual({ status: 'done', message: `redeployed with ${repository}:fixed` });
+    type Event = { revisionChanged: { appId: number; number: number; outcome: string; step: string | null } };
+    const events: Event['revisionChanged'][] = [];
+    while (events.at(-1)?.outcome !== 'succeeded') events.push((await stream.next<Event>()).data!.revisionChanged);
+    await stream.close();
+    await client.dispose();
+    // Repeated while it waits: one of each.
+    const steps = events.filter((e, i) => i === 0 || e.step !== events[i - 1].step);
+    expect(steps).toEqual([
+      { appId, number: 4, outcome: 'in progress', step: null },
+      { appId, number: 4, outcome: 'in progress', step: 'web: getting its image' },
+      { appId, number: 4, outcome: 'in progress', step: 'web: starting its new containers' },
+      { appId, number: 4, outcome: 'in progress', step: 'waiting until web is healthy' },
+      { appId, number: 4, outcome: 'succeeded', step: null },
+    ]);
     const now = await containers();
     expect(now.map((c) => c.State)).toEqual(['running']);
     expect(now[0].Id).not.toBe(old.Id);

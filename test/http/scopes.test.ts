@@ -303,6 +303,7 @@ const MUTATIONS: Record<string, Scope> = {
 
 const SUBSCRIPTIONS: Record<string, Scope> = {
   deploymentStatusChanged: 'read',
+  revisionChanged: 'read',
   serviceStateChanged: 'read',
 };
 
