@@ -135,7 +135,7 @@ describeBoth('the health-gated switch of an app on the local engine', () => {
     expect(await redeployTo('fixed')).toEqual({ status: 'done', message: `redeployed with ${repository}:fixed` });
     type Event = { revisionChanged: { appId: number; number: number; outcome: string; step: string | null } };
     const events: Event['revisionChanged'][] = [];
-    while (events.at(-1)?.outcome !== 'succeeded') events.push((await stream.next<Event>()).data!.revisionChanged);
+    while (events.at(-1)?.outcome !== 'succeeded') events.push((await stream.next<Event>()).data.revisionChanged);
     await stream.close();
     await client.dispose();
     // Repeated while it waits: one of each.
