@@ -6,7 +6,8 @@ import type { Browser, Page } from 'playwright-core';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app';
 import { describeBrowser, launchChromium } from '../helpers/browser';
 import { TEST_IMAGE } from '../helpers/docker';
-import { cleanupEngine, instanceId, waitFor } from '../apps/fixtures';
+import { cleanupEngine, image, instanceId, seedTemplate, waitFor } from '../apps/fixtures';
+import { startAgent, startFakeAdapter, type RunningAgent } from '../agent/agent-harness';
 
 const ROOT = path.resolve(__dirname, '../..');
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -27,6 +28,8 @@ describeBrowser('web console: an app’s history', () => {
   let page: Page;
   let instance: string;
   let appId: number;
+  let agent: RunningAgent | undefined;
+  let adapter: Awaited<ReturnType<typeof startFakeAdapter>> | undefined;
   const revisions = async () =>
     (await t.request<{ number: number; outcome: string }[]>('GET', `/apps/${appId}/revisions`)).body.map((r) => [r.number, r.outcome]);
 
@@ -56,6 +59,8 @@ describeBrowser('web console: an app’s history', () => {
 
   afterAll(async () => {
     await browser?.close();
+    await agent?.close();
+    await adapter?.close();
     if (instance) await cleanupEngine(instance);
     await t?.close();
   });
@@ -98,6 +103,44 @@ describeBrowser('web console: an app’s history', () => {
       [3, 'succeeded'],
       [2, 'rolled back'],
       [1, 'succeeded'],
+    ]);
+  });
+
+  test("a deployment's History on its target's page: Roll back sends the pinned revision to the agent", async () => {
+    adapter = await startFakeAdapter();
+    agent = await startAgent({ env: { AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url } });
+    const targetId = (await t.request<{ id: number }>('POST', '/deployment_targets', { body: { name: 'edge', auth_blob: agent.token } }))
+      .body.id;
+    // Pinned by digest as written: its revisions have a digest with no registry to ask.
+    const source = `${TEST_IMAGE.split(':')[0]}@sha256:${'1'.repeat(64)}`;
+    const templateId = await seedTemplate(t, { name: 'pinned', images: [image({ name: 'web', source })] });
+    const deployment = await t.request<{ id: number }>('POST', `/deployment_targets/${targetId}/deployments`, {
+      body: { template_id: templateId },
+    });
+    expect(deployment.status).toBe(200);
+    const id = deployment.body.id;
+    expect((await t.request('POST', `/deployment_targets/${targetId}/deployments/${id}/redeploy`)).status).toBe(200);
+
+    await page.goto(`${t.url}/#/targets/${targetId}`);
+    await page.getByRole('button', { name: 'History of pinned' }).click();
+    const history = page.getByRole('region', { name: 'History of pinned' });
+    await history.locator('tr[data-revision="2"]').getByText('succeeded (current)').waitFor();
+    expect(await history.locator('tr[data-revision="1"] td').nth(1).innerText()).toBe('create');
+    await history.getByRole('button', { name: 'Roll back to revision 1…' }).click();
+    const confirm = history.getByRole('group', { name: 'Confirm rollback' });
+    await confirm.getByRole('region', { name: 'Diff of revisions 2 and 1' }).getByText('No change.').waitFor();
+    await confirm.getByRole('button', { name: 'Roll back to revision 1' }).click();
+    await history.getByRole('status').filter({ hasText: 'Revision 3 succeeded' }).waitFor({ timeout: 60_000 });
+    await history.locator('tr[data-revision="3"]').getByText('succeeded (current)').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    const listed = await t.request<{ number: number; action: string; outcome: string }[]>(
+      'GET',
+      `/deployment_targets/${targetId}/deployments/${id}/revisions`,
+    );
+    expect(listed.body.map((r) => [r.number, r.action, r.outcome])).toEqual([
+      [3, 'rollback', 'succeeded'],
+      [2, 'redeploy', 'rolled back'],
+      [1, 'create', 'succeeded'],
     ]);
   });
 });

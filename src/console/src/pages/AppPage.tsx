@@ -267,7 +267,7 @@ export function AppPage({ id }: { id: number }) {
             </tbody>
           </table>
           {editedService && <ServiceEditor key={editedService.id} appId={id} service={editedService} onDone={() => setEditing(null)} />}
-          <History appId={id} />
+          <History owner={{ appId: id }} />
           <Journal appId={id} services={(app.services ?? []).map((s) => s.name)} />
           <SaveAsTemplate appId={id} appName={app.name} />
           <DeployToTarget appId={id} />

@@ -1,60 +1,98 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
+import type { ConsoleRevisionDiffFieldsFragment, ConsoleRevisionFieldsFragment } from '../gql/graphql';
 import { Alert, failureOf, RequestError, ScopedButton } from '../ui';
 
-const HistoryQuery = graphql(`
+export const RevisionFields = graphql(`
+  fragment ConsoleRevisionFields on Revision {
+    number
+    action
+    rollbackOf
+    outcome
+    error
+    current
+    createdAt
+    deploymentId
+    author {
+      kind
+      name
+    }
+    images {
+      name
+      digest
+      note
+    }
+  }
+`);
+
+export const DiffFields = graphql(`
+  fragment ConsoleRevisionDiffFields on RevisionDiff {
+    from
+    to
+    unified
+    images {
+      image
+      change
+      fields {
+        field
+        old
+        new
+        secret
+      }
+    }
+  }
+`);
+
+const AppHistoryQuery = graphql(`
   query ConsoleAppHistory($id: Int!) {
     app(id: $id) {
       id
       revisions(first: 50) {
         nodes {
-          number
-          action
-          rollbackOf
-          outcome
-          error
-          current
-          createdAt
-          author {
-            kind
-            name
-          }
-          images {
-            name
-            digest
-            note
-          }
+          ...ConsoleRevisionFields
         }
       }
     }
   }
 `);
 
-const DiffQuery = graphql(`
+const DeploymentHistoryQuery = graphql(`
+  query ConsoleDeploymentHistory($targetId: Int!, $id: Int!) {
+    deployment(targetId: $targetId, id: $id) {
+      id
+      revisions(first: 50) {
+        nodes {
+          ...ConsoleRevisionFields
+        }
+      }
+    }
+  }
+`);
+
+const AppDiffQuery = graphql(`
   query ConsoleRevisionDiff($id: Int!, $from: Int!, $to: Int!) {
     app(id: $id) {
       id
       revisionDiff(from: $from, to: $to) {
-        from
-        to
-        unified
-        images {
-          image
-          change
-          fields {
-            field
-            old
-            new
-            secret
-          }
-        }
+        ...ConsoleRevisionDiffFields
       }
     }
   }
 `);
 
-const Rollback = graphql(`
+const DeploymentDiffQuery = graphql(`
+  query ConsoleDeploymentRevisionDiff($targetId: Int!, $id: Int!, $from: Int!, $to: Int!) {
+    deployment(targetId: $targetId, id: $id) {
+      id
+      revisionDiff(from: $from, to: $to) {
+        ...ConsoleRevisionDiffFields
+      }
+    }
+  }
+`);
+
+const RollbackApp = graphql(`
   mutation ConsoleRollbackApp($appId: Int!, $revision: Int!) {
     rollbackApp(input: { appId: $appId, revision: $revision }) {
       __typename
@@ -69,9 +107,25 @@ const Rollback = graphql(`
   }
 `);
 
+const RollbackDeployment = graphql(`
+  mutation ConsoleRollbackDeployment($targetId: Int!, $deploymentId: Int!, $revision: Int!) {
+    rollbackDeployment(input: { targetId: $targetId, deploymentId: $deploymentId, revision: $revision }) {
+      __typename
+      ... on Revision {
+        number
+        outcome
+        deploymentId
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`);
+
 const Progress = graphql(`
-  subscription ConsoleRevisionProgress($appId: Int!) {
-    revisionChanged(appId: $appId) {
+  subscription ConsoleRevisionProgress($appId: Int, $targetId: Int, $deploymentId: Int) {
+    revisionChanged(appId: $appId, targetId: $targetId, deploymentId: $deploymentId) {
       number
       outcome
       step
@@ -79,13 +133,31 @@ const Progress = graphql(`
   }
 `);
 
+/** Whose history: an app, or a deployment of a target. */
+export type HistoryOwner = { appId: number } | { targetId: number; deploymentId: number; name: string };
+
 const short = (digest: string | null | undefined) => (digest ? digest.replace(/^sha256:/, '').slice(0, 12) : 'unknown');
 const text = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
 
 /** What changed from one revision to another: per image and field, then the unified diff of the rendered YAML. */
-function Diff({ appId, from, to }: { appId: number; from: number; to: number }) {
-  const [{ data, error, fetching }] = useQuery({ query: DiffQuery, variables: { id: appId, from, to }, requestPolicy: 'network-only' });
-  const diff = data?.app?.revisionDiff;
+function Diff({ owner, from, to }: { owner: HistoryOwner; from: number; to: number }) {
+  const isApp = 'appId' in owner;
+  const [app] = useQuery({
+    query: AppDiffQuery,
+    variables: { id: isApp ? owner.appId : 0, from, to },
+    pause: !isApp,
+    requestPolicy: 'network-only',
+  });
+  const [deployment] = useQuery({
+    query: DeploymentDiffQuery,
+    variables: isApp ? { targetId: 0, id: 0, from, to } : { targetId: owner.targetId, id: owner.deploymentId, from, to },
+    pause: isApp,
+    requestPolicy: 'network-only',
+  });
+  const { error, fetching } = isApp ? app : deployment;
+  const diff: ConsoleRevisionDiffFieldsFragment | undefined = isApp
+    ? app.data?.app?.revisionDiff
+    : deployment.data?.deployment?.revisionDiff;
   return (
     <div aria-label={`Diff of revisions ${from} and ${to}`} role="region">
       <RequestError error={error} />
@@ -109,15 +181,35 @@ function Diff({ appId, from, to }: { appId: number; from: number; to: number }) 
   );
 }
 
-/** The app's revisions: who, when, outcome and digests; the diff of any two; a rollback confirmed with its diff. */
-export function History({ appId }: { appId: number }) {
-  const [{ data, error }, reload] = useQuery({ query: HistoryQuery, variables: { id: appId }, requestPolicy: 'network-only' });
+/** An app's or a deployment's revisions: who, when, outcome and digests; the diff of any two; a rollback confirmed with its diff. */
+export function History({ owner, onRolledBack }: { owner: HistoryOwner; onRolledBack?: (deploymentId: number | null) => void }) {
+  const isApp = 'appId' in owner;
+  const [app, reloadApp] = useQuery({
+    query: AppHistoryQuery,
+    variables: { id: isApp ? owner.appId : 0 },
+    pause: !isApp,
+    requestPolicy: 'network-only',
+  });
+  const [deployment, reloadDeployment] = useQuery({
+    query: DeploymentHistoryQuery,
+    variables: isApp ? { targetId: 0, id: 0 } : { targetId: owner.targetId, id: owner.deploymentId },
+    pause: isApp,
+    requestPolicy: 'network-only',
+  });
+  const error = isApp ? app.error : deployment.error;
+  const reload = () => (isApp ? reloadApp : reloadDeployment)({ requestPolicy: 'network-only' });
   const [compare, setCompare] = useState<number[]>([]);
   const [confirming, setConfirming] = useState<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [rolling, rollback] = useMutation(Rollback);
-  const [progress] = useSubscription({ query: Progress, variables: { appId } }, (_last, event) => event);
-  const revisions = data?.app?.revisions.nodes ?? [];
+  const [rollingApp, rollbackApp] = useMutation(RollbackApp);
+  const [rollingDeployment, rollbackDeployment] = useMutation(RollbackDeployment);
+  const rolling = isApp ? rollingApp : rollingDeployment;
+  const [progress] = useSubscription(
+    { query: Progress, variables: isApp ? { appId: owner.appId } : { targetId: owner.targetId, deploymentId: owner.deploymentId } },
+    (_last, event) => event,
+  );
+  const revisions: ConsoleRevisionFieldsFragment[] =
+    (isApp ? app.data?.app?.revisions.nodes : deployment.data?.deployment?.revisions.nodes) ?? [];
   const current = revisions.find((r) => r.current);
   const live = progress.data?.revisionChanged;
 
@@ -125,16 +217,25 @@ export function History({ appId }: { appId: number }) {
     setCompare((chosen) => (chosen.includes(number) ? chosen.filter((n) => n !== number) : [...chosen, number].slice(-2)));
   const roll = async (number: number) => {
     setFailure(null);
-    const result = await rollback({ appId, revision: number });
     setConfirming(null);
-    setFailure(failureOf(result, 'rollbackApp'));
-    reload({ requestPolicy: 'network-only' });
+    if (isApp) {
+      setFailure(failureOf(await rollbackApp({ appId: owner.appId, revision: number }), 'rollbackApp'));
+      return reload();
+    }
+    const result = await rollbackDeployment({ targetId: owner.targetId, deploymentId: owner.deploymentId, revision: number });
+    const failed = failureOf(result, 'rollbackDeployment');
+    setFailure(failed);
+    // A new deployment replaced it (an agent of the original protocol): its owner shows the new one.
+    const made = result.data?.rollbackDeployment;
+    if (!failed) onRolledBack?.(made?.__typename === 'Revision' ? (made.deploymentId ?? null) : null);
+    reload();
   };
   const [a, b] = [...compare].sort((x, y) => x - y);
+  const titleId = isApp ? 'history-title' : `history-${owner.targetId}-${owner.deploymentId}`;
 
   return (
-    <section aria-labelledby="history-title">
-      <h2 id="history-title">History</h2>
+    <section aria-labelledby={titleId}>
+      <h2 id={titleId}>{isApp ? 'History' : `History of ${owner.name}`}</h2>
       <RequestError error={error} />
       {live && live.outcome === 'in progress' && (
         <p role="status">
@@ -189,7 +290,7 @@ export function History({ appId }: { appId: number }) {
               </td>
               <td>
                 {!r.current && r.outcome !== 'in progress' && (
-                  <ScopedButton scope="write" onClick={() => setConfirming(r.number)}>
+                  <ScopedButton scope={isApp ? 'write' : 'deploy'} onClick={() => setConfirming(r.number)}>
                     Roll back to revision {r.number}…
                   </ScopedButton>
                 )}
@@ -198,14 +299,14 @@ export function History({ appId }: { appId: number }) {
           ))}
         </tbody>
       </table>
-      {a !== undefined && b !== undefined && <Diff appId={appId} from={a} to={b} />}
+      {a !== undefined && b !== undefined && <Diff owner={owner} from={a} to={b} />}
       {confirming !== null && current && (
         <div role="group" aria-label="Confirm rollback" className="confirm">
           <p>
             Roll back from revision {current.number} to revision {confirming}? Its images run by their digests; the old containers go once
             the new ones are healthy.
           </p>
-          <Diff appId={appId} from={current.number} to={confirming} />
+          <Diff owner={owner} from={current.number} to={confirming} />
           <button type="button" onClick={() => void roll(confirming)} disabled={rolling.fetching}>
             Roll back to revision {confirming}
           </button>
