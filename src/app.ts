@@ -32,34 +32,25 @@ import { VERSION } from './version';
 
 export interface App {
   handler: Handler;
-  /** The original web UI's listener (LEGACY_UI_PORT); undefined when it is off. */
   legacyHandler?: Handler;
-  /** The listener of METRICS_PORT (/metrics alone); undefined when it is not set. */
   metricsHandler?: Handler;
   orm: MikroORM;
   deps: AppDeps;
-  /**
-   * Serves GraphQL subscriptions over WebSocket (graphql-ws) on the server's upgrades to /graphql,
-   * and answers the HTTP parser's own errors (431, malformed requests, Expect) with JSON bodies.
-   */
+  /** graphql-ws on upgrades, and JSON answers to the HTTP parser's own errors. */
   attach(server: Server): void;
-  /**
-   * Ends every subscription (SSE streams complete, WebSocket clients get 1001), so that a
-   * server.close() waiting for its connections can finish. close() does it too.
-   */
+  /** So that a server.close() waiting for its connections can finish. */
   closeStreams(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface AppOptions {
   log?: Logger;
-  /** Where the first start's admin token is announced; stdout by default. */
   announce?: (line: string) => void;
   /** Poll and retry intervals of the subscription producers (tests shorten them). */
   events?: EventsOptions;
 }
 
-/** Builds the service: database, migrations, schema, handler. Never listens (see main.ts). */
+/** Never listens: main.ts does. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.log ?? createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
@@ -144,10 +135,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }
 }
 
-/**
- * With no ADMIN_TOKEN and no admin token in the database, the first start issues one, writes it
- * to DATA_DIR/admin-token (0600) and prints it once. It is never logged.
- */
+/** Written to DATA_DIR/admin-token (0600) and printed once; never logged. */
 async function bootstrapAdminToken(deps: AppDeps, announce: (line: string) => void): Promise<void> {
   if (deps.config.adminToken) return;
   const tokens = new TokenService(deps.orm.em.fork());

@@ -22,7 +22,7 @@ import { ServiceStateEvents } from './outbound/service-state-events';
 import { TargetHealthPoller } from './outbound/target-health';
 import type { AgentClient } from './targets/agent-client';
 
-/** Deploy hooks in, events out, and the audit log: the process-wide parts (README "Automation"). */
+/** The process-wide parts of deploy hooks, outbound events and the audit log. */
 export interface Automation {
   audit: AuditLog;
   events: DomainEventLog;
@@ -152,7 +152,6 @@ export async function createAutomation(deps: AutomationDeps): Promise<Automation
   };
 }
 
-/** The domain services a hook's work calls (the request context's, over the given entity manager). */
 export interface HookServices {
   apps: { get(id: number): Promise<App> };
   appRedeploy: { redeploy(id: number, changes: ImageChanges): Promise<App> };

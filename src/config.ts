@@ -2,10 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseCidr } from './net/cidr';
 
-/**
- * The only reader of process.env for the main service. Parsed once; every problem is reported
- * at once, and the caller exits non-zero.
- */
+// The only reader of process.env for the main service: every problem is reported at once.
 const otlpEndpoint = z.preprocess(
   (v) => (v === '' ? undefined : v),
   z
@@ -107,11 +104,10 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
   WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().positive().default(5),
-  WEBHOOK_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(12),
+  WEBHOOK_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(13),
   WEBHOOK_RESCUE_SECONDS: z.coerce.number().int().positive().default(30),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().max(200).default(20),
   TARGET_HEALTH_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
-  // Operating it: metrics and traces (README "Operating it").
   METRICS_ON_MAIN_PORT: z.enum(['true', 'false']).default('false'),
   METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
@@ -146,7 +142,6 @@ export interface QueryLimits {
   maxDepth: number;
   /** Aliased fields an operation may have, counted through its fragments. */
   maxAliases: number;
-  /** Lexical tokens a document may have (checked while parsing). */
   maxTokens: number;
   /** Fragment spreads an operation may expand to (a fragment spread twice counts twice). */
   maxSpreads: number;
@@ -172,57 +167,42 @@ export interface Config {
   registryAllowPrivate: boolean;
   gitTimeoutMs: number;
   githubUrl: string;
-  /** Directories under which local paths may be template repos (TEMPLATE_REPO_ROOTS, colon-separated); none by default. */
+  /** Local paths outside these are never template repos; none by default. */
   templateRepoRoots: string[];
   githubToken?: string;
   /** Connect, headers and body deadline of a call to an agent. */
   agentTimeoutMs: number;
   /** Headers and body deadline of a deploy or redeploy: the agent may be pulling images. */
   agentDeployTimeoutMs: number;
-  /** Origins a browser may call from (CORS); none: no cross-origin access at all. */
   corsOrigins: string[];
-  /** How long a subscription ticket (createSubscriptionTicket) may wait to be used. */
   subscriptionTicketTtlSeconds: number;
-  /** The built web console (index.html and assets/); unset: dist/console. */
   consoleDir?: string;
-  /** How long a web console session lives after sign-in (12 hours unless set). */
   consoleSessionTtlSeconds: number;
-  /** Automatic persisted queries (Apollo's protocol); off in trusted-documents mode. */
   apq: boolean;
-  /** Queries over /graphql run compiled (graphql-jit); false runs them through graphql-js. */
   compiledQueries: boolean;
-  /** One JSON operation over POST /graphql runs through yoga's envelop without its fetch layer (src/http/graphql-direct.ts). */
+  /** One JSON operation over POST /graphql skips yoga's fetch layer. */
   directGraphQL: boolean;
   /** Only known documents run: the REST operations and those of `trustedDocumentsFile`. */
   trustedDocuments: boolean;
   trustedDocumentsFile?: string;
-  /** Operations one HTTP request may batch; 0: no batching. */
+  /** 0: no batching. */
   batchLimit: number;
-  /** Largest answer read from an agent. */
   agentMaxResponseBytes: number;
-  /** How long a service waits for a compose `depends_on` condition (healthy, completed) of another. */
+  /** For a compose `depends_on` condition (healthy, completed) of another service. */
   appDependencyTimeoutMs: number;
-  /** The address pool app networks take their subnets from, and the prefix length of each. */
   appNetworkPool: string;
   appNetworkPrefix: number;
-  /** The largest build context (compose `build:`) sent to the engine, as a tar. */
   appBuildContextMaxBytes: number;
-  /**
-   * The listener for the original web UI (its dialect, no token: it acts with `scope`). Off
-   * (undefined) unless LEGACY_UI_PORT is set; meant for a trusted network beside the UI.
-   */
+  /** No token: it acts with `scope`, so it is meant for a trusted network beside the UI. */
   legacyUi?: { port: number; host: string; scope: 'read' | 'write' | 'deploy' };
-  /** Peers whose X-Forwarded-For is believed (CIDRs); from anyone else the socket's address is the client's. */
+  /** Peers whose X-Forwarded-For is believed; from anyone else the socket's address is the client's. */
   trustedProxies: string[];
-  /** The service's address as the world reaches it, for the URLs of deploy hooks; unset: the request's own origin. */
+  /** For the URLs of deploy hooks; unset: the request's own origin. */
   publicUrl?: string;
   /** Audit records older than this many days are pruned; 0 keeps them forever. */
   auditRetentionDays: number;
   automation: AutomationConfig;
-  /**
-   * `/metrics` on the main listener (`onMainPort`) and/or on a listener of its own (`port`,
-   * `host`); either answers without a token only when bound to a private address.
-   */
+  /** Either listener answers without a token only when bound to a private address. */
   metrics: { onMainPort: boolean; port?: number; host: string };
   /** An app start a process left half-done (it died) is finished by a replica after this long. */
   appStartResumeAfterSeconds: number;
@@ -241,23 +221,20 @@ export interface HistoryConfig {
   rollbackOnFailure: boolean;
 }
 
-/** Deploy hooks in, events out (src/hooks, src/outbound). */
 export interface AutomationConfig {
-  /** Calls one hook may take per window (each replica counts its own), beyond which 429. */
+  /** Calls per hook and window before 429; each replica counts its own. */
   hookRateLimit: number;
   hookRateWindowSeconds: number;
   /** Event receivers may be on loopback and private addresses (never link-local or metadata). */
   webhookAllowPrivate: boolean;
-  /** Connect, headers and body deadline of one delivery. */
   webhookTimeoutMs: number;
-  /** First wait before a failed delivery is tried again; doubles (with jitter) for `webhookRetryLimit` retries. */
+  /** Doubles (with jitter) for `webhookRetryLimit` retries. */
   webhookRetryDelaySeconds: number;
   webhookRetryLimit: number;
-  /** How often a delivery in flight on a replica that died is handed back to the queue. */
+  /** How often a delivery held by a replica that died is handed back to the queue. */
   webhookRescueSeconds: number;
-  /** Deliveries one replica runs at once. */
   webhookConcurrency: number;
-  /** How often the targets' agents are asked whether they answer (0: never). */
+  /** 0: never. */
   targetHealthIntervalSeconds: number;
 }
 
@@ -353,9 +330,8 @@ export interface TracingSettings {
 }
 
 /**
- * Traces are on when OTEL_EXPORTER_OTLP_ENDPOINT is set. Read before anything else is loaded (the
- * SDK must patch http, pg and graphql before they are required), so apart from the main parse: a
- * value that is not a URL leaves tracing off here and is reported by parseConfig.
+ * Read before anything loads (the SDK must patch http, pg and graphql first), apart from the main
+ * parse: a bad URL leaves tracing off here and parseConfig reports it.
  */
 export function tracingSettings(defaultServiceName: string, env: NodeJS.ProcessEnv = process.env): TracingSettings | undefined {
   const endpoint = otlpEndpoint.safeParse(env.OTEL_EXPORTER_OTLP_ENDPOINT);
@@ -363,11 +339,7 @@ export function tracingSettings(defaultServiceName: string, env: NodeJS.ProcessE
   return { endpoint: endpoint.data, serviceName: env.OTEL_SERVICE_NAME || defaultServiceName };
 }
 
-/**
- * The environment a child process (git) starts from: this process's own, passed on as the
- * operating system would (PATH, HOME, proxies, GIT_SSH_COMMAND). It is not the service's
- * configuration, so it is not parsed; it is read here so that process.env has one reader.
- */
+/** For child processes (git), passed on as the OS would; not parsed, but read here so process.env has one reader. */
 export function inheritedEnvironment(): NodeJS.ProcessEnv {
   return { ...process.env };
 }

@@ -37,26 +37,20 @@ import { RegistryDigests } from './history/image-digests';
 import { REVISION_CHANNEL, RevisionStore } from './history/revision-store';
 import type { RevisionAuthor } from './history/revision.entity';
 
-/** What lives as long as the process: shared by every request. */
 export interface AppDeps {
   config: Config;
   orm: MikroORM;
   log: Logger;
   secrets: SecretBox;
   version: string;
-  /** Interface B client: one pinned-TLS pool per deployment target. */
   agents: AgentClient;
-  /** The apps domain's engine client and background starts. */
   engineRuntime: EngineRuntime;
-  /** LISTEN/NOTIFY bus and its producers, for GraphQL subscriptions (src/events). */
   events: Events;
-  /** Where client-configured outbound requests (registries) may go. */
+  /** Where client-configured outbound requests may go. */
   outbound: OutboundPolicy;
-  /** Deploy hooks, outbound events and the audit log (src/automation.ts). */
   automation: Automation;
 }
 
-/** One request's context, for GraphQL over HTTP and for REST routes alike. */
 export interface Context {
   identity: Identity;
   em: EntityManager;
@@ -95,8 +89,7 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
   const platform = lazy(() => new PlatformService(em, deps.version));
   const users = lazy(() => new UserService(em, config.githubUrl, config.templateRepoRoots, Boolean(config.githubToken)));
   const targets = lazy(() => new TargetService(em, deps.secrets, deps.agents, log));
-  // Per request: one agent request per target and key, however many fields ask; each target is
-  // looked up once per request (TargetService.find) and its token opened once per process.
+  // One agent request per target and key however many fields ask; each target is looked up once per request.
   const agentLoaders = lazy(() => createAgentLoaders(deps.agents, async (id) => targets().agentTarget(await targets().find(Number(id)))));
   // The request's caller, looked up once, is who each revision it makes names.
   const author = lazy((): Promise<RevisionAuthor> =>
@@ -175,7 +168,6 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
     get eventSubscriptions() {
       return eventSubscriptions();
     },
-    /** The audit log (process-wide). */
     get audit() {
       return deps.automation.audit;
     },

@@ -1,8 +1,4 @@
-/**
- * The error catalogue. Every failure a caller can act on is one of these classes, with a stable
- * `code` (GraphQL `extensions.code`) and the HTTP status both interfaces answer with. Anything
- * else is masked as "Unexpected error." and logged (see src/http/errors.ts).
- */
+/** Anything not in the catalogue is masked as "Unexpected error." and logged. */
 export abstract class DomainError extends Error {
   abstract readonly code: string;
   abstract readonly httpStatus: number;
@@ -16,25 +12,22 @@ export abstract class DomainError extends Error {
   }
 }
 
-/** 400: a body or query that does not match the schema (malformed JSON, wrong type, missing field). */
+/** Does not match the schema; 422 is for well-formed but invalid. */
 export class BadRequestError extends DomainError {
   readonly code = 'BAD_REQUEST';
   readonly httpStatus = 400;
 }
 
-/** 401: missing or bad credentials. */
 export class UnauthenticatedError extends DomainError {
   readonly code = 'UNAUTHENTICATED';
   readonly httpStatus = 401;
 }
 
-/** 403: a valid token without the scope the operation needs. */
 export class ForbiddenError extends DomainError {
   readonly code = 'FORBIDDEN';
   readonly httpStatus = 403;
 }
 
-/** 404: an unknown id or path. */
 export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND';
   readonly httpStatus = 404;
@@ -44,68 +37,59 @@ export class NotFoundError extends DomainError {
   }
 }
 
-/** 424: a service's container was not made because a service it depends on failed its condition (compose depends_on). */
+/** A service it depends on failed its compose `depends_on` condition, so its container was not made. */
 export class DependencyFailedError extends DomainError {
   readonly code = 'DEPENDENCY_FAILED';
   readonly httpStatus = 424;
 }
 
-/** 405: a known path with a method it does not take. */
 export class MethodNotAllowedError extends DomainError {
   readonly code = 'METHOD_NOT_ALLOWED';
   readonly httpStatus = 405;
 }
 
-/** 409: a duplicate of something that must be unique. */
 export class ConflictError extends DomainError {
   readonly code = 'CONFLICT';
   readonly httpStatus = 409;
 }
 
-/** 413: a request body over the limit. */
 export class PayloadTooLargeError extends DomainError {
   readonly code = 'PAYLOAD_TOO_LARGE';
   readonly httpStatus = 413;
 }
 
-/** 422: well-formed but invalid (bad URL, link to a missing service, duplicate host port). */
 export class ValidationError extends DomainError {
   readonly code = 'VALIDATION_FAILED';
   readonly httpStatus = 422;
 }
 
-/** 502: an upstream (agent, registry, git host, container engine) failed. */
 export class UpstreamError extends DomainError {
   readonly code = 'UPSTREAM_FAILED';
   readonly httpStatus = 502;
 }
 
-/**
- * 502: an agent answered definitively that the token is wrong: it rejected the credentials, or
- * presented a certificate other than the one pinned in the token. Retrying cannot help.
- */
+/** The agent refused the token's credentials or showed another certificate: retrying cannot help. */
 export class AgentRejectedTokenError extends UpstreamError {}
 
-/** 504: an upstream did not answer in time. */
 export class UpstreamTimeoutError extends DomainError {
   readonly code = 'UPSTREAM_TIMEOUT';
   readonly httpStatus = 504;
 }
 
-/** 429: a caller over its rate (a deploy hook's calls per window); `retryAfterSeconds` goes into Retry-After. */
+/** `retryAfterSeconds` goes into Retry-After. */
 export class RateLimitedError extends DomainError {
   readonly code = 'RATE_LIMITED';
   readonly httpStatus = 429;
   retryAfterSeconds = 1;
 }
 
-/** 501: a call of the original API that needs what this product does not have (its job runner). */
+/** A call of the original API that needs what this product does not have (its job runner). */
 export class NotImplementedError extends DomainError {
   readonly code = 'NOT_IMPLEMENTED';
   readonly httpStatus = 501;
 }
 
-/** 503: the service itself cannot serve yet (database unreachable). */
+/** The service itself cannot serve yet (database unreachable). */
 export class UnavailableError extends DomainError {
   readonly code = 'UNAVAILABLE';
   readonly httpStatus = 503;
@@ -141,7 +125,7 @@ export function errorFromCode(code: string, message: string, fields: readonly st
   return ErrorClass ? new ErrorClass(message, [...fields]) : undefined;
 }
 
-/** The body both interfaces send for an error: `{code, message, fields}`. */
+/** As the contract has it: `code` is the HTTP status and `fields` comma-separated. */
 export interface ErrorBody {
   code: number;
   message: string;

@@ -3,11 +3,7 @@ import { traceFields, tracingEnabled } from './observability/tracing';
 
 export type Logger = pino.Logger;
 
-/**
- * Structured JSON lines on stdout. Credentials never reach a log line: the request logger
- * records method, path, status and duration only, and these paths are redacted wherever an
- * object is logged whole.
- */
+/** Credentials never reach a log line: the request log carries no headers, and these paths are redacted. */
 export function createLogger(level: string, name = 'platform'): Logger {
   return pino({
     name,
@@ -34,4 +30,23 @@ export function createLogger(level: string, name = 'platform'): Logger {
       censor: '[redacted]',
     },
   });
+}
+
+/**
+ * A rejection or exception nothing handled is logged as one line with its stack, where the operator
+ * reads the service's logs, then the process stops as Node would (status 1), after `close` or a bound.
+ */
+export function exitOnFatal(log: Logger, close: () => Promise<void>, boundMs = 10_000): void {
+  let exiting = false;
+  const fatal = (kind: string) => (error: unknown) => {
+    log.fatal({ err: error }, `${kind}: stopping`);
+    if (exiting) return;
+    exiting = true;
+    setTimeout(() => process.exit(1), boundMs).unref();
+    void close()
+      .catch((failure: unknown) => log.error({ err: failure }, 'error while stopping'))
+      .finally(() => process.exit(1));
+  };
+  process.on('unhandledRejection', fatal('unhandled rejection'));
+  process.on('uncaughtException', fatal('uncaught exception'));
 }

@@ -4,10 +4,9 @@ import { createServer } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, parseConfig } from './config';
 import { answerClientErrorsAsJson } from './net/client-errors';
-import { createLogger } from './logger';
+import { createLogger, exitOnFatal } from './logger';
 import { stopTracing } from './observability/start-tracing';
 
-/** `npm start`: read config, create the app, listen. Ctrl-C stops it and its database. */
 async function main(): Promise<void> {
   let config;
   try {
@@ -30,7 +29,6 @@ async function main(): Promise<void> {
     log.info({ host: config.host, port }, `platform listening on http://${config.host}:${port}`);
   });
 
-  // The original web UI's listener: off unless LEGACY_UI_PORT is set (see README, Compatibility).
   const legacy = app.legacyHandler && config.legacyUi ? createServer(app.legacyHandler) : undefined;
   if (legacy && config.legacyUi) {
     answerClientErrorsAsJson(legacy);
@@ -42,7 +40,6 @@ async function main(): Promise<void> {
     });
   }
 
-  // Prometheus's scrape target when METRICS_PORT is set: /metrics alone (README "Operating it").
   const metrics = app.metricsHandler && config.metrics.port !== undefined ? createServer(app.metricsHandler) : undefined;
   if (metrics && config.metrics.port !== undefined) {
     answerClientErrorsAsJson(metrics);
@@ -54,11 +51,9 @@ async function main(): Promise<void> {
     });
   }
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
+  let stopping: Promise<void> | undefined;
+  const close = () => (stopping ??= closeAll());
+  const closeAll = async () => {
     const listeners = [server, ...(legacy ? [legacy] : []), ...(metrics ? [metrics] : [])];
     const closed = Promise.all(listeners.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
     for (const listener of listeners) listener.closeIdleConnections();
@@ -67,10 +62,15 @@ async function main(): Promise<void> {
     await closed;
     await app.close();
     await stopTracing();
+  };
+  const stop = async (signal: string) => {
+    log.info({ signal }, 'stopping');
+    await close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  exitOnFatal(log, close);
 }
 
 main().catch((error: unknown) => {

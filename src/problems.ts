@@ -7,25 +7,17 @@ export interface Problem {
   message: string;
 }
 
-/** How a list of problems reads as one error message. */
 export interface ProblemFormat {
-  /** Before the list (`compose_yaml: `, `a.pmx: `). */
   prefix?: string;
   /** Between a problem's path and its message: `: ` (people's phrasing) or ` ` (a field then its predicate). */
   separator?: string;
-  /** At most this many are listed, then "(and N more)". */
   limit?: number;
-  /** After the list (a full stop). */
   suffix?: string;
   /** The error's fields instead of the problems' own (a whole document answering for its parts). */
   fields?: string[];
 }
 
-/**
- * The one collector of validation problems: every check adds to it, and it becomes one
- * ValidationError (422) naming every problem at once, with their fields: the error body's
- * `{code, message, fields}` (docs/contract.md, Errors).
- */
+/** Every check adds to it, so one 422 names every problem at once. */
 export class Problems {
   readonly list: Problem[] = [];
 

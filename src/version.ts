@@ -1,10 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/**
- * The nearest package.json above this file: the checkout's from src/ (tsx, jest) and from
- * dist/src/ (the compiled output, which has no package.json of its own).
- */
+/** Searched upwards: the compiled output in dist/src/ has no package.json of its own. */
 function packageJson(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const file = path.join(dir, 'package.json');
@@ -13,5 +10,4 @@ function packageJson(): string {
   }
 }
 
-/** The package version: reported by GET /platform and the agent's GET /metadata. */
 export const VERSION: string = (JSON.parse(readFileSync(packageJson(), 'utf8')) as { version: string }).version;

@@ -2,12 +2,7 @@ import { adapterCalls, timed } from '../observability/metrics';
 import { withSpan } from '../observability/tracing';
 import type { Adapter } from './adapters/adapter';
 
-/**
- * The adapter with every call into it (create, status, remove, replace, metadata, and any the
- * interface gains) timed for /metrics and traced as `adapter <type> <call>`, so a deploy's trace
- * shows the agent's request, the adapter call, and the engine calls it made. `close` is not a
- * call into the orchestrator and passes as it is.
- */
+/** Traced as `adapter <type> <call>`, between the agent's request and its engine calls; `close` is no orchestrator call. */
 export function observedAdapter(adapter: Adapter): Adapter {
   return new Proxy(adapter, {
     get(target, property, receiver) {

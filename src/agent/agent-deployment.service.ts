@@ -13,7 +13,7 @@ export interface DeploymentView {
   name: string | null;
   template: number | null;
   service_ids: string[];
-  /** The original agents' member: whether a template is stored to redeploy from (always, here). */
+  /** The original agents' member; always true here. */
   redeployable: boolean;
 }
 
@@ -26,9 +26,8 @@ export interface DeploymentStatusView {
 }
 
 /**
- * The agent's rules. Orchestrator objects are made before the row that records them and removed
- * before the row goes, so a failure never leaves a row pointing at nothing; a redeploy puts the
- * new generation in place before it forgets the old one.
+ * Orchestrator objects are made before the row that records them and removed before it goes, so
+ * no row points at nothing; a redeploy puts the new generation in place before forgetting the old.
  */
 export class DeploymentService {
   /** Serialises redeploy/delete per deployment: two at once would each remove the other's objects. */
@@ -41,11 +40,9 @@ export class DeploymentService {
   ) {}
 
   /**
-   * What reads answer, kept in memory: the main service asks every agent at once, on every
-   * query and poll, and a database round trip per read was most of an agent's time (bench
-   * scenario 2). This process is the only writer (one agent per database, held by
-   * lockAgentDatabase), so the rows change only through the methods below, which bump
-   * `generation` once their write is committed; a read that began before that is not kept.
+   * Reads are answered from memory: the main service asks every agent on every query and poll. This
+   * process is the database's only writer (lockAgentDatabase); its writes bump `generation` once
+   * committed, and a read begun before that is not kept.
    */
   private snapshot: { generation: number; rows: Promise<readonly Readonly<DeploymentView>[]> } | undefined;
   private generation = 0;
@@ -144,7 +141,6 @@ export class DeploymentService {
     });
   }
 
-  /** The deployments as reads answer them; shared by every read of one generation, never changed. */
   private rows(): Promise<readonly Readonly<DeploymentView>[]> {
     if (this.snapshot?.generation === this.generation) return this.snapshot.rows;
     const snapshot = { generation: this.generation, rows: this.readRows() };
@@ -169,7 +165,7 @@ export class DeploymentService {
     }));
   }
 
-  /** Flushes, and whatever the outcome, the snapshot is read again by the next read. */
+  /** Whatever the outcome, the next read reads the rows again. */
   private async written(em: EntityManager): Promise<void> {
     try {
       await em.flush();

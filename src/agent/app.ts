@@ -17,7 +17,6 @@ import { createRequestHandler, type RequestListener } from './server';
 
 export interface AgentApp {
   handler: RequestListener;
-  /** The listener of AGENT_METRICS_PORT (/metrics alone); undefined when it is not set. */
   metricsHandler?: RequestListener;
   credentials: AgentCredentials;
   adapter: Adapter;
@@ -27,15 +26,12 @@ export interface AgentApp {
 }
 
 export interface AgentDeps {
-  /** Tests pass their own adapter (or an http adapter pointed at a test server). */
+  /** Tests pass their own. */
   adapter?: Adapter;
   log?: Logger;
 }
 
-/**
- * Builds the agent: credentials, database (embedded unless DATABASE_URL), adapter, routes.
- * Never listens: main.ts (or a test) puts `handler` behind node:https with `credentials`.
- */
+/** Never listens: main.ts (or a test) puts `handler` behind node:https with `credentials`. */
 export async function createAgentApp(config: AgentConfig, deps: AgentDeps = {}): Promise<AgentApp> {
   const log = deps.log ?? createLogger(config.logLevel, 'platform-agent');
   const credentials = await loadOrCreateCredentials(config.dataDir, config.publicUrl, log);
@@ -59,7 +55,6 @@ export async function createAgentApp(config: AgentConfig, deps: AgentDeps = {}):
     cleanups.unshift(() => orm.close(true));
     const lock = await lockAgentDatabase(orm);
     cleanups.unshift(() => lock.release());
-    // Every call into the orchestrator is timed and traced.
     const adapter = observedAdapter(deps.adapter ?? createAdapter(config, log));
     cleanups.unshift(() => adapter.close());
     const deployments = new DeploymentService(orm, adapter, log);

@@ -2,10 +2,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
-/**
- * The agent's only reader of process.env. Parsed once; every problem is reported at once and
- * main.ts exits non-zero.
- */
+// The agent's only reader of process.env: every problem is reported at once.
 const schema = z
   .object({
     AGENT_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
@@ -59,7 +56,6 @@ const schema = z
       .default('1Gi'),
     AGENT_KUBERNETES_STORAGE_CLASS: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    // Operating it (README "Operating it"): Prometheus's /metrics on a listener of its own; traces over OTLP.
     AGENT_METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
     AGENT_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(
@@ -86,7 +82,6 @@ const schema = z
 
 export type AdapterType = 'docker' | 'swarm' | 'http' | 'kubernetes';
 
-/** How the kubernetes adapter reaches its cluster and what it makes there. */
 export interface KubernetesConfig {
   /** A kubeconfig file (or several, joined as in KUBECONFIG); none: the pod's service account. */
   kubeconfig?: string;
@@ -95,7 +90,6 @@ export interface KubernetesConfig {
   namespace?: string;
   /** How long a redeploy waits for its rollout before undoing it. */
   rolloutTimeoutSec: number;
-  /** How long a delete waits for the objects and their pods to be gone. */
   deleteTimeoutSec: number;
   imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
   imagePullSecrets: string[];
@@ -117,9 +111,8 @@ export interface AgentConfig {
   databaseUrl?: string;
   swarmPublishMode: 'ingress' | 'host';
   swarmEndpointMode: 'vip' | 'dnsrr';
-  /** Grace period of a container stopped by a redeploy (docker adapter). */
   stopTimeoutSec: number;
-  /** A Docker client config file (`docker login`'s) whose `auths` the docker adapter pulls with. */
+  /** `docker login`'s config file, whose `auths` the docker adapter pulls with. */
   dockerConfig?: string;
   /** `original`: announce none of interface B's extensions (a main service then uses the spec's calls only). */
   protocol: 'extended' | 'original';

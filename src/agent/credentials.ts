@@ -6,8 +6,7 @@ import path from 'node:path';
 import { createSelfSigned } from './self-signed';
 
 /**
- * The agent's identity: a self-signed certificate and a Basic-auth pair, made on first start and
- * kept in the data dir (mode 0600). The token handed to the main service carries all of it:
+ * Made on first start, kept in the data dir (0600). The token carries all of it:
  * base64 of `<public_url>|<username>|<password>|<PEM certificate>`.
  */
 export interface AgentCredentials {
@@ -33,11 +32,7 @@ export function encodeToken(publicUrl: string, username: string, password: strin
   return Buffer.from(`${publicUrl}|${username}|${password}|${certPem}`, 'utf8').toString('base64');
 }
 
-/**
- * Loads the credentials, making whatever is missing. The certificate is remade when it does not
- * name the public URL's host (the URL changed) or is about to expire; the token is rewritten
- * every start so it always matches the current URL, login and certificate.
- */
+/** The certificate is remade when it no longer names the URL's host or is about to expire; the token is rewritten every start. */
 export async function loadOrCreateCredentials(dataDir: string, publicUrl: string, log: Log): Promise<AgentCredentials> {
   await mkdir(dataDir, { recursive: true });
   let login = await readLogin(dataDir);
@@ -69,10 +64,7 @@ export async function rotateCredentials(dataDir: string, publicUrl: string, log:
   return loadOrCreateCredentials(dataDir, publicUrl, log);
 }
 
-/**
- * Checks Basic auth against the login file. The file is re-read when its mtime changes (checked
- * at most once a second), so `rotate-credentials` takes effect on a running agent.
- */
+/** The login file is re-read when its mtime changes (at most once a second), so a rotation reaches a running agent. */
 export class BasicAuthChecker {
   private expected: Buffer;
   private mtimeMs = 0;

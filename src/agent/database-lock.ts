@@ -7,11 +7,8 @@ const AGENT_LOCK_KEY = 0x706c6167;
 export class DatabaseInUseError extends Error {}
 
 /**
- * One agent per database, held for the agent's lifetime: its deployments are serialised and
- * its list is kept in memory by its own process (DeploymentService), which a second agent
- * writing the same rows would silently break. A session-level advisory lock on a connection of
- * the agent's pool: PostgreSQL drops it with the session, so a killed agent leaves no lock
- * behind. Advisory locks are per database, so agents may share one server.
+ * One agent per database: a second one writing the same rows would silently break the first's in-memory list.
+ * Session-level, so PostgreSQL drops it with a killed agent; per database, so agents may share a server.
  */
 export async function lockAgentDatabase(orm: MikroORM): Promise<{ release(): Promise<void> }> {
   const connection = await acquireConnection(orm.em);

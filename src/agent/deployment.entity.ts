@@ -2,11 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { timestamp, updatedTimestamp } from '../db/timestamps';
 import type { DeployTemplate } from './descriptor';
 
-/**
- * One deployment on this agent's orchestrator. `template` is the merged template (override
- * applied), so a redeploy needs nothing else; `adapterKey` names the current generation of
- * orchestrator objects (networks, containers, services) and changes on every redeploy.
- */
+/** `template` has the override applied, so a redeploy needs nothing else; `adapterKey` changes on every redeploy. */
 export const AgentDeployment = defineEntity({
   name: 'AgentDeployment',
   tableName: 'agent_deployments',

@@ -14,12 +14,8 @@ import { BadRequestError } from '../errors';
 import { Problems } from '../problems';
 import { TEXT_PART_KEYS, type TextPartKey } from '../parts/image';
 
-/**
- * The DeploymentDescriptor of interface B: `{template, override?: {images}}`. Checking is in two
- * passes: types first (a string where an array belongs is a malformed body: 400), then the rules
- * of interface B (required names, ports, paths; known link targets; a sane count: 422). Both name
- * every offending field, e.g. `template.images[0].ports[1].container_port`.
- */
+// Checked in two passes: types first (a string where an array belongs: 400), then interface B's
+// rules (422); both name every offending field, e.g. `template.images[0].ports[1].container_port`.
 export const MAX_COUNT = 100;
 
 export interface Port {
@@ -150,7 +146,7 @@ export function parseDescriptor(body: unknown): DeployTemplate {
   return dropUndefined(merged);
 }
 
-/** Interface B's phrasing of the one validator (parts/validator.ts): each member's path, then a predicate. */
+/** Interface B's phrasing of the one validator: each member's path, then a predicate. */
 const DESCRIPTOR_RULES: PartsScope = { field: () => '', phrasing: 'descriptor', strictPorts: true, strictValues: true };
 
 function checkImage(image: ImageShape, at: string, problems: Problems): DeployImage {

@@ -1,7 +1,7 @@
 // First: when OTEL_EXPORTER_OTLP_ENDPOINT is set, tracing starts before anything it instruments loads.
 import '../observability/trace-agent';
 import { createServer } from 'node:http';
-import { createLogger } from '../logger';
+import { createLogger, exitOnFatal } from '../logger';
 import { answerClientErrorsAsJson } from '../net/client-errors';
 import { stopTracing } from '../observability/start-tracing';
 import { createAgentApp } from './app';
@@ -10,11 +10,7 @@ import { rotateCredentials } from './credentials';
 import { DatabaseInUseError } from './database-lock';
 import { listenHttps } from './server';
 
-/**
- * `npm run agent` serves interface B; `npm run agent -- rotate-credentials` replaces the password,
- * rewrites AGENT_DATA_DIR/token, prints the new token and exits (a running agent picks up the new
- * password within a second).
- */
+/** `rotate-credentials` prints the new token and exits; a running agent picks up the new password within a second. */
 async function main(): Promise<void> {
   const config = parseAgentConfig();
   const log = createLogger(config.logLevel, 'platform-agent');
@@ -33,7 +29,6 @@ async function main(): Promise<void> {
   });
   log.info({ listen: listening.url, publicUrl: config.publicUrl, adapter: config.adapter }, 'agent listening');
   printToken(app.credentials.token, config.dataDir);
-  // Prometheus's scrape target when AGENT_METRICS_PORT is set (plain HTTP, /metrics alone).
   const metrics = app.metricsHandler ? createServer(app.metricsHandler) : undefined;
   if (metrics && config.metricsPort !== undefined) {
     answerClientErrorsAsJson(metrics);
@@ -44,27 +39,28 @@ async function main(): Promise<void> {
     });
   }
 
-  let stopping = false;
+  let stopping: Promise<void> | undefined;
+  const close = () =>
+    (stopping ??= (async () => {
+      metrics?.close();
+      metrics?.closeAllConnections();
+      await listening.close();
+      await app.close();
+      await stopTracing();
+    })());
   const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
     log.info({ signal }, 'stopping');
-    metrics?.close();
-    metrics?.closeAllConnections();
-    void listening
-      .close()
-      .then(() => app.close())
-      .then(() => stopTracing())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          log.error({ err: error }, 'error while stopping');
-          process.exit(1);
-        },
-      );
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'error while stopping');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  exitOnFatal(log, close);
 }
 
 function printToken(token: string, dataDir: string): void {

@@ -6,11 +6,7 @@ import { requestUrl } from '../net/request-target';
 import { collectProcessMetrics, metricsText } from '../observability/metrics';
 import type { RequestListener } from './server';
 
-/**
- * The agent's /metrics, on a plain-HTTP listener of its own (AGENT_METRICS_PORT): Prometheus
- * scrapes it without TLS. Bound to a private address it needs no credentials; anywhere else the
- * agent's own Basic auth (the token's username and password).
- */
+/** Plain HTTP for Prometheus: no credentials on a private address, the agent's Basic auth anywhere else. */
 export function createMetricsListener(
   host: string,
   authenticate: (header: string | undefined) => Promise<boolean>,

@@ -22,8 +22,7 @@ export function agentRoutes(deployments: DeploymentService, adapter: Adapter, fe
         };
       },
     },
-    // `?include=status` (an extension of interface B; without it the answer is the spec's):
-    // each deployment also carries its status, so a caller that wants both needs one request.
+    // `?include=status`, an extension of interface B: a caller that wants both needs one request.
     {
       method: 'GET',
       path: '/deployments',

@@ -27,11 +27,7 @@ import {
 } from '@peculiar/asn1-x509';
 import { isIP } from 'node:net';
 
-/**
- * A self-signed X.509 certificate (EC P-256, ECDSA with SHA-256): Node's crypto makes the keys
- * and the signature, the X.509 structures are @peculiar/asn1-x509's. The clients trust exactly
- * this certificate (it is the sole CA they get), so it only has to carry the names they connect to.
- */
+/** The clients trust exactly this certificate (their sole CA), so it only has to carry the names they connect to. */
 export interface SelfSigned {
   keyPem: string;
   certPem: string;

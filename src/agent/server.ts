@@ -36,11 +36,7 @@ export interface HandlerOptions {
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/**
- * The agent's HTTP layer: routing, Basic auth, JSON bodies and the error contract (every error is
- * `{code, message, fields}`; anything outside the catalogue is masked and logged). Transport-free,
- * so it can sit behind node:https in main.ts and in tests alike.
- */
+/** Transport-free, so it sits behind node:https in main.ts and in tests alike. */
 export function createRequestHandler(options: HandlerOptions): RequestListener {
   const router = Router({ ignoreTrailingSlash: true });
   const methods = new Set<Method>();

@@ -6,7 +6,7 @@ const MIGRATION_FILE = /^(\d{4}-[a-z0-9-]+)\.(ts|js)$/;
 
 /** In number order; a migration is just its file, so two branches that each add one merge without a conflict. */
 export function migrationsIn(dir: string): MigrationObject[] {
-  return readdirSync(dir)
+  const migrations = readdirSync(dir)
     .map((file) => MIGRATION_FILE.exec(file))
     .filter((match): match is RegExpExecArray => match !== null)
     .sort((a, b) => a[1].localeCompare(b[1]))
@@ -17,4 +17,7 @@ export function migrationsIn(dir: string): MigrationObject[] {
       if (classes.length !== 1) throw new Error(`${file} must export one migration class, not ${classes.length}`);
       return { name, class: classes[0] };
     });
+  // A build that left them out would start on an empty database and fail at the first query instead.
+  if (migrations.length === 0) throw new Error(`no migrations in ${dir}: the build is incomplete`);
+  return migrations;
 }

@@ -15,7 +15,6 @@ export interface ServicePort {
   proto?: string | null;
 }
 
-/** What one service's container is made from; links and volumesFrom name other containers. */
 export interface ServiceDefinition {
   name: string;
   image: string;
@@ -27,11 +26,9 @@ export interface ServiceDefinition {
   volumesFrom: string[];
   links: Array<{ service: string; alias: string }>;
   labels: Record<string, string>;
-  /** The app's user-defined network, this container's own names on it, and its fixed address if any. */
   network?: { name: string; aliases: string[]; ipv4Address?: string };
-  /** Restart policy: no, always, on-failure[:N], unless-stopped. Default: the engine's (no). */
   restart?: string | null;
-  /** Set before the service's own environment, which wins on a clash (the legacy link variables). */
+  /** The legacy link variables: the service's own environment wins on a clash. */
   extraEnvironment?: string[];
   /** Variables to unset (the image's too), unless set by the service's own or extra environment. */
   unsetEnvironment?: string[];
@@ -52,17 +49,7 @@ export function portKey(port: string | number, proto?: string | null): string {
   return `${text}/${proto?.toUpperCase() === 'UDP' ? 'udp' : 'tcp'}`;
 }
 
-/**
- * The body of POST /containers/create for a service.
- *
- * - Ports: HostIp is the port's host_interface, else empty, which lets the engine apply its own
- *   default (all interfaces, or what the operator set with `dockerd --ip`). An empty host_port
- *   asks the engine for a free one.
- * - Links: on a user-defined network they become network-scoped links (`EndpointSettings.Links`),
- *   so an alias resolves for the linking container only, and the target may be created later;
- *   without a network they fall back to legacy links on the default bridge.
- * - Volumes without a host path are anonymous volumes (`Volumes`), not binds.
- */
+/** An empty HostIp defers to `dockerd --ip`; on a network, links are network-scoped so the target may come later. */
 export function containerSpec(service: ServiceDefinition): ContainerCreateBody {
   const words = service.command?.trim() ? shellWords(service.command) : [];
   const exposed: ContainerCreateBody['ExposedPorts'] = {};

@@ -6,7 +6,6 @@ import dockerignore from '@balena/dockerignore';
 import { pack } from 'tar-fs';
 import { PayloadTooLargeError, ValidationError } from '../errors';
 
-/** What POST /build is asked to make. */
 export interface BuildRequest {
   /** The context as a tar file (packContext), made when the app was. */
   contextTar: string;
@@ -18,12 +17,10 @@ export interface BuildRequest {
   labels?: Record<string, string>;
 }
 
-/** A failed build: 422 on `build`, naming `what` failed when one is given. */
 export function buildFailed(what: string, reason: string): ValidationError {
   return new ValidationError(`${what ? `${what}: ` : ''}the build failed: ${reason}`, ['build']);
 }
 
-/** One line of a build's progress, as the engine streams it. */
 interface BuildMessage {
   stream?: string;
   status?: string;
@@ -32,12 +29,7 @@ interface BuildMessage {
   aux?: { ID?: string };
 }
 
-/**
- * The build context as a tar stream: the directory's files less what its `.dockerignore`
- * excludes (the engine's own matcher rules, via @balena/dockerignore), never the Dockerfile or
- * `.dockerignore` themselves (the engine needs them, as the docker CLI sends them). Symbolic links
- * go in as links: the engine never follows them out of the context.
- */
+/** The Dockerfile and `.dockerignore` always go, as the docker CLI sends them; links go as links, never followed out. */
 export function contextArchive(contextDir: string, dockerfile: string, maxBytes: number): Readable {
   const rules = dockerignore({ ignorecase: false });
   try {
@@ -65,11 +57,7 @@ export function contextArchive(contextDir: string, dockerfile: string, maxBytes:
   return archive.pipe(limit);
 }
 
-/**
- * Writes the context's tar (contextArchive) to `file`: made while the request that names the
- * context runs (its checkout exists only then, and a context over the limit is that request's
- * 413), sent to the engine when the build runs.
- */
+/** Packed during the request: its checkout exists only then, and an oversized context is that request's 413. */
 export async function packContext(contextDir: string, dockerfile: string, maxBytes: number, file: string): Promise<void> {
   await pipeline(contextArchive(contextDir, dockerfile, maxBytes), createWriteStream(file, { mode: 0o600 }));
 }
@@ -89,11 +77,7 @@ export function buildQuery(request: BuildRequest): Record<string, string | boole
   };
 }
 
-/**
- * Reads a build's progress stream to its end. The engine answers 200 before it runs a step, so
- * a failing RUN or a missing base image arrives as an `error` line: it becomes a 422 naming the
- * service (the file it came with is what failed). Each output line goes to `onLine`.
- */
+/** The engine answers 200 before it runs a step, so a failure arrives as an `error` line: a 422. */
 export async function readBuildProgress(what: string, body: Readable, onLine: (line: string) => void): Promise<string | null> {
   let rest = '';
   let imageId: string | null = null;

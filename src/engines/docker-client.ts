@@ -24,10 +24,6 @@ export interface DockerClientOptions extends EngineConnectionOptions {
   pullTimeoutMs?: number;
 }
 
-/**
- * The Docker Engine API operations this project uses. Swarm endpoints live beside it and call
- * `request` (see EngineHttp).
- */
 export class DockerClient extends EngineHttp {
   private readonly pullTimeoutMs: number;
 
@@ -48,7 +44,6 @@ export class DockerClient extends EngineHttp {
     return this.request('GET', path('images', ref, 'json'));
   }
 
-  /** Every local image (`GET /images/json`). */
   listAllImages(): Promise<{ Id: string; RepoTags: string[] | null; Size: number; VirtualSize?: number; Created: number }[]> {
     return this.request('GET', '/images/json');
   }
@@ -62,7 +57,6 @@ export class DockerClient extends EngineHttp {
     return (await orNull(this.inspectImage(ref))) !== null;
   }
 
-  /** Pulls and waits for the pull to finish; any failure is a 502 naming the image. */
   async pullImage(ref: string, options: { auth?: RegistryAuth } = {}): Promise<void> {
     const headers = options.auth ? { 'x-registry-auth': registryAuthHeader(options.auth) } : undefined;
     try {
@@ -73,19 +67,14 @@ export class DockerClient extends EngineHttp {
       });
       await readPullProgress(ref, response.body);
     } catch (error) {
-      // The engine answers 404 for "no such image in the registry" and 500 for a registry that
-      // refused: both are the registry's failure, not a missing resource of ours.
+      // 404 (no such image upstream) and 500 (registry refused) are the registry's failure, not ours.
       if (error instanceof EngineNotFoundError) throw new UpstreamError(`pulling image ${ref} failed: ${error.message}`);
       if (error instanceof EngineRequestError) throw new UpstreamError(`pulling image ${ref} failed: ${error.engineMessage}`);
       throw error;
     }
   }
 
-  /**
-   * Builds an image from a context tar (POST /build) and waits for the build to end; `onLine`
-   * gets each line of its output. A failed build is a 422 naming `what`; the engine removes its
-   * intermediate containers and tags nothing.
-   */
+  /** A failed build is a 422 naming `what`; the engine removes its intermediate containers and tags nothing. */
   async buildImage(what: string, request: BuildRequest, options: { onLine: (line: string) => void }): Promise<void> {
     const archive = createReadStream(request.contextTar);
     let failure: unknown;
@@ -121,7 +110,6 @@ export class DockerClient extends EngineHttp {
     await this.request('POST', path('containers', id, 'start'), { timeoutMs: Math.max(this.timeoutMs, 60_000) });
   }
 
-  /** Waits up to `timeoutSec` for the container to stop before the engine kills it. */
   async stopContainer(id: string, timeoutSec = 10): Promise<void> {
     await this.request('POST', path('containers', id, 'stop'), {
       query: { t: timeoutSec },
@@ -140,7 +128,6 @@ export class DockerClient extends EngineHttp {
     await this.request('POST', path('containers', id, 'rename'), { query: { name } });
   }
 
-  /** null when there is no such container. */
   inspectContainer(id: string): Promise<ContainerInspect | null> {
     return orNull(this.request<ContainerInspect>('GET', path('containers', id, 'json')));
   }
@@ -152,13 +139,11 @@ export class DockerClient extends EngineHttp {
     });
   }
 
-  /** Blocks until the container exits (or `timeoutMs`), giving its exit code. */
   async waitContainer(id: string, timeoutMs = 60_000): Promise<number> {
     const result = await this.request<{ StatusCode: number }>('POST', path('containers', id, 'wait'), { timeoutMs });
     return result.StatusCode;
   }
 
-  /** The container's log lines so far, split into stdout and stderr. */
   async logs(id: string, options: LogsOptions = {}): Promise<LogEntry[]> {
     const container = await this.inspectContainer(id);
     if (!container) throw new EngineNotFoundError(`No such container: ${id}`);
@@ -228,7 +213,6 @@ export class DockerClient extends EngineHttp {
     return result.Volumes ?? [];
   }
 
-  /** null when there is no such volume. */
   inspectVolume(name: string): Promise<{ Name: string } | null> {
     return orNull(this.request<{ Name: string }>('GET', path('volumes', name)));
   }
@@ -237,10 +221,7 @@ export class DockerClient extends EngineHttp {
     await this.request('DELETE', path('volumes', name));
   }
 
-  /**
-   * Writes files into a created container (before it starts): a tar of them, unpacked at `/`
-   * by the engine (PUT /containers/{id}/archive). Parent directories are made.
-   */
+  /** Before it starts: the engine unpacks the tar at `/`, parent directories included. */
   async putFiles(id: string, files: Array<{ target: string; content: string; mode?: number }>): Promise<void> {
     const archive = await tarOf(files);
     await this.request('PUT', path('containers', id, 'archive'), {
@@ -250,7 +231,6 @@ export class DockerClient extends EngineHttp {
     });
   }
 
-  /** Follows the engine's events until `stop()`; see docker-events.ts. */
   events(options: EventsOptions, onEvent: (event: EngineEvent) => void): Promise<EventSubscription> {
     return subscribeEvents(this, options, onEvent);
   }

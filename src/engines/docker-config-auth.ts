@@ -2,12 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { PullCredentials } from './container-launcher';
 import type { RegistryAuth } from './docker-types';
 
-/**
- * Pull credentials from a Docker client configuration file (`docker login` writes it:
- * `{"auths": {"registry.example:5000": {"auth": "<base64 user:password>"}}}`, or an
- * `identitytoken`), read at each pull so a new login needs no restart. Credential helpers
- * (`credsStore`) are not run.
- */
+/** Read at each pull so a new `docker login` needs no restart; credential helpers (`credsStore`) are not run. */
 export function dockerConfigCredentials(file: string): PullCredentials {
   return async (host) => {
     const config = JSON.parse(await readFile(file, 'utf8')) as { auths?: Record<string, { auth?: string; identitytoken?: string }> };

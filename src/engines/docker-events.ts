@@ -2,7 +2,6 @@ import type { EngineHttp } from './docker-http';
 import type { EngineEvent } from './docker-types';
 
 export interface EventsOptions {
-  /** Engine filters, e.g. `{type: ['container'], label: ['platform.app=3']}`. */
   filters?: Record<string, string[]>;
   since?: Date | number;
 }
@@ -13,11 +12,7 @@ export interface EventSubscription {
   done: Promise<void>;
 }
 
-/**
- * Follows GET /events, calling `onEvent` for each event (one JSON object a line). Resolves once
- * the engine has accepted the subscription, so an unreachable engine rejects here. The stream
- * has no body timeout: an idle engine sends nothing for as long as nothing happens.
- */
+/** Resolves once the engine accepts, so an unreachable engine rejects here; no body timeout, as an idle engine is silent. */
 export async function subscribeEvents(
   engine: EngineHttp,
   options: EventsOptions,

@@ -13,7 +13,6 @@ export interface EngineConnectionOptions {
   /** Per call unless a call says otherwise: time to connect, to the headers, between body chunks. */
   timeoutMs?: number;
   connectTimeoutMs?: number;
-  /** An API version to pin (`1.41` → `/v1.41/...`); default the engine's own current version. */
   apiVersion?: string;
 }
 
@@ -21,9 +20,7 @@ export type QueryValue = string | number | boolean | undefined | null | Record<s
 
 export interface EngineRequestOptions {
   query?: Record<string, QueryValue>;
-  /** Sent as JSON. */
   body?: unknown;
-  /** Sent as is (a tar archive, whole or streamed), with the content type given in `headers`. */
   rawBody?: Buffer | Readable;
   headers?: Record<string, string>;
   timeoutMs?: number;
@@ -40,14 +37,9 @@ export interface EngineStream {
 
 export const DEFAULT_DOCKER_HOST = 'unix:///var/run/docker.sock';
 const DEFAULT_TIMEOUT_MS = 10_000;
-/** A JSON answer of the engine (a container list, an inspect) larger than this is refused. */
 export const MAX_ENGINE_ANSWER_BYTES = 64 * 1024 * 1024;
 
-/**
- * The Engine API transport: JSON requests and raw streams over one undici Pool. A Pool, not a
- * single Client, because a followed log or event stream holds its connection open and must not
- * queue every other call behind it.
- */
+/** A Pool, not a Client: a followed log or event stream holds its connection and must not queue other calls. */
 export class EngineHttp {
   readonly host: string;
   protected readonly timeoutMs: number;
@@ -69,11 +61,10 @@ export class EngineHttp {
     }
   }
 
-  /** One JSON call; a 2xx (or 304: "already started/stopped") answer's body parsed, else a domain error. */
+  /** A 304 ("already started/stopped") is a success. */
   async request<T = unknown>(method: string, path: string, options: EngineRequestOptions = {}): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    // The headers and body timeouts bound each silence; the whole exchange gets a deadline too
-    // (twice the per-gap one: headers, then the body).
+    // The timeouts bound each silence; the whole exchange gets a deadline too (headers, then body).
     const response = await this.stream(method, path, { ...options, signal: deadlineSignal(2 * timeoutMs, options.signal) });
     let body: Buffer;
     try {
@@ -89,10 +80,7 @@ export class EngineHttp {
     return (type.includes('json') ? JSON.parse(text) : text) as T;
   }
 
-  /**
-   * A call whose answer is read as a stream (logs, pull progress, events); errors as in `request`.
-   * Timed to the answer's headers for /metrics, and traced, by its operation template.
-   */
+  /** Timed to the answer's headers for /metrics. */
   stream(method: string, path: string, options: EngineRequestOptions = {}): Promise<EngineStream> {
     const operation = engineOperation(method, path);
     return withSpan(`engine ${operation}`, {}, () => timed(engineCalls, { operation }, () => this.send(method, path, options)));
@@ -167,7 +155,6 @@ export function engineOperation(method: string, path: string): string {
   return `${method} other`;
 }
 
-/** Engine query strings: booleans as 1/0 would also do, objects (filters) as JSON. */
 export function queryString(query: Record<string, QueryValue> | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
@@ -189,7 +176,6 @@ export function labelFilter(labels: Record<string, string> | undefined): string[
 export const enginePath = (kind: string, id: string, action = ''): string =>
   `/${kind}/${id.split('/').map(encodeURIComponent).join('/')}${action ? `/${action}` : ''}`;
 
-/** The value, or null where the engine said 404. */
 export async function orNull<T>(pending: Promise<T>): Promise<T | null> {
   try {
     return await pending;

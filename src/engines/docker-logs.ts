@@ -7,13 +7,12 @@ export interface LogsOptions {
   since?: Date | number | string;
   until?: Date | number | string;
   tail?: number | 'all';
-  /** Default true. */
   timestamps?: boolean;
 }
 
 export interface LogEntry {
   stream: LogStream;
-  /** The engine's RFC 3339 time with nanoseconds, kept verbatim so it can be a `since` cursor; null without timestamps. */
+  /** Verbatim (RFC 3339 with nanoseconds) so it can be a `since` cursor. */
   timestamp: string | null;
   message: string;
 }
@@ -21,12 +20,7 @@ export interface LogEntry {
 const HEADER_BYTES = 8;
 const STREAMS: Record<number, LogStream> = { 0: 'stdout', 1: 'stdout', 2: 'stderr' };
 
-/**
- * Turns the bytes of GET /containers/{id}/logs into entries, one per line. A container without
- * a TTY sends frames (1 byte stream, 3 zero bytes, a 4-byte big-endian length, the payload); a
- * TTY container sends raw text, all of it stdout. A frame may hold part of a line or several
- * lines, and a chunk from the socket may end inside a frame, so both are buffered.
- */
+/** Without a TTY the engine frames (stream byte, 3 zeros, u32 BE length, payload); a chunk may end inside one. */
 export class LogDemuxer {
   private pending: Buffer = Buffer.alloc(0);
   private readonly partial: Record<LogStream, string> = { stdout: '', stderr: '' };
@@ -51,7 +45,6 @@ export class LogDemuxer {
     return entries;
   }
 
-  /** The last lines that had no newline. */
   end(): LogEntry[] {
     const entries: LogEntry[] = [];
     for (const stream of ['stdout', 'stderr'] as const) {
@@ -76,7 +69,6 @@ export class LogDemuxer {
   }
 }
 
-/** Demultiplexes a whole log answer at once. */
 export function demuxLogs(data: Buffer, multiplexed: boolean, timestamps: boolean): LogEntry[] {
   const demuxer = new LogDemuxer(multiplexed, timestamps);
   return [...demuxer.push(data), ...demuxer.end()];
@@ -89,7 +81,6 @@ export function engineTime(value: Date | number | string | undefined): string | 
   return String(value);
 }
 
-/** GET /containers/{id}/logs, read to the end (no follow). */
 export async function readLogs(engine: EngineHttp, container: ContainerInspect, options: LogsOptions): Promise<LogEntry[]> {
   const timestamps = options.timestamps ?? true;
   const response = await engine.stream('GET', enginePath('containers', container.Id, 'logs'), {

@@ -2,15 +2,12 @@ import type { Readable } from 'node:stream';
 import { UpstreamError } from '../errors';
 import type { RegistryAuth } from './docker-types';
 
-/** The X-Registry-Auth header: the credentials as JSON, base64url as the engine expects. */
+/** base64url, as the engine expects. */
 export function registryAuthHeader(auth: RegistryAuth): string {
   return Buffer.from(JSON.stringify(auth), 'utf8').toString('base64url');
 }
 
-/**
- * The query for POST /images/create. A reference without tag or digest means `latest`: left
- * without one, the engine would pull every tag of the repository.
- */
+/** Without a tag or digest the engine would pull every tag of the repository: `latest` it is. */
 export function pullQuery(ref: string): { fromImage: string; tag?: string } {
   if (ref.includes('@')) return { fromImage: ref };
   const lastSlash = ref.lastIndexOf('/');
@@ -24,11 +21,7 @@ interface ProgressLine {
   errorDetail?: { message?: string };
 }
 
-/**
- * Reads a pull's progress stream to its end. The engine answers 200 as soon as the pull starts,
- * so a failure later on (unknown tag, denied, registry gone) arrives only as an `error` line.
- * Returns the status lines, for logging.
- */
+/** The engine answers 200 as the pull starts, so a later failure arrives only as an `error` line. */
 export async function readPullProgress(ref: string, body: Readable): Promise<string[]> {
   const statuses: string[] = [];
   let rest = '';

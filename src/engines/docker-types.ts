@@ -1,12 +1,8 @@
-/**
- * The parts of the Engine API's JSON this project reads or writes. Field names are the engine's;
- * everything not listed is still there at run time (container_status.info passes it through).
- */
+// What is not listed is still there at run time: container_status.info passes it through.
 
 export type PortMap = Record<string, Array<{ HostIp: string; HostPort: string }> | null>;
 
 export interface ContainerState {
-  /** created, running, paused, restarting, removing, exited, dead */
   Status: string;
   Running: boolean;
   Paused: boolean;
@@ -84,11 +80,9 @@ export interface EndpointSettings {
   Aliases?: string[];
   /** Network-scoped links `container:alias`: the alias resolves for this container only. */
   Links?: string[];
-  /** A fixed address on the network (one with a user-configured subnet). */
   IPAMConfig?: { IPv4Address?: string };
 }
 
-/** One subnet of a network's IPAM configuration, in the engine's names. */
 export interface IpamSubnet {
   Subnet: string;
   Gateway?: string;
@@ -96,7 +90,6 @@ export interface IpamSubnet {
   AuxiliaryAddresses?: Record<string, string>;
 }
 
-/** The body of POST /containers/create. */
 export interface ContainerCreateBody {
   Image: string;
   Cmd?: string[];
@@ -113,10 +106,9 @@ export interface ContainerCreateBody {
     Links?: string[];
     NetworkMode?: string;
     RestartPolicy?: { Name: string; MaximumRetryCount?: number };
-    /** Compose options mapped to the engine's names (CapAdd, Sysctls, Tmpfs, ...): see compose/options.ts. */
+    /** Compose options in the engine's names (CapAdd, Sysctls, Tmpfs, ...). */
     [key: string]: unknown;
   };
-  /** Compose options mapped to the engine's names (Entrypoint, User, WorkingDir, Healthcheck, ...). */
   [key: string]: unknown;
   NetworkingConfig?: { EndpointsConfig: Record<string, EndpointSettings> };
 }

@@ -1,22 +1,15 @@
 import { ConflictError, DomainError, NotFoundError, UpstreamError, UpstreamTimeoutError } from '../errors';
 
-/** 404 from the engine: no such container, image or network. */
 export class EngineNotFoundError extends NotFoundError {}
 
-/** 409 from the engine: a name already in use, or removing something still in use. */
 export class EngineConflictError extends ConflictError {}
 
-/**
- * 502: the engine's socket or port does not accept connections. Its own class so that callers
- * can tell "the engine is down" (service states all null) from "the engine said no".
- */
+/** Its own class so callers can tell "the engine is down" from "the engine said no". */
 export class EngineUnreachableError extends UpstreamError {}
 
-/** 502: the engine answered with an error status other than 404 and 409. */
 export class EngineRequestError extends UpstreamError {
   constructor(
     message: string,
-    /** The engine's HTTP status. */
     readonly statusCode: number,
     /** The engine's own words, without ours around them. */
     readonly engineMessage: string,
@@ -38,7 +31,6 @@ const UNREACHABLE_CODES = new Set([
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
-/** Turns whatever undici or the socket threw into a domain error naming the engine. */
 export function transportError(error: unknown, host: string, what: string, timeoutMs: number): DomainError {
   if (error instanceof DomainError) return error;
   // Not `instanceof Error`: socket errors come from another realm under jest's vm.
@@ -53,7 +45,6 @@ export function transportError(error: unknown, host: string, what: string, timeo
   return new UpstreamError(`container engine at ${host} failed on ${what}: ${reason}`);
 }
 
-/** Turns an engine error answer (`{"message": ...}`) into a domain error. */
 export function statusError(statusCode: number, body: string, what: string): DomainError {
   let message = body.trim();
   try {
@@ -67,7 +58,6 @@ export function statusError(statusCode: number, body: string, what: string): Dom
   return new EngineRequestError(`container engine failed on ${what} (${statusCode}): ${message}`, statusCode, message);
 }
 
-/** True when the error says the engine could not be reached at all. */
 export function isEngineUnreachable(error: unknown): error is EngineUnreachableError {
   return error instanceof EngineUnreachableError;
 }

@@ -1,11 +1,6 @@
 import { ValidationError } from '../errors';
 
-/**
- * Splits a command line the way a POSIX shell splits words, without expansions: whitespace
- * separates, single quotes keep everything, double quotes keep everything but `\"`, `\\`, `\$`
- * and `` \` ``, and a backslash outside quotes takes the next character literally. The original
- * ran `docker run ... <from> <command>` through a shell, so commands were written for one.
- */
+/** POSIX word splitting without expansions: the original ran commands through a shell, so they were written for one. */
 export function shellWords(command: string): string[] {
   const words: string[] = [];
   let word = '';

@@ -6,10 +6,7 @@ export interface ServiceState {
   sub_state: string | null;
 }
 
-/**
- * What is known of a service's container: its inspect result, null when there is none,
- * 'pulling' while its image is being pulled before create, 'unreachable' when the engine is down.
- */
+/** null: no container; 'unreachable': the engine is down. */
 export type ContainerObservation = ContainerInspect | null | 'pulling' | 'unreachable';
 
 const state = (load: string | null, active: string | null, sub: string | null): ServiceState => ({
@@ -18,11 +15,7 @@ const state = (load: string | null, active: string | null, sub: string | null): 
   sub_state: sub,
 });
 
-/**
- * systemd's words for a container (docs/contract.md "Service states"). Beyond that table: a
- * running container whose health check is still `starting` is activating/start-pre; a paused one
- * is active/running (its processes exist); one being removed is deactivating/stop.
- */
+/** Beyond the contract's table: health `starting` is start-pre, paused is running (its processes exist). */
 export function serviceState(observed: ContainerObservation): ServiceState {
   if (observed === 'unreachable') return state(null, null, null);
   if (observed === 'pulling') return state('loaded', 'activating', 'start-pre');
@@ -59,9 +52,7 @@ export interface PublishedPort {
 export interface ContainerStatus {
   id: string;
   image: string;
-  /** The engine's word: created, running, paused, restarting, removing, exited, dead. */
   state: string;
-  /** For people: "Up since ...", "Exited (1) at ...". */
   status: string;
   running: boolean;
   exit_code: number | null;
@@ -79,7 +70,6 @@ function isoOrNull(value: string | undefined): string | null {
   return Number.isNaN(time.getTime()) ? null : time.toISOString();
 }
 
-/** The service's free-form `container_status`: `{}` when there is no container. */
 export function containerStatus(inspect: ContainerInspect | null): ContainerStatus | Record<string, never> {
   if (!inspect) return {};
   const s = inspect.State;
@@ -119,7 +109,6 @@ function publishedPorts(inspect: ContainerInspect): PublishedPort[] {
   return ports.sort((a, b) => a.container_port - b.container_port || a.proto.localeCompare(b.proto));
 }
 
-/** The image's `Config.ExposedPorts` keys (`["80/tcp"]`); `[]` when unknown. */
 export function defaultExposedPorts(image: ImageInspect | null | undefined): string[] {
   return Object.keys(image?.Config?.ExposedPorts ?? {}).sort();
 }

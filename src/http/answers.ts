@@ -22,11 +22,7 @@ export function errorHeaders(status: number): Record<string, string> {
   return {};
 }
 
-/**
- * A listener's handler: `handle` after the Host check, one log line per request (and its
- * metrics: observability/http-requests.ts), and any failure handed to `fail` once what is left of the
- * request body is read.
- */
+/** One log line per request; a failure goes to `fail` once the rest of the body is read. */
 export function withRequestLog(
   deps: AppDeps,
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
@@ -35,8 +31,7 @@ export function withRequestLog(
   return (req, res) => {
     const started = process.hrtime.bigint();
     const requestId = startRequest(req, res);
-    // On 'close', not 'finish': a subscription stream the client left never finishes, and is
-    // logged once, with how long it lasted and `aborted`.
+    // On 'close', not 'finish': a subscription stream the client left never finishes.
     res.once('close', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       finishRequest(req, res, durationMs / 1000);

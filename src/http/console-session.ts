@@ -16,15 +16,7 @@ export const CSRF_HEADER = 'x-csrf-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/**
- * The web console's sign-in, over its own path (the console is same-origin; CORS never allows
- * credentials, so no other origin can use the cookie or read the CSRF token):
- *
- * - `POST /console/session` `{"token": "<API token>"}`: sets the HttpOnly, SameSite=Strict cookie
- *   and answers the session (who, scopes, expiry, the CSRF token to send back in `x-csrf-token`).
- * - `GET /console/session`: the current session, for a page that reloads.
- * - `DELETE /console/session`: signs out (needs the CSRF token) and clears the cookie.
- */
+/** CORS never allows credentials, so no other origin can use this cookie or read its CSRF token. */
 export async function handleConsoleSession(deps: AppDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const sessions = new ConsoleSessionService(deps.orm.em.fork(), deps.config.consoleSessionTtlSeconds);
   switch (req.method) {
@@ -63,11 +55,7 @@ export async function handleConsoleSession(deps: AppDeps, req: IncomingMessage, 
   }
 }
 
-/**
- * The caller of a request that carries no Authorization header but a console session cookie, or
- * undefined when it has none. A request that could change something (any method but GET, HEAD
- * and OPTIONS) must also carry the session's CSRF token.
- */
+/** For a request without an Authorization header; an unsafe method must also carry the CSRF token. */
 export async function identifySession(deps: AppDeps, req: IncomingMessage): Promise<Identity | undefined> {
   const secret = sessionSecret(req);
   if (secret === undefined) return undefined;

@@ -3,27 +3,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/**
- * The web console's built files (`npm run build` writes them to dist/console): `/` is its page,
- * `/assets/*` its scripts and styles, named by content hash. They are code without data, served
- * to anyone: the page signs in through /console/session before it reads anything.
- */
+/** Code without data, served to anyone: the page signs in before it reads anything. */
 export interface ConsoleAssets {
-  /** Answers the request when it is the console's, and says so. */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
 }
 
 interface Asset {
   body: Buffer;
-  /** Compressed on the first request that accepts gzip, not at start-up (about 30 ms for all). */
+  /** Compressed on the first request that accepts gzip, not at start-up. */
   gzip?: Buffer;
   type: string;
 }
 
-/**
- * What the page may load: its own scripts, styles and API, nothing inline, nothing from another
- * origin, never in a frame.
- */
+/** Nothing inline, nothing from another origin, never in a frame. */
 export const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
@@ -52,13 +44,12 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-/** Where the built console is: beside the compiled service (dist/src → dist/console), or dist/ when run from sources. */
+/** Beside the compiled service (dist/src → dist/console), or dist/ when run from sources. */
 export function defaultConsoleDir(): string {
   const candidates = [path.resolve(__dirname, '../../console'), path.resolve(__dirname, '../../dist/console')];
   return candidates.find((dir) => existsSync(path.join(dir, 'index.html'))) ?? candidates[candidates.length - 1];
 }
 
-/** Loads the built console once (a few hundred kilobytes); null when it is not built. */
 export function loadConsoleAssets(dir: string): ConsoleAssets | null {
   const indexFile = path.join(dir, 'index.html');
   if (!existsSync(indexFile)) return null;
@@ -81,8 +72,7 @@ export function loadConsoleAssets(dir: string): ConsoleAssets | null {
         'content-length': body.length,
         vary: 'accept-encoding',
         ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-        // The page is small and names the current assets: always revalidated. An asset's name
-        // changes with its content: cached for good.
+        // The page names the current assets, so it is revalidated; an asset's name changes with its content.
         'cache-control': isIndex ? 'no-cache' : 'public, max-age=31536000, immutable',
         ...(isIndex ? { 'content-security-policy': CONSOLE_CSP } : {}),
         ...SECURITY_HEADERS,

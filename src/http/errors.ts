@@ -6,16 +6,10 @@ import type { Logger } from '../logger';
 
 export const UNEXPECTED = 'Unexpected error.';
 
-/**
- * What yoga's own request errors may carry and no answer may: its JSON parser puts the
- * SyntaxError (with an excerpt of the body) under `originalError`, whatever NODE_ENV is.
- */
+/** Yoga's JSON parser puts the SyntaxError, with a body excerpt, under `originalError` whatever NODE_ENV is. */
 const INTERNAL_EXTENSIONS = ['originalError', 'stack', 'exception'];
 
-/**
- * The extensions with those members kept but not enumerable: no answer serializes them, and yoga
- * still reads `originalError` to answer a request error (a body that is not JSON) with 400.
- */
+/** Hidden, not removed: yoga still reads `originalError` to answer a non-JSON body with 400. */
 function withoutInternals(extensions: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(extensions)) {
@@ -37,10 +31,6 @@ export function describeError(error: unknown, log: Logger): { status: number; bo
   return { status: 500, body: { code: 500, message: UNEXPECTED, fields: '' } };
 }
 
-/**
- * Yoga's maskError: domain errors keep their message and carry `{code, http: {status}, fields}`
- * in extensions; GraphQL's own errors (syntax, validation) pass; everything else is masked.
- */
 export function maskGraphQLError(log: Logger, options: { suggestions: boolean } = { suggestions: true }) {
   return (error: unknown): Error => {
     let original = error instanceof GraphQLError ? error.originalError : error;
@@ -71,8 +61,7 @@ export function maskGraphQLError(log: Logger, options: { suggestions: boolean } 
       });
       return masked;
     }
-    // GraphQL's own errors (syntax, validation, variable coercion) pass, without graphql-js's
-    // "Did you mean …?" hints when the schema is not to be revealed.
+    // Without graphql-js's "Did you mean …?" hints when the schema is not to be revealed.
     if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) {
       const internal = INTERNAL_EXTENSIONS.some((key) => key in error.extensions);
       if (options.suggestions && !internal) return error;

@@ -6,29 +6,9 @@ import { partialResult } from '../graphql/partial-results';
 import { servedDirectly } from './answers';
 import type { Yoga } from './graphql';
 
-/** The media types yoga's regular (one JSON document) result processor answers with. */
 type RegularMediaType = 'application/json' | 'application/graphql-response+json';
 
-/**
- * GraphQL-over-HTTP's common request, run through yoga's envelop without yoga's fetch layer:
- * a POST of one JSON operation (`query`, `operationName`, `variables`), a query or a mutation,
- * asking for a JSON answer. Yoga wraps such a request in WHATWG Request and Response objects,
- * its hook chain and promise helpers: about a third of the CPU of a small query (bench scenario
- * 1; the same route through REST, which runs the same compiled operation, costs two thirds).
- *
- * The operation runs exactly as under yoga: `yoga.getEnveloped` gives the same parse and
- * validate (yoga's caches, the limits), context, cost check, compiled execution and error
- * masking that graphql-ws uses. The answer is what yoga's result processing makes of it:
- * partialResults (the one `onResultProcess` hook of ours), then yoga's own regular result
- * processor (`processRegularResult`: status and headers from the errors, internals removed); an
- * answer without errors is written directly, as that processor would write it.
- *
- * Anything else — another method or content type, an Accept yoga would answer with SSE or
- * multipart or a 406, a batch, `extensions` (APQ, persisted operations), trusted-documents mode,
- * a document that does not parse or validate, a subscription — is declined before anything
- * runs (`false`) and goes to yoga as before. test/graphql/direct-path.test.ts sends the same
- * requests both ways and compares status, headers and body.
- */
+/** Yoga's envelop without its fetch layer (a third of a small query's CPU); declines (`false`) what it does not serve. */
 export function createDirectGraphQL(
   yoga: Yoga,
   options: { enabled: boolean; maskError: (error: unknown) => Error },
@@ -41,12 +21,10 @@ export function createDirectGraphQL(
     const params = operationParams(json);
     if (!params) return false;
 
-    // Yoga's hooks read the request's method (usePreventMutationViaGET marks a syntax error as a
-    // 400 with it, and yoga's parse cache keeps that error): a body-less Request says POST.
+    // usePreventMutationViaGET reads the method to mark a syntax error 400, and yoga caches that verdict.
     const request = new yoga.fetchAPI.Request(GRAPHQL_URL, { method: 'POST' });
     const enveloped = yoga.getEnveloped({ identity, params, request });
-    // Envelop types parse's, validate's and execute's results as `any` (for every graphql-js
-    // version); these are graphql-js 16's, as in graphql-ws.ts.
+    // Envelop types these results as `any`; they are graphql-js 16's.
     let document: DocumentNode;
     try {
       document = enveloped.parse(params.query) as DocumentNode;
@@ -69,8 +47,7 @@ export function createDirectGraphQL(
         operationName: params.operationName,
       })) as ExecutionResult;
     } catch (error) {
-      // What yoga makes of an error thrown before there is a result (the database down while
-      // the cost check counts a list): masked, as one request error.
+      // Thrown before any result (the database down during the cost check): masked as yoga would.
       const masked = options.maskError(error);
       result = { errors: [masked instanceof GraphQLError ? masked : createGraphQLError(masked.message, { originalError: masked })] };
     }
@@ -88,7 +65,7 @@ interface OperationParams {
   variables?: Record<string, unknown>;
 }
 
-/** One operation (the body's JSON) with only the members yoga's own parameter check would pass as they are. */
+/** Only what yoga's own parameter check would pass unchanged. */
 function operationParams(parsed: unknown): OperationParams | null {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
   const { query, operationName, variables, ...rest } = parsed as Record<string, unknown>;
@@ -111,13 +88,7 @@ function isJsonContentType(header: string | undefined): boolean {
 
 const REGULAR: readonly RegularMediaType[] = ['application/graphql-response+json', 'application/json'];
 
-/**
- * The media type yoga's result processors choose for a single result, when it is one of the
- * regular processor's (null otherwise: SSE, multipart, or a 406). Yoga walks the Accept list
- * in reverse and lets the last match win, the regular processor last: the first listed type that
- * either regular type matches decides, and within it `application/json` wins over
- * `application/graphql-response+json` when a wildcard matches both. Only utf-8 is accepted.
- */
+/** As yoga: the first Accept entry matching decides, `application/json` winning a wildcard; null for SSE, multipart, 406. */
 export function regularMediaType(accept: string | undefined): RegularMediaType | null {
   for (const entry of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
     const [type, ...params] = entry.split(';');
@@ -136,7 +107,6 @@ function matches(asked: string, offered: string): boolean {
   return (askedType === '*' || askedType === type) && (askedSub === '*' || askedSub === sub);
 }
 
-/** The answer yoga's regular result processor would give, written in one `end`. */
 async function send(res: ServerResponse, result: ExecutionResult, mediaType: RegularMediaType, yoga: Yoga): Promise<void> {
   if (!result.errors?.length && !result.extensions) {
     const text = JSON.stringify(result);

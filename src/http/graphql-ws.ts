@@ -26,14 +26,7 @@ import { jsonErrorResponse } from '../net/client-errors';
 
 type Enveloped = ReturnType<Yoga['getEnveloped']>;
 
-/**
- * GraphQL over WebSocket (the graphql-transport-ws protocol of `graphql-ws`) on upgrades to
- * /graphql of `server`. Browsers cannot set headers on a WebSocket, so the token comes in the
- * connection_init payload as `{"authorization": "Bearer <token>"}` or `{"ticket": "<a
- * subscription ticket>"}` (an Authorization header on the upgrade is read too). No valid token
- * closes the socket with 4401, a token without the read scope with 4403. Operations run through
- * yoga's envelop, so masking and validation rules are the same as over HTTP.
- */
+/** Browsers cannot set WebSocket headers: the token or a ticket comes in connection_init. */
 export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -72,11 +65,9 @@ export function attachGraphQLWs(server: Server, yoga: Yoga, deps: AppDeps): { cl
       },
       onSubscribe: async (ctx, _id, payload) => {
         const enveloped = yoga.getEnveloped({ identity: ctx.extra.identity!, params: payload });
-        // Envelop types its parse, validate, execute and subscribe as `any` (for every graphql-js
-        // version); these are graphql-js 16's, as yoga's own transports take them.
+        // Envelop types these as `any`; they are graphql-js 16's.
         let document: DocumentNode;
         try {
-          // The same text rules for variables as over HTTP: NULs, lengths, nesting.
           checkInputTexts(payload.variables);
           document = enveloped.parse(payload.query) as DocumentNode;
         } catch (error) {

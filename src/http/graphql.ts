@@ -18,22 +18,19 @@ export interface ServerContext {
 
 export type Yoga = YogaServerInstance<ServerContext, Context>;
 
-/** graphql-sse's protocol, both modes (yoga's plugin): the path EventSource clients use. */
+/** graphql-sse in both modes; yoga's own SSE at /graphql speaks the distinct mode only. */
 export const GRAPHQL_SSE_PATH = '/graphql/stream';
 
-/** GraphQL over HTTP at /graphql, and GraphiQL for browsers. */
 export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
   const limits = deps.config.graphqlLimits;
   const introspection = deps.config.introspection;
   const rules = [...limitRules(limits), inputTextsRule];
-  // Envelop types parse's and validate's results as `any` (for every graphql-js version); these
-  // are graphql-js 16's.
+  // Envelop types these results as `any`; they are graphql-js 16's.
   const plugins: Plugin[] = [
     {
       onParse: ({ parseFn, setParseFn }) =>
         setParseFn((source, options) => parseFn(source, { ...options, maxTokens: limits.maxTokens }) as DocumentNode),
-      // The limits first, alone: they are linear in the document, and a document over them is
-      // refused before graphql-js's own rules walk it (some of those are not linear).
+      // The linear limits alone first, so an oversized document never reaches graphql-js's non-linear rules.
       onValidate: ({ validateFn, setValidationFn }) =>
         setValidationFn((schema, document, all, typeInfo, options) => {
           const refused = validateFn(schema, document, rules, undefined, options) as readonly GraphQLError[];
@@ -63,8 +60,6 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
     });
   }
   plugins.push(csrfPrevention());
-  // graphql-sse's protocol, distinct and single connection mode, at /graphql/stream (yoga's own
-  // SSE at /graphql speaks the distinct mode only).
   plugins.push(useGraphQLSSE({ endpoint: GRAPHQL_SSE_PATH }));
   if (deps.config.trustedDocuments) {
     plugins.push(...trustedDocumentsPlugins(loadTrustedDocuments(deps.config.trustedDocumentsFile), deps.config.introspection));
@@ -76,18 +71,14 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
     graphqlEndpoint: '/graphql',
     context: ({ identity }) => createContext(identity, deps),
     maskedErrors: { maskError: graphqlMaskError(deps) },
-    // CORS is answered for every path in server.ts (src/http/cors.ts); yoga's default would
-    // reflect any origin.
+    // CORS is answered for every path in server.ts; yoga's default would reflect any origin.
     cors: false,
     batching: deps.config.batchLimit > 0 ? { limit: deps.config.batchLimit } : false,
-    // server.ts reads every body before yoga sees it, bounded by MAX_BODY_BYTES (413 above it).
-    // Yoga's own limit would pipe each body through a TransformStream again (a stream pipeline
-    // and an AbortSignal per request: a tenth of a small query's CPU, bench scenario 1).
+    // server.ts already read the body under MAX_BODY_BYTES; yoga's limit would pipe it again (a tenth of the CPU).
     maxRequestBodySize: false,
     graphiql: {
       title: 'platform GraphQL',
-      // No placeholder header: it would be sent as is and answered 401. The default query says
-      // where the token goes; it is not kept in the browser's storage.
+      // No placeholder header: it would be sent as is and answered 401.
       defaultQuery: GRAPHIQL_DEFAULT_QUERY,
       shouldPersistHeaders: false,
       defaultEditorToolsVisibility: 'headers',
@@ -99,7 +90,7 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
   });
 }
 
-/** How GraphQL errors are masked: yoga's maskedErrors, and the direct path's errors thrown before a result. */
+/** Shared by yoga and the direct path, so both mask alike. */
 export function graphqlMaskError(deps: AppDeps): (error: unknown) => Error {
   return maskGraphQLError(deps.log, { suggestions: deps.config.introspection });
 }
@@ -125,13 +116,7 @@ const GRAPHIQL_DEFAULT_QUERY = `# platform GraphQL
 }
 `;
 
-/**
- * Yoga's CSRF prevention: a POST a browser would send without a preflight (a form's
- * urlencoded, multipart or text/plain body) is refused unless it carries a header only script
- * can set. GETs are exempt: yoga never runs a mutation on a GET, auth is a bearer token or a
- * single-use ticket (nothing ambient for a forged request to ride on), and a browser's
- * EventSource can only GET without headers.
- */
+/** GETs are exempt: yoga never mutates on GET, no auth is ambient, and EventSource can only GET without headers. */
 function csrfPrevention(): Plugin {
   const plugin = useCSRFPrevention();
   return {
@@ -139,12 +124,7 @@ function csrfPrevention(): Plugin {
   };
 }
 
-/**
- * GraphiQL's assets are served from @graphql-yoga/render-graphiql, not a CDN, so it works
- * offline. The package is a 9 MB script held as one string, and tsx's module lexer keeps a
- * WebAssembly memory the size of the largest file it read: loaded at start it cost ~75 MB of
- * RSS (bench/RESULTS.md, scenario 4). It loads on the first GraphiQL page instead.
- */
+/** Lazy: the 9 MB package held in tsx's lexer memory cost ~75 MB of RSS when loaded at start. */
 async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
   const { renderGraphiQL: render } = await import('@graphql-yoga/render-graphiql');
   return render(options);

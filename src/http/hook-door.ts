@@ -8,11 +8,7 @@ import { describeError } from './errors';
 
 export const HOOK_PREFIX = '/hooks/';
 
-/**
- * `POST /hooks/<id>`: a deploy hook's call. No token (the sender signs with the hook's secret),
- * no CORS (senders are servers; a browser gets no CORS headers and so cannot read the answer),
- * a body of at most 1 MB. Answers its own errors, so that a 429 carries Retry-After.
- */
+/** No token (senders sign), no CORS (senders are servers); answers its own errors so a 429 carries Retry-After. */
 export async function serveHook(deps: AppDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   try {
     if (req.method !== 'POST') {

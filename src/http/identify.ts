@@ -14,10 +14,7 @@ export async function authenticate(deps: AppDeps, req: IncomingMessage): Promise
   return identify(deps, req.headers.authorization);
 }
 
-/**
- * A bearer token, or on a GET without one (a browser's EventSource cannot send headers) a
- * subscription ticket in `?ticket=`: used up here, and removed from the URL yoga sees.
- */
+/** EventSource cannot send headers, so a GET may bring a `?ticket=`, used up and hidden from yoga. */
 export async function authenticateGraphQL(deps: AppDeps, req: IncomingMessage, url: URL): Promise<Identity> {
   const ticket = url.searchParams.get('ticket');
   if (req.headers.authorization !== undefined || req.method !== 'GET' || ticket === null) return authenticate(deps, req);
@@ -32,7 +29,6 @@ export async function redeemTicket(deps: AppDeps, ticket: string): Promise<Ident
   return identity;
 }
 
-/** The caller behind an `Authorization: Bearer` value (HTTP header, or graphql-ws connectionParams). */
 export async function identify(deps: AppDeps, authorization: string | undefined): Promise<Identity> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw new UnauthenticatedError('a bearer token is required (Authorization: Bearer <token>)');

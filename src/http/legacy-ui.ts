@@ -8,12 +8,7 @@ import { originOf } from '../net/request-origin';
 import { sendJson, withRequestLog, type Handler } from './answers';
 import { createRestDoor, formErrors } from './rest-door';
 
-/**
- * The listener for the original web UI (LEGACY_UI_PORT): its paths, placements and shapes
- * (rest/legacy-ui-routes.ts), through the same REST door as interface A. That UI sends no
- * credentials, so every call acts as the operator's LEGACY_UI_SCOPE: this listener belongs on a
- * trusted network beside the UI, never in front of anyone else.
- */
+/** The original UI sends no credentials: every call acts with LEGACY_UI_SCOPE, so this listener stays on a trusted network. */
 export function createLegacyUiHandler(
   deps: AppDeps,
   schema: GraphQLSchema,

@@ -8,11 +8,7 @@ import { errorHeaders, sendJson, withRequestLog, type Handler } from './answers'
 import { describeError } from './errors';
 import { identify } from './identify';
 
-/**
- * `/metrics` in Prometheus's text format. A listener bound to a private address (loopback, the
- * private IPv4 ranges, IPv6 unique-local) serves it without a token, as scrapers on the same
- * network expect; bound anywhere else it needs a token with the admin scope.
- */
+/** No token on a private bound address, as scrapers on the same network expect; an admin token elsewhere. */
 export function createMetricsEndpoint(deps: AppDeps, boundHost: string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   collectProcessMetrics();
   const open = isPrivateAddress(boundHost);
@@ -31,7 +27,6 @@ export function createMetricsEndpoint(deps: AppDeps, boundHost: string): (req: I
   };
 }
 
-/** The listener of METRICS_PORT: /metrics and nothing else. */
 export function createMetricsHandler(deps: AppDeps): Handler {
   const metrics = createMetricsEndpoint(deps, deps.config.metrics.host);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

@@ -5,11 +5,7 @@ import type { RestRoute } from '../../rest/route-table';
 import type { AppDeps } from '../context';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 
-/**
- * GET /openapi.json: the REST contract, made from the route table on the first request and kept.
- * It describes paths, not data, so it needs no token; an operator who turns GraphQL
- * introspection off hides it too.
- */
+/** Paths, not data, so no token; hidden when GraphQL introspection is off. */
 export function serveOpenApi(deps: AppDeps, schema: GraphQLSchema, routes: readonly RestRoute[]) {
   let text: string | undefined;
   return (req: IncomingMessage, res: ServerResponse): void => {

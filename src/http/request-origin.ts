@@ -4,10 +4,7 @@ import type { AppDeps } from '../context';
 import { originOf } from '../net/request-origin';
 import { SESSION_COOKIE } from './console-session';
 
-/**
- * The caller with the door and address its request came from (for the audit log): the console
- * when it signed in with its session cookie. A token's first use is recorded here, once.
- */
+/** The door and address for the audit log; a token's first use is recorded here. */
 export function withOrigin(deps: AppDeps, req: IncomingMessage, identity: Identity, door: 'rest' | 'graphql'): Identity {
   const viaConsole = req.headers.authorization === undefined && (req.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`);
   const origin = originOf(req, viaConsole ? 'console' : door, deps.automation.clientAddress);

@@ -17,23 +17,15 @@ import { setRoute } from '../observability/http-requests';
 export interface RestDoorOptions {
   /** The caller: a bearer token or session on the main listener, the fixed legacy scope on the other. */
   identify(req: IncomingMessage): Promise<Identity>;
-  /** Members an error body carries beside `{code, message, fields}` for this door's clients. */
   errorMembers?(error: unknown): Record<string, unknown>;
 }
 
 export interface RestDoor {
-  /** Answers the request by its row of the table: 404 or 405 when it has none. */
   serve: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
-  /** Answers a failure with its status and error body. */
   fail: (error: unknown, res: ServerResponse) => void;
 }
 
-/**
- * The one REST door of both listeners: a route table (interface A's, or a client dialect's) to
- * named GraphQL operations. It routes, identifies the caller, reads the body (bounded), applies
- * the input text rules to what the client sent, runs the operation with a fresh context, and
- * writes the answer; the dialect's transforms reshape the request and the result around it.
- */
+/** The REST door of both listeners: a route table (interface A's or a client dialect's) onto named operations. */
 export function createRestDoor(deps: AppDeps, schema: GraphQLSchema, rows: readonly DialectRow[], options: RestDoorOptions): RestDoor {
   const prepared = prepareRoutes(
     schema,
@@ -84,7 +76,6 @@ export function createRestDoor(deps: AppDeps, schema: GraphQLSchema, rows: reado
   };
 }
 
-/** A route's success: its status, its body (none for 204; text for a download), and a create's `Location`. */
 function answer(res: ServerResponse, row: DialectRoute, params: Record<string, string | undefined>, status: number, body: unknown): void {
   if (body instanceof RawBody) {
     res.writeHead(status, { 'content-type': body.contentType, 'content-length': Buffer.byteLength(body.text) });
@@ -102,10 +93,7 @@ function locationOf(template: string, params: Record<string, string | undefined>
   return template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(name === 'id' ? scalarText(id) : (params[name] ?? '')));
 }
 
-/**
- * ActiveResource reads a 422's `errors` as `{attribute: [messages]}` for the form's fields
- * (without it, it crashes on `code`); the legacy listener gives it beside the error body.
- */
+/** ActiveResource reads a 422's `errors` as `{attribute: [messages]}` and crashes on `code` without it. */
 export function formErrors(error: unknown): Record<string, unknown> {
   if (!(error instanceof DomainError) || (error.httpStatus !== 422 && error.httpStatus !== 400)) return {};
   const fields = error.fields.length ? error.fields : ['base'];

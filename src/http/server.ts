@@ -20,7 +20,6 @@ import { createRestDoor } from './rest-door';
 import { HOOK_PREFIX, serveHook } from './hook-door';
 import { withOrigin } from './request-origin';
 
-/** The whole HTTP surface: /healthz, /graphql, interface A's REST table, and the web console (/, /assets/*, /console/session). */
 export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, routes: readonly RestRoute[]): Handler {
   const rest = createRestDoor(deps, schema, routes, {
     identify: async (req) => withOrigin(deps, req, await authenticate(deps, req), 'rest'),
@@ -44,7 +43,6 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
     if (url.pathname === SESSION_PATH) return handleConsoleSession(deps, req, res);
     if (consoleAssets?.serve(req, res, url.pathname)) return;
     if (url.pathname === '/' && !consoleAssets) throw new NotFoundError('the web console is not built here: run npm run build');
-    // /graphql/stream: graphql-sse's protocol, both modes (yoga's plugin-graphql-sse).
     if (url.pathname === '/graphql' || url.pathname === GRAPHQL_SSE_PATH) {
       if (url.pathname === '/graphql' && isGraphiQLPage(req, url)) return forward(yoga, req, res, url, undefined, Buffer.alloc(0));
       const identity = withOrigin(deps, req, await authenticateGraphQL(deps, req, url), 'graphql');
@@ -76,7 +74,7 @@ async function readyz(deps: AppDeps, res: ServerResponse): Promise<void> {
   }
 }
 
-/** A body's JSON value; null when there is no body or it is not JSON (yoga answers that itself). */
+/** null when there is no body or it is not JSON: yoga answers that itself. */
 function bodyJson(body: Buffer): { value: unknown } | null {
   if (body.length === 0) return null;
   try {
@@ -86,15 +84,10 @@ function bodyJson(body: Buffer): { value: unknown } | null {
   }
 }
 
-/**
- * Variables (JSON body, or the query string's and a form body's JSON parameters) under the same
- * text rules as REST input. A JSON parameter that does not parse is a 400 naming it: yoga's own
- * parser would throw it as an unexpected error.
- */
+/** REST's text rules for variables; a bad JSON parameter is a 400 here, as yoga would throw it as unexpected. */
 function checkGraphQLVariables(req: IncomingMessage, url: URL, body: Buffer, json: { value: unknown } | null): void {
   if (body.length > 0 && !/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? '')) {
     if (!json) return; // not JSON: yoga answers that itself
-    // A batch is an array of operations, each with its own variables.
     const parsed = json.value;
     for (const op of Array.isArray(parsed) ? parsed : [parsed]) checkInputTexts((op as { variables?: unknown } | null)?.variables);
     return;
@@ -119,14 +112,9 @@ function isGraphiQLPage(req: IncomingMessage, url: URL): boolean {
   return req.method === 'GET' && !url.searchParams.has('query') && (req.headers.accept ?? '').includes('text/html');
 }
 
-/** Yoga's answers that never end on their own: SSE (subscriptions, graphql-sse) and incremental delivery. */
 const STREAMED = /^(text\/event-stream|multipart\/mixed)/i;
 
-/**
- * Hands a request to yoga and writes its answer. The body was read (and bounded) here already,
- * so yoga gets it as a Buffer and the request's own header object (no copy); an answer that is
- * one document is written with one `end` (yoga's JSON is a string: no stream is made for it).
- */
+/** The body is already read and bounded; a one-document answer is written with one `end`, no stream. */
 async function forward(
   yoga: Yoga,
   req: IncomingMessage,
@@ -150,8 +138,7 @@ async function forward(
   }
   res.writeHead(response.status, outHeaders);
   if (!response.body) return void res.end();
-  // Streamed chunk by chunk: subscriptions over SSE never end on their own. A client that goes
-  // away cancels the stream, which ends the subscription behind it (and its LISTEN, its poller).
+  // A client that goes away cancels the stream, which ends the subscription (its LISTEN, its poller).
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
   res.once('close', cancel);

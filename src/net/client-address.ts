@@ -1,11 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 
-/**
- * The client's address: the socket's peer, unless that peer is one of the operator's proxies
- * (TRUSTED_PROXIES), whose X-Forwarded-For is then read from the right, skipping every hop that
- * is itself a trusted proxy. A header from anyone else is ignored: a client could write anything.
- */
+/** X-Forwarded-For counts only from a TRUSTED_PROXIES peer, read from the right: anyone else could write anything. */
 export function clientAddressResolver(trusted: readonly string[]): (req: IncomingMessage) => string | null {
   const proxies = new BlockList();
   for (const cidr of trusted) {

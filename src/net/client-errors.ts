@@ -4,11 +4,7 @@ import { defaultTooLarge, MAX_BODY_BYTES } from './request-body';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
-/**
- * Errors node's HTTP parser raises before any handler runs (a header section over the limit, a
- * malformed request line, a bad header name, an Expect it cannot meet) get the same JSON error
- * body as everything else, instead of node's empty or plain-text answers.
- */
+/** Parser errors raised before any handler get the JSON error body, not node's empty or plain-text answers. */
 const BY_CODE: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'The request headers are too large.'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive.'],
@@ -47,15 +43,13 @@ export function answerClientErrorsAsJson(server: Server, tooLarge: (limit: numbe
     const [status, message] = BY_CODE[error.code ?? ''] ?? [400, 'The request is not valid HTTP.'];
     socket.end(jsonErrorResponse(status, message));
   });
-  // Node's own Host check answers an empty 400: each door checks it instead (requireHost). The
-  // server reads its `requireHostHeader` option on every request, so it can be turned off here.
+  // Node's Host check answers an empty 400 (and is read per request, so off here); each door checks instead.
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
   // Without a listener node closes a CONNECT's socket without a word; no path here is a tunnel.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     socket.end(jsonErrorResponse(405, 'CONNECT is not supported: this is not a proxy.'));
   });
-  // A client that asks before sending a body over the limit is told 413 at once, and sends
-  // nothing (Node would otherwise say 100 Continue to every such request).
+  // Told 413 before it sends an oversized body: node would say 100 Continue to every such request.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (Number(req.headers['content-length']) > MAX_BODY_BYTES) {
       res.shouldKeepAlive = false;

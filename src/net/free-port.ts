@@ -1,15 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/**
- * A TCP port free on 127.0.0.1 now, for a server that listens on it later (embedded PostgreSQL, a
- * child process, an agent whose certificate names its port).
- *
- * The port is taken from below the kernel's ephemeral range when it can be: between the probe and
- * the listen, every outgoing connection takes a local port from that range, and one of them could
- * take this port too (a test's agent failed with EADDRINUSE so in CI). Ports below the range are
- * only ever taken by an explicit bind. Falls back to a port the kernel picks.
- */
+/** Below the ephemeral range when it can be, so no outgoing connection takes the port between probe and listen. */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
   const [low] = ephemeralRange();
   const floor = 10_000;

@@ -1,9 +1,3 @@
-/**
- * Reading an upstream's answer (agent, engine) with a ceiling: past `maxBytes` the stream is
- * destroyed (the connection goes, the rest is never buffered) and `ResponseTooLargeError` is
- * thrown for the caller to turn into its own 502. undici's bodyTimeout bounds the gaps between
- * chunks, not the whole body; callers pass a signal for the overall deadline.
- */
 export class ResponseTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`the answer is larger than ${maxBytes} bytes`);
@@ -14,6 +8,7 @@ export interface ReadableBody extends AsyncIterable<unknown> {
   destroy(error?: Error): unknown;
 }
 
+/** Destroys the stream past `maxBytes`; undici's bodyTimeout bounds only the gaps, so callers add a deadline signal. */
 export async function readLimited(body: ReadableBody, maxBytes: number, declaredLength?: string | string[]): Promise<Buffer> {
   const declared = Number(Array.isArray(declaredLength) ? declaredLength[0] : declaredLength);
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -34,7 +29,6 @@ export async function readLimited(body: ReadableBody, maxBytes: number, declared
   return Buffer.concat(chunks);
 }
 
-/** A signal that aborts after `ms`, or when `other` does. */
 export function deadlineSignal(ms: number, other?: AbortSignal): AbortSignal {
   const timeout = AbortSignal.timeout(ms);
   return other ? AbortSignal.any([timeout, other]) : timeout;

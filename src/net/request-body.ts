@@ -3,19 +3,13 @@ import { BadRequestError, PayloadTooLargeError } from '../errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/**
- * How much of a body the service reads and discards before answering a request it refused
- * (413, 401, 404, ...). Node's clients (http, undici, fetch) read the answer only once they have
- * written the whole body: an answer sent while they write, or a connection closed under them,
- * reaches them as EPIPE or "other side closed". Past this, the answer says `Connection: close`.
- */
+/** Node's clients read an answer only once their body is written: a refused body is drained up to this first. */
 export const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
 
 export function defaultTooLarge(limit: number): PayloadTooLargeError {
   return new PayloadTooLargeError(`the body is larger than ${limit} bytes`);
 }
 
-/** Reads a request body up to `limit`: past it, the rest is drained (bounded) and 413 thrown. */
 export async function readBody(
   req: IncomingMessage,
   limit = MAX_BODY_BYTES,
@@ -43,19 +37,13 @@ export function parseJson(raw: Buffer): unknown {
   }
 }
 
-/**
- * Where JSON.parse stopped, without its message: V8 quotes an excerpt of the text in it, and no
- * answer repeats what a request carried.
- */
+/** Not the message: V8 quotes the text in it, and no answer repeats what a request carried. */
 export function jsonErrorPosition(error: unknown): string {
   const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
   return position === undefined ? '' : ` at position ${position}`;
 }
 
-/**
- * Before an error answer: reads what is left of the request body, up to DRAIN_MAX_BYTES, and
- * discards it. A body larger than that is left unread and the connection closes after the answer.
- */
+/** A body past DRAIN_MAX_BYTES is left unread and the connection closes after the answer. */
 export async function drainRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.complete || req.destroyed) return;
   let size = 0;

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 
-/** Which door a request came through, with the client's address and user agent (for the audit log). */
 export interface RequestOrigin {
   door: 'rest' | 'graphql' | 'console' | 'legacy-ui' | 'webhook' | 'graphql-ws' | 'system';
   clientAddress: string | null;

@@ -1,7 +1,7 @@
 import { Gauge } from 'prom-client';
 import { dbQueries, registry } from './metrics';
 
-/** What is read of knex (under MikroORM): its query events and its tarn pool. */
+/** knex under MikroORM: its query events and its tarn pool. */
 interface KnexLike {
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -76,10 +76,6 @@ function statementKind(sql: string | undefined): string {
   return STATEMENTS.has(word) ? word : 'other';
 }
 
-/**
- * Counts the statements of one ORM's knex (durations by kind and outcome) and adds its pool to
- * the connection gauges. Returns the function that stops it (on close).
- */
 export function observeDatabase(knex: KnexLike): () => void {
   const started = new Map<string, { at: bigint; kind: string }>();
   const onQuery = (...args: unknown[]) => {

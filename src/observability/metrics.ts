@@ -1,11 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-/**
- * The process's Prometheus metrics (prom-client), one registry per process: the main service and
- * the agent name their series alike and Prometheus tells them apart by job. Label values come
- * from fixed sets (route templates, operation names of a bounded set, error codes), never from
- * ids or what a client typed, so the number of series does not grow with traffic.
- */
+/** Label values come from fixed or bounded sets, never what a client typed, so series do not grow with traffic. */
 export const registry = new Registry();
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -72,6 +67,44 @@ export const adapterCalls = new Histogram({
   registers: [registry],
 });
 
+export const webhookDeliveries = new Histogram({
+  name: 'webhook_delivery_duration_seconds',
+  help: 'Attempts to deliver an event to a subscriber, by outcome: delivered, failed (tried again later), gone (410), gave_up.',
+  labelNames: ['outcome'] as const,
+  buckets: SECONDS,
+  registers: [registry],
+});
+
+export interface QueueSize {
+  queue: string;
+  waiting: number;
+  active: number;
+}
+
+const queueReaders = new Set<() => Promise<QueueSize[]>>();
+
+/** The job queue's sizes, read at each scrape; the figure is the database's, the same on every replica. */
+export function observeJobQueue(read: () => Promise<QueueSize[]>): () => void {
+  queueReaders.add(read);
+  return () => queueReaders.delete(read);
+}
+
+new Gauge({
+  name: 'job_queue_jobs',
+  help: 'Jobs of the persisted queue (event deliveries, deploy hook actions), by queue and state: waiting (or to be retried), active.',
+  labelNames: ['queue', 'state'] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const read of queueReaders) {
+      for (const size of await read()) {
+        this.set({ queue: size.queue, state: 'waiting' }, size.waiting);
+        this.set({ queue: size.queue, state: 'active' }, size.active);
+      }
+    }
+  },
+});
+
 export const labelOverflow = new Counter({
   name: 'metrics_label_values_dropped_total',
   help: 'Label values counted under "other" because their label had reached its limit of distinct values.',
@@ -81,22 +114,18 @@ export const labelOverflow = new Counter({
 
 let defaultsOn = false;
 
-/** The process's standard metrics (CPU, memory, heap, event loop lag, handles), collected once something serves them. */
+/** Collected only once something serves them. */
 export function collectProcessMetrics(): void {
   if (defaultsOn) return;
   defaultsOn = true;
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
 }
 
-/** Prometheus's text format of every metric. */
 export async function metricsText(): Promise<{ contentType: string; text: string }> {
   return { contentType: registry.contentType, text: await registry.metrics() };
 }
 
-/**
- * A label that takes values from an open set (GraphQL operation names, target ids) keeps at most
- * `limit` distinct ones; later ones count as `other`, so a client cannot grow the series.
- */
+/** For an open set (operation names, target ids): past `limit` distinct values, `other`, so a client cannot grow the series. */
 export class BoundedLabel {
   private readonly seen = new Set<string>();
 
@@ -116,13 +145,11 @@ export class BoundedLabel {
   }
 }
 
-/** An error's outcome label: its catalogue code (UPSTREAM_ERROR, NOT_FOUND, …), else `error`. */
 export function outcomeOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[A-Z][A-Z_]{1,40}$/.test(code) ? code : 'error';
 }
 
-/** Times `work` into `histogram` with `labels` and an outcome: `ok`, or the error's code. */
 export async function timed<L extends string, T>(
   histogram: Histogram<L>,
   labels: Partial<Record<L, string>>,
@@ -141,7 +168,6 @@ export async function timed<L extends string, T>(
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** A request method as a label: the usual ones as they are, anything else `other`. */
 export function methodLabel(method: string | undefined): string {
   return method && METHODS.has(method) ? method : 'other';
 }

@@ -10,12 +10,7 @@ import { markTracingEnabled } from './tracing';
 // Probes and scrapes come every few seconds and say nothing about a request: no spans for them.
 const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 
-/**
- * The OpenTelemetry SDK with the http, undici, pg and graphql instrumentations, exporting spans
- * over OTLP/HTTP (JSON unless OTEL_EXPORTER_OTLP_PROTOCOL says otherwise). Loaded only when
- * tracing is on (start-tracing.ts); metrics stay Prometheus's and logs stay pino's, so the SDK
- * exports traces alone.
- */
+/** Traces alone: metrics stay Prometheus's and logs stay pino's. */
 export function startSdk(settings: TracingSettings): () => Promise<void> {
   const sdk = new NodeSDK({
     serviceName: settings.serviceName,

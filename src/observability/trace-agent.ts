@@ -1,4 +1,4 @@
 import { startTracing } from './start-tracing';
 
-// The agent's first import (src/agent/main.ts): tracing, when on, starts before anything else loads.
+// The agent's first import: tracing must start before anything else loads.
 startTracing('platform-agent');

@@ -1,4 +1,4 @@
 import { startTracing } from './start-tracing';
 
-// The main service's first import (src/main.ts): tracing, when on, starts before anything else loads.
+// The main service's first import: tracing must start before anything else loads.
 startTracing('platform');

@@ -1,13 +1,8 @@
 import { SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 
-/**
- * What the code around a request asks of tracing, through the OpenTelemetry API alone: the SDK is
- * loaded only when tracing is on (start-tracing.ts), and when it is off these helpers do nothing
- * but call the work, so a process without OTEL_EXPORTER_OTLP_ENDPOINT pays one boolean test.
- */
+/** The API alone: with tracing off these helpers only call the work, one boolean test. */
 let enabled = false;
 
-/** Called once the SDK runs: spans are made from then on. */
 export function markTracingEnabled(): void {
   enabled = true;
 }
@@ -16,7 +11,6 @@ export function tracingEnabled(): boolean {
   return enabled;
 }
 
-/** Runs `work` inside a span named `name` (ended when it settles; an error marks it failed). */
 export function withSpan<T>(name: string, attributes: Attributes, work: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
   if (!enabled) return work();
   return trace.getTracer('platform').startActiveSpan(name, { kind, attributes }, async (span) => {
@@ -42,7 +36,6 @@ export function nameServerSpan(method: string, route: string): void {
   span.setAttribute('http.route', route);
 }
 
-/** The active trace and span ids, for a log line; nothing outside a span. */
 export function traceFields(): Record<string, string> {
   const context = trace.getActiveSpan()?.spanContext();
   if (!context || !trace.isSpanContextValid(context)) return {};

@@ -5,6 +5,7 @@ import type { SecretBox } from '../crypto/secret-box';
 import { inTransaction } from '../db/held-transaction';
 import { queryRows, type HeldConnection } from '../db/rows';
 import type { Logger } from '../logger';
+import { webhookDeliveries } from '../observability/metrics';
 import type { DeliveryJob } from './domain-events';
 import { DELIVERY_QUEUE, type JobQueue } from './queue';
 import { sendWebhook, signature, type SendResult } from './webhook-sender';
@@ -140,6 +141,7 @@ export class DeliveryWorker {
     const gone = result.status === 410;
     const lastTry = job.retryCount >= job.retryLimit;
     const status = ok ? 'delivered' : gone ? 'gone' : lastTry ? 'gave_up' : 'failed';
+    webhookDeliveries.observe({ outcome: status }, result.durationMs / 1000);
     await inTransaction(this.orm.em.fork(), async (connection) => {
       await record(connection, subscriptionId, eventId, loaded.attempts + 1, status, result);
       const db = { db: { executeSql: async (text: string, values: unknown[]) => ({ rows: await connection.query(text, values) }) } };

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { HeldConnection } from '../db/rows';
 import type { Logger } from '../logger';
+import { observeJobQueue } from '../observability/metrics';
 
 export const DELIVERY_QUEUE = 'event-delivery';
 export const HOOK_QUEUE = 'hook-action';
@@ -14,9 +15,20 @@ export interface QueueOptions {
 // neither exists without the other.
 export class JobQueue {
   readonly boss: PgBoss;
+  private readonly unobserve: () => void;
 
   private constructor(boss: PgBoss) {
     this.boss = boss;
+    this.unobserve = observeJobQueue(() => Promise.all([DELIVERY_QUEUE, HOOK_QUEUE].map((name) => this.size(name))));
+  }
+
+  /** Waiting: created or to be retried; active: taken by a replica and not finished. */
+  private async size(queue: string): Promise<{ queue: string; waiting: number; active: number }> {
+    const [waiting, unfinished] = await Promise.all([
+      this.boss.getQueueSize(queue, { before: 'active' }),
+      this.boss.getQueueSize(queue, { before: 'completed' }),
+    ]);
+    return { queue, waiting, active: unfinished - waiting };
   }
 
   static async start(connectionString: string, log: Logger, options: QueueOptions): Promise<JobQueue> {
@@ -49,6 +61,7 @@ export class JobQueue {
   }
 
   async stop(): Promise<void> {
+    this.unobserve();
     await this.boss.stop({ graceful: false, wait: true, close: true });
   }
 }

@@ -14,7 +14,6 @@ import { agentCalls, BoundedLabel, timed } from '../observability/metrics';
 import { withSpan } from '../observability/tracing';
 import { decodeAuthBlob, type AuthBlob } from './auth-blob';
 
-/** What the client needs of a deployment target. */
 export interface AgentTarget {
   id: number | string;
   name: string;
@@ -25,13 +24,8 @@ export interface AgentClientOptions {
   connectTimeoutMs?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
-  /**
-   * Headers and body deadline of createDeployment, redeploy and deleteDeployment, which wait for
-   * the orchestrator (an image pull on the agent can take minutes, a cluster's rollout or the end
-   * of its pods too).
-   */
+  /** For create, redeploy and delete, which wait minutes for the orchestrator (an image pull, a rollout). */
   deployTimeoutMs?: number;
-  /** Connections per target. */
   connections?: number;
   /** Largest answer read from an agent; past it the connection is dropped and the call is a 502. */
   maxResponseBytes?: number;
@@ -57,8 +51,7 @@ const deploymentStatusSchema = z.object({
   name: z.string().nullable(),
   status: statusSchema,
 });
-// `GET /deployments?include=status`: an agent that knows the parameter adds each status; one
-// that does not answers the spec's list, and the statuses are read one by one as before.
+// An agent that does not know `include=status` answers the spec's list; statuses are then read one by one.
 const deploymentWithStatusSchema = deploymentSchema.extend({ status: statusSchema.optional() });
 const errorSchema = z.object({ code: z.number().optional(), message: z.string(), fields: z.string().optional() });
 
@@ -83,11 +76,8 @@ const TLS_CODES = new Set([
 ]);
 
 /**
- * Interface B, called from the main service. One undici Pool per target, trusting only the
- * certificate in that target's token (it is the sole CA, and host names/IPs are still checked
- * against its SANs; undici sends no SNI for an IP endpoint, as TLS forbids it), Basic auth from
- * the token, and connect/headers/body deadlines. Every failure becomes a catalogue error whose
- * message names the target and the cause.
+ * The token's certificate is each pool's sole CA, SANs still checked (no SNI for an IP endpoint: TLS forbids it).
+ * Every failure becomes a catalogue error naming the target and the cause.
  */
 export class AgentClient {
   private readonly pools = new Map<string, { authBlob: string; pool: Pool; blob: AuthBlob; basePath: string }>();
@@ -112,7 +102,6 @@ export class AgentClient {
     return this.call(target, 'GET', '/deployments', undefined, z.array(deploymentSchema));
   }
 
-  /** The list, each deployment with its status when the agent knows `include=status`. */
   listDeploymentsWithStatus(target: AgentTarget): Promise<RemoteDeploymentWithStatus[]> {
     return this.call(target, 'GET', '/deployments?include=status', undefined, z.array(deploymentWithStatusSchema));
   }
@@ -141,7 +130,7 @@ export class AgentClient {
     );
   }
 
-  /** Forgets a target's pool (its token changed or it was deleted). */
+  /** When its token changed or it was deleted. */
   async forget(targetId: number | string): Promise<void> {
     const entry = this.pools.get(String(targetId));
     this.pools.delete(String(targetId));
@@ -171,7 +160,6 @@ export class AgentClient {
     return entry;
   }
 
-  /** One call, timed per target and operation for /metrics and traced as `agent <operation>`. */
   private call<T>(
     target: AgentTarget,
     method: 'GET' | 'POST' | 'DELETE',
@@ -192,7 +180,6 @@ export class AgentClient {
     path: string,
     body: unknown,
     schema: z.ZodType<T> | null,
-    /** Headers and body deadline of this call; the pool's otherwise. */
     timeoutMs?: number,
   ): Promise<T> {
     const who = `deployment target "${target.name}"`;
@@ -200,8 +187,7 @@ export class AgentClient {
     let status: number;
     let text: string;
     let answered = false;
-    // undici's headers and body timeouts bound each silence, so an agent that drips a byte
-    // within every gap could hold the call forever: the whole exchange has this deadline too.
+    // undici's timeouts bound each silence, so a dripping agent could hold the call forever: a whole deadline too.
     const answerTimeoutMs = timeoutMs ?? this.options.headersTimeoutMs;
     const deadline = AbortSignal.timeout(this.options.connectTimeoutMs + answerTimeoutMs);
     try {
@@ -224,8 +210,7 @@ export class AgentClient {
       if (error instanceof ResponseTooLargeError) {
         throw new UpstreamError(`The agent of ${who} answered ${method} ${path} with more than ${error.maxBytes} bytes.`);
       }
-      // Before its headers, the deadline and undici's headers timeout (whose timers are coarse)
-      // race for the same silence: both mean the agent did not answer in time.
+      // Before the headers, the deadline and undici's coarse headers timer race for the same silence.
       if (deadline.aborted && !answered) {
         throw new UpstreamTimeoutError(`The agent of ${who} at ${blob.endpointUrl} did not answer within ${answerTimeoutMs} ms.`);
       }
@@ -263,10 +248,7 @@ export class AgentClient {
 // Targets are few and made by operators; past this many, the rest share one label.
 const targetLabels = new BoundedLabel('target', 100);
 
-/**
- * A target's id as a label. A token being checked before it is stored is asked under a
- * provisional key (`new:<its endpoint URL>`, `check:<id>`): never the URL, which a client typed.
- */
+/** A token checked before it is stored has a provisional key: never label its URL, which a client typed. */
 function targetLabel(id: number | string): string {
   const key = String(id);
   const stored = /^(?:check:)?(\d+)$/.exec(key)?.[1];

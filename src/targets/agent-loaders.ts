@@ -3,28 +3,15 @@ import { NotFoundError } from '../errors';
 import type { AgentClient, RemoteDeployment, RemoteDeploymentStatus, RemoteDeploymentWithStatus, AgentTarget } from './agent-client';
 
 export interface AgentLoaders {
-  /** GET /deployments, one request per target. */
   deployments: DataLoader<string, RemoteDeployment[]>;
-  /**
-   * GET /deployments?include=status, one request per target: primes `deployment` with each
-   * status the agent included, so a query that wants them makes no second round.
-   */
+  /** Primes `deployment` with each status, so a query that wants them makes no second round. */
   deploymentsWithStatus: DataLoader<string, RemoteDeploymentWithStatus[]>;
-  /** GET /deployments/{id}, one request per [target, deployment]. */
   deployment: DataLoader<readonly [string, string], RemoteDeploymentStatus, string>;
 }
 
 type TargetLookup = Iterable<AgentTarget> | ((id: string) => AgentTarget | undefined | Promise<AgentTarget | undefined>);
 
-/**
- * Per-request loaders over the agent client: keys are deduplicated and every key's request is
- * made at once, so a query that touches N targets makes N requests in parallel. A failed key
- * yields its Error; the other keys still resolve.
- *
- * Each key is its own HTTP request, so batching buys nothing, and a batch resolves all its keys
- * together: every target's status request waited for the slowest target's list (bench scenario
- * 2). Unbatched, each key settles when its own agent answers.
- */
+/** Unbatched: each key is its own request, and a batch would make every key wait for the slowest agent. */
 export function createAgentLoaders(client: AgentClient, targets: TargetLookup): AgentLoaders {
   const lookup = toLookup(targets);
   const resolveTarget = async (id: string): Promise<AgentTarget> => {

@@ -1,7 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { ValidationError } from '../errors';
 
-/** A deployment target's token, decoded: where the agent is, how to log in, which certificate to trust. */
 export interface AuthBlob {
   endpointUrl: string;
   username: string;
@@ -9,11 +8,7 @@ export interface AuthBlob {
   certificatePem: string;
 }
 
-/**
- * Decodes an agent token: base64 (line breaks and spaces ignored, as installers wrap it) of
- * `<endpoint_url>|<username>|<password>|<PEM certificate>`. Every failure is a 422 naming
- * `auth_blob`, with a message saying which part is wrong.
- */
+/** base64 of `<endpoint_url>|<username>|<password>|<PEM>`, whitespace ignored as installers wrap it. */
 export function decodeAuthBlob(blob: string): AuthBlob {
   const compact = String(blob ?? '').replace(/\s+/g, '');
   if (compact === '') throw invalid('The token is empty.');
@@ -49,7 +44,7 @@ function invalid(message: string): ValidationError {
   return new ValidationError(message, ['auth_blob']);
 }
 
-/** Some tokens were stored with spaces in place of the PEM's line breaks (docs/original-system.md "Agent token"). */
+/** Some tokens were stored with spaces in place of the PEM's line breaks. */
 function normalisePem(text: string): string {
   const match = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/.exec(text);
   if (!match) return text;

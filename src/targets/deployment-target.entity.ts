@@ -1,10 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { timestamp } from '../db/timestamps';
 
-/**
- * A remote orchestrator reached through its agent. The token (endpoint, username, password,
- * certificate) is stored sealed; the endpoint is kept in the clear for listing.
- */
+/** The token is stored sealed; the endpoint is kept in the clear for listing. */
 export const DeploymentTarget = defineEntity({
   name: 'DeploymentTarget',
   tableName: 'deployment_targets',
@@ -16,9 +13,7 @@ export const DeploymentTarget = defineEntity({
     agentVersion: p.text().nullable(),
     adapterVersion: p.text().nullable(),
     adapterType: p.text().nullable(),
-    /** When the metadata was last read from the agent. */
     metadataAt: p.datetime().nullable(),
-    /** Why the last metadata refresh failed, or null. */
     metadataError: p.text().nullable(),
     createdAt: timestamp(),
   },

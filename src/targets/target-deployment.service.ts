@@ -24,19 +24,15 @@ export interface TargetDeploymentView {
   status?: RemoteDeploymentStatus['status'];
 }
 
-/** What a deployment is made of: a stored template, or an app's current definition. */
 export interface DeploymentSource {
   templateId?: number | null;
   appId?: number | null;
 }
 
-/** The app as a template made from it would be (the apps domain renders it). */
+/** Injected: the apps domain renders it. */
 export type AppDefinitionOf = (appId: number) => Promise<TemplateDefinition>;
 
-/**
- * Deployments live on the agents; this service proxies them. Reads go through the per-request
- * loaders (one request per target and key); writes go straight to the target's agent.
- */
+/** Deployments live on the agents: reads go through the per-request loaders, writes straight to the agent. */
 export class TargetDeploymentService {
   constructor(
     private readonly em: EntityManager,
@@ -57,22 +53,14 @@ export class TargetDeploymentService {
     return statusView(targetId, await this.loaders.deployment.load([String(targetId), String(id)]));
   }
 
-  /**
-   * What a view lacks (the template of a single read, the name of an event), from the target's
-   * list: one request per target however many deployments ask. Every read of a deployment then
-   * answers the same fields, so a client cache never overwrites a known template with null.
-   */
+  /** From the target's list, so every read answers the same fields and a client cache never nulls a known template. */
   async listed<K extends 'name' | 'template'>(view: TargetDeploymentView, field: K): Promise<NonNullable<TargetDeploymentView[K]> | null> {
     if (view[field] !== undefined) return view[field] ?? null;
     const entry = (await this.loaders.deployments.load(String(view.targetId))).find((d) => d.id === view.id);
     return (entry?.[field] ?? null) as NonNullable<TargetDeploymentView[K]> | null;
   }
 
-  /**
-   * Sends the template, or the app as a template made from it would be (its services as the
-   * images, as the original deployed an app), in the descriptor form with the overrides;
-   * answers with its status.
-   */
+  /** An app goes as the template made from it would be, its services as images, as the original deployed one. */
   async create(targetId: number, source: DeploymentSource, overrideImages: OverrideImage[]): Promise<TargetDeploymentView> {
     const given = [source.templateId, source.appId].filter((id) => id !== null && id !== undefined).length;
     if (given !== 1) {

@@ -8,7 +8,6 @@ import type { AgentClient, AgentMetadata, AgentTarget } from './agent-client';
 import { decodeAuthBlob } from './auth-blob';
 import { DeploymentTarget, type DeploymentTargetView } from './deployment-target.entity';
 
-/** deployment_targets as node-postgres reads it. */
 interface TargetColumns {
   id: number;
   name: string;
@@ -30,19 +29,13 @@ export class TargetService {
     private readonly log: Logger,
   ) {}
 
-  /**
-   * This request's targets by id, as listed or looked up: a query looks each target up again for
-   * every agent request it makes (its list, each deployment's status, `Deployment.target`).
-   */
+  /** A query looks each target up again for every agent request it makes. */
   private readonly found = new Map<number, Promise<DeploymentTargetView>>();
   private listing: Promise<DeploymentTargetView[]> | undefined;
 
   /**
-   * Every target, as rows, read once per request: the cost check sizes `deploymentTargets` by
-   * this list and the field then answers with it, one statement instead of a count and a read.
-   * Rows, not entities: hydrating fifty entities (and finding each again for its agent requests)
-   * was the largest part of the service's time before a fan-out query's first agent request left
-   * (bench scenario 2).
+   * Read once per request: the cost check sizes `deploymentTargets` by it and the field answers with it.
+   * Rows, not entities: hydrating them was most of a fan-out query's time before its first agent request.
    */
   list(): Promise<DeploymentTargetView[]> {
     this.listing ??= this.readList();
@@ -72,7 +65,7 @@ export class TargetService {
     });
   }
 
-  /** For reads: a target this request has listed or looked up, else its entity (404 when there is none). */
+  /** For reads: a view this request already has, else the entity. */
   find(id: number): Promise<DeploymentTargetView> {
     let target = this.found.get(id);
     if (!target) this.found.set(id, (target = this.get(id)));
@@ -93,12 +86,7 @@ export class TargetService {
     return target;
   }
 
-  /**
-   * Decodes the token (422 naming auth_blob when it is not one), then asks the agent for its
-   * metadata (`checkToken`): nothing is stored when the agent refused the token. An agent that
-   * cannot be reached still gets its target, with the failure kept in `metadataError`; the row
-   * is written once, after the agent answered or failed.
-   */
+  /** Nothing is stored when the agent refused the token; an unreachable agent's target is kept with `metadataError`. */
   async create(input: { name?: string | null; authBlob?: string | null }): Promise<DeploymentTarget> {
     const name = input.name?.trim();
     if (!name) throw new ValidationError("name can't be blank", ['name']);
@@ -121,10 +109,8 @@ export class TargetService {
   }
 
   /**
-   * Renames the target and/or replaces its token in place (a rotated agent password, a moved
-   * agent): a new token is checked against its agent as a new target's is, so a token the agent
-   * refuses is a 422 naming auth_blob and the target keeps its old one. Nothing changes on any
-   * failure; the deployments live on the agent and stay.
+   * A new token is checked as a new target's is (a refused one is a 422 and the old one stays).
+   * Nothing changes on any failure; the deployments live on the agent and stay.
    */
   async update(input: { id: number; name?: string | null; authBlob?: string | null }): Promise<DeploymentTarget> {
     const given = (value: string | null | undefined): value is string => value !== null && value !== undefined;
@@ -167,7 +153,7 @@ export class TargetService {
     return target;
   }
 
-  /** What the agent client needs: the decrypted token. Never leaves the process. */
+  /** Holds the decrypted token: never leaves the process. */
   agentTarget(target: DeploymentTargetView): AgentTarget {
     return { id: target.id, name: target.name, authBlob: this.authBlob(target) };
   }
@@ -176,18 +162,13 @@ export class TargetService {
     return this.secrets.open(target.sealedAuthBlob);
   }
 
-  /**
-   * Asks the agent of a token not yet stored for its metadata, under a provisional pool key. An
-   * agent that rejects the token's credentials or presents another certificate has answered for
-   * good: 422 naming auth_blob, with its reason. Any other failure is returned, to be recorded.
-   */
+  /** An agent that rejects the credentials or shows another certificate has answered for good: 422; other failures return. */
   private async checkToken(name: string, authBlob: string, key: string): Promise<AgentMetadata | DomainError> {
     const answer = await this.askMetadata(name, { id: key, name, authBlob }).finally(() => this.agents.forget(key));
     if (answer instanceof AgentRejectedTokenError) throw new ValidationError(answer.message, ['auth_blob']);
     return answer;
   }
 
-  /** The agent's metadata, or why it could not be asked (returned, for the caller to judge). */
   private async askMetadata(name: string, agent: AgentTarget): Promise<AgentMetadata | DomainError> {
     try {
       return await this.agents.metadata(agent);
@@ -198,7 +179,6 @@ export class TargetService {
     }
   }
 
-  /** Records the agent's versions, or why it could not be asked. */
   private record(target: DeploymentTarget, answer: AgentMetadata | DomainError): void {
     if (answer instanceof DomainError) {
       target.metadataError = answer.message;
@@ -212,7 +192,7 @@ export class TargetService {
   }
 }
 
-/** Installers wrap the token's base64 (docs/original-system.md "Agent token"): stored without the breaks. */
+/** Installers wrap the token's base64: stored without the breaks. */
 function compactBlob(authBlob: string | null | undefined): string {
   return (authBlob ?? '').replace(/\s+/g, '');
 }

@@ -198,6 +198,95 @@ describeKubernetes('the kubernetes adapter and the access it has', () => {
     240_000,
   );
 
+  testRegistry(
+    "a private registry: the agent's own login (AGENT_DOCKER_CONFIG) becomes the deployment's pull secret, under the manifests' Role, and goes with it",
+    async () => {
+      const registry = await startRegistry({ auth: 'basic' });
+      const ref = `${registry.host}/k8s-login/app:v1`;
+      const { username, password } = registry.credentials!;
+      const dir = mkdtempSync(path.join(tmpdir(), 'k8s-docker-config-'));
+      const dockerConfig = path.join(dir, 'config.json');
+      writeFileSync(
+        dockerConfig,
+        JSON.stringify({
+          auths: { [`https://${registry.host}/v2/`]: { auth: Buffer.from(`${username}:${password}`).toString('base64') } },
+        }),
+      );
+      // The test image, so the deployment runs and can be redeployed; pushed with a client config of its own, then removed.
+      const pusher = { ...process.env, DOCKER_CONFIG: path.join(dir, 'pusher') };
+      for (const args of [
+        ['tag', TEST_IMAGE, ref],
+        ['login', '--username', username, '--password-stdin', registry.host],
+        ['push', ref],
+        ['image', 'rm', ref],
+      ]) {
+        const run = spawnSync('docker', args, { encoding: 'utf8', env: pusher, input: password, timeout: 120_000 });
+        expect({ args, status: run.status, stderr: run.status === 0 ? '' : run.stderr }).toEqual({ args, status: 0, stderr: '' });
+      }
+      const kubeconfig = await serviceAccountKubeconfig(cluster, namespace, 'agent-logins', manifestRole(namespace));
+      const agent = await startKubernetesAgent(cluster, namespace, {
+        AGENT_KUBECONFIG: kubeconfig,
+        AGENT_KUBERNETES_IMAGE_PULL_POLICY: 'IfNotPresent',
+        AGENT_DOCKER_CONFIG: dockerConfig,
+      });
+      const body = {
+        template: {
+          name: 'login',
+          images: [
+            { name: 'app', source: ref, command: 'sleep 3600' },
+            { name: 'local', source: TEST_IMAGE, command: 'sleep 3600' },
+          ],
+        },
+      };
+      try {
+        const created = await agentRequest<DeploymentBody>(agent, 'POST', '/deployments', { body });
+        expect(created.status).toBe(200);
+        const [appId, localId] = created.body.service_ids;
+        const secretName = `${appId.replace(/-app$/, '-registry')}.pull`;
+        for (const id of [appId, localId]) {
+          expect((await cluster.get<PodSpecJson>(namespace, 'deployment', id)).spec.template.spec.imagePullSecrets).toEqual([
+            { name: secretName },
+          ]);
+        }
+        const secret = await cluster.get<{ type: string; data: Record<string, string>; metadata: { labels: Record<string, string> } }>(
+          namespace,
+          'secret',
+          secretName,
+        );
+        expect(secret.type).toBe('kubernetes.io/dockerconfigjson');
+        expect(JSON.parse(Buffer.from(secret.data['.dockerconfigjson'], 'base64').toString('utf8'))).toEqual({
+          auths: { [registry.host]: { username, password, auth: Buffer.from(`${username}:${password}`).toString('base64') } },
+        });
+        expect(secret.metadata.labels).toEqual({
+          'app.kubernetes.io/managed-by': 'platform-agent',
+          'platform.agent/deployment': expect.any(String),
+          'platform.agent/key': expect.any(String),
+        });
+        // The node does not have it (removed after the push): pulled with the login, which the registry requires.
+        await waitForServices(agent, created.body.id, allRunning);
+
+        // A redeploy puts the logins again (the Secret is there: replaced), under the same Role.
+        const redeployed = await agentRequest<DeploymentBody>(agent, 'POST', `/deployments/${created.body.id}/redeploy`);
+        expect(redeployed.status).toBe(200);
+        await waitForServices(agent, created.body.id, allRunning);
+        expect((await cluster.get<PodSpecJson>(namespace, 'deployment', appId)).spec.template.spec.imagePullSecrets).toEqual([
+          { name: secretName },
+        ]);
+
+        const deleted = await agentRequest(agent, 'DELETE', `/deployments/${created.body.id}`);
+        expect(deleted.status).toBe(204);
+        await expect(cluster.get(namespace, 'secret', secretName)).rejects.toThrow(/NotFound/);
+      } finally {
+        await agent.close();
+        await registry.stop();
+        rmSync(dir, { recursive: true, force: true });
+        rmSync(path.dirname(kubeconfig), { recursive: true, force: true });
+        spawnSync('docker', ['image', 'rm', ref], { encoding: 'utf8' });
+      }
+    },
+    240_000,
+  );
+
   test('an API server that does not answer: 502 naming the cluster, the verb and the resource; nothing is kept', async () => {
     const closed = await listenAndClose();
     const dir = mkdtempSync(path.join(tmpdir(), 'k8s-down-'));

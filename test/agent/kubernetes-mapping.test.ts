@@ -220,6 +220,29 @@ describe('kubernetes mapping', () => {
     ]);
   });
 
+  test("a restart policy: always and unless-stopped are the Deployment's own, no and on-failure a 422 naming it", () => {
+    const policies = ['always', 'unless-stopped', undefined].map((restart_policy) => {
+      const template = parseDescriptor({ template: { images: [{ name: 'a', source: 'x', restart_policy }] } });
+      const [image] = planDeployment(template, 'd1-aaaaaa', 'd1-aaaaaa', options).images;
+      return image.deployment(new Map()).spec!.template.spec!.restartPolicy;
+    });
+    expect(policies).toEqual(['Always', 'Always', 'Always']);
+    const template = parseDescriptor({
+      template: {
+        images: [
+          { name: 'a', source: 'x', restart_policy: 'no' },
+          { name: 'b', source: 'x', restart_policy: 'on-failure:3' },
+        ],
+      },
+    });
+    expect(problem(() => planDeployment(template, 'd1-aaaaaa', 'd1-aaaaaa', options))).toEqual({
+      message:
+        'The template cannot run on Kubernetes: template.images[0].restart_policy "no" cannot be kept: a Deployment always restarts its pods (use always or unless-stopped, or leave it out); ' +
+        'template.images[1].restart_policy "on-failure:3" cannot be kept: a Deployment always restarts its pods (use always or unless-stopped, or leave it out).',
+      fields: ['template.images[0].restart_policy', 'template.images[1].restart_policy'],
+    });
+  });
+
   test('what Kubernetes would refuse is a 422 naming every member at once', () => {
     const template = parseDescriptor({
       template: {

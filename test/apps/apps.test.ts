@@ -110,6 +110,7 @@ describeDocker('apps on the Docker engine', () => {
       environment: [{ variable: 'GREETING', value: 'hi', required: null }],
       volumes: [],
       command: expect.stringContaining('httpd'),
+      restart_policy: null,
       ...RUNNING,
       type: null,
       errors: null,

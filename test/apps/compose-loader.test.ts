@@ -187,8 +187,9 @@ describe('compose keys: honoured, warned about, or refused by name', () => {
     logging: {driver: json-file, options: {max-size: 1m}}
 `);
     expect(app.name).toBe('demo');
+    // restart is the image's restart_policy, as a .pmx file's (not an engine option).
+    expect(app.definition.images.map((image) => image.restart_policy)).toEqual(['on-failure:2']);
     expect(app.options.get('web')).toEqual({
-      restartPolicy: 'on-failure:2',
       engine: {
         config: {
           Entrypoint: ['/bin/sh', '-c'],

@@ -37,11 +37,12 @@ async function until(check: () => Promise<boolean>, what: string, output: () => 
 }
 
 /**
- * The service is killed with SIGKILL while a delivery is in flight (the receiver holds the
- * request); started again on the same database, it delivers the event: the job outlived the
- * process in PostgreSQL, and the replica that held it is taken for dead once its expiry passes.
+ * The service is killed with SIGKILL while one delivery is in flight (the receiver holds the
+ * request) and two more wait behind it (one delivery at a time); started again on the same
+ * database, it delivers all three: the jobs outlived the process in PostgreSQL, and the replica
+ * that held one is taken for dead once its expiry passes.
  */
-describe('kill -9 with a delivery pending', () => {
+describe('kill -9 with deliveries pending', () => {
   let db: TestDatabase;
   let dataDir: string;
   let receiver: TestReceiver;
@@ -60,7 +61,7 @@ describe('kill -9 with a delivery pending', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  test('after the restart the event is delivered', async () => {
+  test('after the restart every event is delivered', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = {
@@ -73,6 +74,7 @@ describe('kill -9 with a delivery pending', () => {
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_RETRY_DELAY_SECONDS: '1',
       WEBHOOK_RESCUE_SECONDS: '1',
+      WEBHOOK_CONCURRENCY: '1',
     };
     const api = async (method: string, target: string, body?: unknown) => {
       const res = await request(`${url}${target}`, {
@@ -94,28 +96,34 @@ describe('kill -9 with a delivery pending', () => {
     const dir = makeGitRepo({ 'a.pmx': pmx('A') });
     const repo = await api('POST', '/template_repos', { name: dir });
     rmSync(dir, { recursive: true, force: true });
-    expect((await api('POST', `/template_repos/${String(repo.body.id)}`)).status).toBe(502);
+    for (let i = 0; i < 3; i++) expect((await api('POST', `/template_repos/${String(repo.body.id)}`)).status).toBe(502);
 
-    // The delivery is in flight (the receiver holds it): kill -9.
+    // One delivery is in flight (the receiver holds it), two are queued behind it: kill -9.
     await receiver.until((got) => got.length === 1, 'the first attempt');
+    expect(receiver.received).toHaveLength(1);
     first.child.kill('SIGKILL');
     await exited(first.child);
 
     const again = spawnService(env);
     children.push(again.child);
     await until(ready, 'restart', again.output);
-    await receiver.until((got) => got.length === 2, 'the delivery after the restart', 90_000);
-    const [held, delivered] = receiver.received;
-    expect(delivered.json.id).toBe(held.json.id);
-    expect(delivered.verified).toBe(true);
+    await receiver.until((got) => got.length === 4, 'the deliveries after the restart', 90_000);
+    const [held, ...delivered] = receiver.received;
+    expect(new Set(delivered.map((got) => got.json.id)).size).toBe(3);
+    expect(delivered.map((got) => got.json.id)).toContain(held.json.id);
+    expect(delivered.every((got) => got.verified)).toBe(true);
     // The log is written once the receiver has answered.
     const logged = async () =>
       (await api('GET', `/event_subscriptions/${String((made.body.subscription as { id: number }).id)}/deliveries`)).body as unknown as {
         status: string;
         response_code: number;
       }[];
-    await until(async () => (await logged()).length > 0, 'the delivery logged', again.output);
-    expect((await logged()).map((d) => [d.status, d.response_code])).toEqual([['delivered', 200]]);
+    await until(async () => (await logged()).length === 3, 'the deliveries logged', again.output);
+    expect((await logged()).map((d) => [d.status, d.response_code])).toEqual([
+      ['delivered', 200],
+      ['delivered', 200],
+      ['delivered', 200],
+    ]);
     again.child.kill('SIGTERM');
     await exited(again.child);
   }, 240_000);

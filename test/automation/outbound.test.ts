@@ -2,6 +2,7 @@ import { expect } from '@jest/globals';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
+import { Client } from 'pg';
 import { makeGitRepo, pmx } from '../helpers/git';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { TestReceiver, verify, type Behaviour } from './receiver';
@@ -54,7 +55,13 @@ async function logUntil(t: TestApp, id: number, check: (log: Delivery[]) => bool
   }
 }
 
-const ENV = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_RESCUE_SECONDS: '1' };
+const ENV = {
+  METRICS_ON_MAIN_PORT: 'true',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_DELAY_SECONDS: '1',
+  WEBHOOK_TIMEOUT_MS: '1500',
+  WEBHOOK_RESCUE_SECONDS: '1',
+};
 
 describe('events out: signed deliveries to subscribed URLs', () => {
   let t: TestApp;
@@ -123,6 +130,33 @@ describe('events out: signed deliveries to subscribed URLs', () => {
     expect((await logUntil(t, id, (l) => l.length === 2, 'the resend logged')).map((d) => [d.attempt, d.status])).toEqual([
       [2, 'delivered'],
       [1, 'delivered'],
+    ]);
+    await t.request('DELETE', `/event_subscriptions/${id}`);
+  });
+
+  test('/metrics counts each attempt by outcome, and shows the queues by state', async () => {
+    const metrics = async () => (await t.request('GET', '/metrics')).text;
+    const attempts = async () => {
+      const text = await metrics();
+      const count = (outcome: string) =>
+        Number(new RegExp(`^webhook_delivery_duration_seconds_count\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      return { delivered: count('delivered'), failed: count('failed') };
+    };
+    const before = await attempts();
+    const r = await receiver((n) => (n === 0 ? { status: 503, body: 'later' } : { status: 200, body: 'ok' }));
+    const id = await subscribe(t, r);
+    await (
+      await failingRepo(t)
+    )();
+    await logUntil(t, id, (l) => l.length === 2, 'both attempts logged');
+    const after = await attempts();
+    expect({ delivered: after.delivered - before.delivered, failed: after.failed - before.failed }).toEqual({ delivered: 1, failed: 1 });
+    const queues = [...(await metrics()).matchAll(/^job_queue_jobs\{queue="([^"]+)",state="([^"]+)"\} (\d+)$/gm)].map((m) => [m[1], m[2]]);
+    expect(queues.sort()).toEqual([
+      ['event-delivery', 'active'],
+      ['event-delivery', 'waiting'],
+      ['hook-action', 'active'],
+      ['hook-action', 'waiting'],
     ]);
     await t.request('DELETE', `/event_subscriptions/${id}`);
   });
@@ -222,5 +256,41 @@ describe('events out: signed deliveries to subscribed URLs', () => {
     );
     const res = await t.request('GET', '/event_subscriptions', { token: token.body.data.createApiToken.token });
     expect(res).toMatchObject({ status: 403, body: { code: 403, message: 'this token may not use Query.eventSubscriptions', fields: '' } });
+  });
+});
+
+describe('events out: how long a failing receiver is tried', () => {
+  let t: TestApp;
+  let r: TestReceiver;
+  beforeAll(async () => {
+    // The defaults of WEBHOOK_RETRY_DELAY_SECONDS and WEBHOOK_RETRY_LIMIT.
+    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    r = await TestReceiver.start(() => ({ status: 503, body: 'down' }));
+  });
+  afterAll(async () => {
+    await r.close();
+    await t.close();
+  });
+
+  test('with the defaults, retries with backoff and jitter span between 11 and 23 hours: up to a day', async () => {
+    const id = await subscribe(t, r);
+    await (
+      await failingRepo(t)
+    )();
+    await logUntil(t, id, (l) => l.length === 1 && l[0].status === 'failed', 'the first attempt failed');
+    const db = new Client({ connectionString: t.config.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ state: string; retry_limit: number; retry_delay: number; retry_backoff: boolean }>(
+        `select state, retry_limit, retry_delay, retry_backoff from pgboss.job where name = 'event-delivery'`,
+      );
+      expect(rows).toEqual([{ state: 'retry', retry_limit: 13, retry_delay: 5, retry_backoff: true }]);
+      // pg-boss waits retry_delay * 2^n * (1 + random()) before retry n+1 (n from 0): the schedule's bounds.
+      const [{ retry_limit: limit, retry_delay: delay }] = rows;
+      const shortest = Array.from({ length: limit }, (_, n) => delay * 2 ** n).reduce((a, b) => a + b, 0);
+      expect([shortest / 3600, (2 * shortest) / 3600].map((hours) => Math.round(hours * 10) / 10)).toEqual([11.4, 22.8]);
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -15,7 +15,7 @@ import { cleanupEngine, instanceId, suffix, waitFor } from '../apps/fixtures';
 import { shapeDiff } from './shape';
 import type { ErrorBody } from '../helpers/bodies';
 
-// Byte-for-byte copies of ../shared/reference/original-ui-fixtures (panamax-ui spec/support/fixtures).
+// Byte-for-byte copies of the original web UI's expected bodies (panamax-ui spec/support/fixtures).
 const FIXTURES = path.join(__dirname, 'fixtures');
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8'));
 
@@ -53,7 +53,7 @@ function must<T>(value: T | undefined, what: string): T {
 }
 
 /**
- * The original web UI's calls (../shared/reference/original-ui-contract.md §2), replayed as it
+ * The original web UI's calls, replayed as it
  * sends them: ActiveResource's `.json` paths, Rails' sorted, form-escaped query strings, bodies of
  * whole records with form strings ("8080", "1", "false") and the read-only members it was given,
  * and no credentials. Against the legacy listener of a real service (PostgreSQL, Docker engine,

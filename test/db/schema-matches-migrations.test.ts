@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { writeMigration } from '../../src/db/migration-create';
@@ -54,6 +54,16 @@ describe('npm run migration:create', () => {
     const found = migrationsIn(dir);
     expect(found.map((m) => m.name)).toEqual(['0001-catalog', '0002-apps', '0003-deployment-targets']);
     expect(await schemaDifference(serverUrl(), { ...SCHEMAS.service, migrations: found }, log)).toEqual([]);
+  });
+
+  test('a folder whose migrations a partial build left out is refused at start, not on the first query', () => {
+    const built = mkdtempSync(path.join(__dirname, '.tmp-built-'));
+    try {
+      writeFileSync(path.join(built, 'index.js'), '');
+      expect(() => migrationsIn(built)).toThrow(`no migrations in ${built}: the build is incomplete`);
+    } finally {
+      rmSync(built, { recursive: true, force: true });
+    }
   });
 
   test('the script runs and says when there is nothing to write', async () => {

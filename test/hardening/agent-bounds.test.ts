@@ -36,7 +36,7 @@ function streamHuge(res: ServerResponse, total: number): Promise<number> {
 }
 
 /**
- * Issue 9: an agent answering GET /deployments with a 200 MB body was read whole (RSS to 1.3 GB),
+ * An agent answering GET /deployments with a 200 MB body was read whole (RSS to 1.3 GB),
  * and one dripping a byte every 1.5 s kept the request open past every timeout, because undici's
  * headers and body timeouts bound the gaps, not the exchange. Real undici client, real TLS agent
  * server (the misbehaving agent of the harness stands in for a broken agent).

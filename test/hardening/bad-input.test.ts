@@ -37,7 +37,7 @@ afterAll(async () => {
   await agent.close();
 });
 
-/** Issue 9: fuzzed requests with NUL characters got 500s, and errors before routing were not JSON. */
+/** Fuzzed requests with NUL characters got 500s, and errors before routing were not JSON. */
 describe('NUL characters', () => {
   test('GET /search?q=%00 is a 400 naming q', async () => {
     const res = await t.request('GET', '/search?q=%00');

@@ -11,7 +11,8 @@ import { startFakeAdapter } from '../agent/agent-harness';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ADMIN = 'crash-test-admin-token-0123456789';
-const RESTART_BUDGET_MS = Number(process.env.RESTART_BUDGET_MS ?? 45_000);
+// A safety net, not a speed bound: how fast a restart is, `npm run bench -- --only 7` measures.
+const RESTART_DEADLINE_MS = 120_000;
 
 /** The environment of a real `npm start` / `npm run agent`: embedded database, no DATABASE_URL. */
 function env(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -59,7 +60,7 @@ function alive(pid: number | undefined): boolean {
 }
 
 /**
- * Issue 9: after kill -9 of the service its embedded PostgreSQL kept running, and the next start
+ * After kill -9 of the service its embedded PostgreSQL kept running, and the next start
  * refused ("already running") until someone killed the orphan by hand. The real programs are
  * spawned with their real embedded databases, killed with SIGKILL, and started again on the same
  * data directories.
@@ -78,7 +79,7 @@ describe('kill -9, then the same start command on the same data', () => {
     }
   });
 
-  test('the service serves again (target 10 s), with every acknowledged write, and one server per data dir', async () => {
+  test('the service serves again after kill -9, with every acknowledged write, and one server per data dir', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'platform-crash-'));
     dirs.push(dataDir);
     const port = await freePort();
@@ -116,10 +117,7 @@ describe('kill -9, then the same start command on the same data', () => {
 
     const again = spawnProgram('src/main.ts', extra);
     children.push(again.child);
-    // The target is 10 s (node, tsx, stopping the orphan, PostgreSQL, migrations); on a shared
-    // 2-core machine under a load of 20 the node start alone has taken 18 s, so the test allows
-    // RESTART_BUDGET_MS and prints what it measured.
-    const tookMs = await waitFor(ready, RESTART_BUDGET_MS, 'restart after kill -9', again.output);
+    const tookMs = await waitFor(ready, RESTART_DEADLINE_MS, 'restart after kill -9', again.output);
     process.stdout.write(`service restart after kill -9: ${tookMs} ms\n`);
     const listed = await request(`${url}/registries`, { headers: auth });
     const body = (await listed.body.json()) as { name: string }[];
@@ -129,9 +127,9 @@ describe('kill -9, then the same start command on the same data', () => {
     again.child.kill('SIGTERM');
     expect(await exited(again.child)).toBe(0);
     expect(postmasterPid(path.join(dataDir, 'postgres'))).toBeUndefined();
-  }, 150_000);
+  }, 240_000);
 
-  test('the agent too: serving again (target 10 s) with its deployments', async () => {
+  test('the agent too: serving again after kill -9, with its deployments', async () => {
     const adapter = await startFakeAdapter();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'platform-agent-crash-'));
     dirs.push(dataDir);
@@ -168,7 +166,7 @@ describe('kill -9, then the same start command on the same data', () => {
       children.push(again.child);
       const healthy = async () =>
         (await request(`${blob.endpointUrl}/healthz`, { dispatcher }).then((r) => (r.body.dump(), r.statusCode))) === 200;
-      const tookMs = await waitFor(healthy, RESTART_BUDGET_MS, 'agent restart after kill -9', again.output);
+      const tookMs = await waitFor(healthy, RESTART_DEADLINE_MS, 'agent restart after kill -9', again.output);
       process.stdout.write(`agent restart after kill -9: ${tookMs} ms\n`);
       const listed = await request(`${blob.endpointUrl}/deployments`, { dispatcher, headers });
       expect(((await listed.body.json()) as { id: number }[]).map((d) => d.id)).toContain(deployment.id);
@@ -178,5 +176,5 @@ describe('kill -9, then the same start command on the same data', () => {
     } finally {
       await adapter.close();
     }
-  }, 150_000);
+  }, 240_000);
 });

@@ -46,7 +46,7 @@ async function startRelay(target: URL) {
 }
 
 /**
- * Issue 9: while PostgreSQL was down every request but /healthz answered `500 Unexpected error.`.
+ * While PostgreSQL was down every request but /healthz answered `500 Unexpected error.`.
  * The service's connections to the real test PostgreSQL go through a relay that is cut and
  * restored under the running service.
  */

@@ -14,7 +14,7 @@ const REFUSED = (none: boolean) => ({
 });
 
 /**
- * Issue 9: a write token could point a template repo at any directory of the server, learn which
+ * A write token could point a template repo at any directory of the server, learn which
  * exist, and write files anywhere through POST /templates/{id}/save; saving into a local git
  * repository ran its own core.fsmonitor command. Real git, real directories.
  */

@@ -7,7 +7,7 @@ import { parseYamlBounded, YamlInputError } from '../../src/yaml/parse';
 import { Document, visit } from 'yaml';
 
 /**
- * Issue 9: a 1 MB YAML file whose keywords are 480 aliases of one 1 MB string took the service to
+ * A 1 MB YAML file whose keywords are 480 aliases of one 1 MB string took the service to
  * its heap limit (the `yaml` library bounds the number of aliases, not what they expand to).
  */
 function aliasBomb(stringBytes: number, aliases: number, key = 'keywords'): string {

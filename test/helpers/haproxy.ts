@@ -3,24 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/net/free-port';
-import { waitUntil } from './processes';
+import { describeWithProgram, waitUntil } from './processes';
 
 export const HAPROXY = '/usr/sbin/haproxy';
 
 /** Whether Debian's haproxy is installed; REQUIRE_HAPROXY=1 (CI) makes its absence a failure. */
 export function describeHaproxy(name: string, fn: () => void): void {
-  const found = spawnSync(HAPROXY, ['-v'], { encoding: 'utf8' }).status === 0;
-  if (found) return describe(name, fn);
-  if (process.env.REQUIRE_HAPROXY === '1') {
-    return describe(name, () => {
-      test('needs Debian haproxy (REQUIRE_HAPROXY=1)', () => {
-        throw new Error(`${HAPROXY} is not installed (apt-get install haproxy)`);
-      });
-    });
-  }
-  console.warn(`skipping "${name}": ${HAPROXY} is not installed (REQUIRE_HAPROXY=1 makes this a failure)`);
-  // eslint-disable-next-line jest/no-disabled-tests -- the one skip of a missing haproxy; REQUIRE_HAPROXY=1 (CI) fails instead
-  describe.skip(`${name} [skipped: no haproxy]`, fn);
+  describeWithProgram({ path: HAPROXY, versionArg: '-v', requireEnv: 'REQUIRE_HAPROXY', debianPackage: 'haproxy' }, name, fn);
 }
 
 export interface Balancer {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -156,4 +156,27 @@ export async function startAgentProcess(env: Record<string, string>): Promise<Ag
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Runs `fn` where a Debian program the tests need is installed; `requireEnv`=1 (CI) makes its
+ * absence a failing test, elsewhere the block is skipped with a warning.
+ */
+export function describeWithProgram(
+  program: { path: string; versionArg: string; requireEnv: string; debianPackage: string },
+  name: string,
+  fn: () => void,
+): void {
+  const found = spawnSync(program.path, [program.versionArg], { encoding: 'utf8' }).status === 0;
+  if (found) return describe(name, fn);
+  if (process.env[program.requireEnv] === '1') {
+    return describe(name, () => {
+      test(`needs Debian ${program.debianPackage} (${program.requireEnv}=1)`, () => {
+        throw new Error(`${program.path} is not installed (apt-get install ${program.debianPackage})`);
+      });
+    });
+  }
+  console.warn(`skipping "${name}": ${program.path} is not installed (${program.requireEnv}=1 makes this a failure)`);
+  // eslint-disable-next-line jest/no-disabled-tests -- the one skip of a missing program; its REQUIRE_* variable (CI) fails instead
+  describe.skip(`${name} [skipped: no ${program.debianPackage}]`, fn);
 }

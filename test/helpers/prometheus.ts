@@ -1,26 +1,19 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/net/free-port';
-import { waitUntil } from './processes';
+import { describeWithProgram, waitUntil } from './processes';
 
 export const PROMETHEUS = '/usr/bin/prometheus';
 
 /** Whether Debian's prometheus is installed; REQUIRE_PROMETHEUS=1 (CI) makes its absence a failure. */
 export function describePrometheus(name: string, fn: () => void): void {
-  const found = spawnSync(PROMETHEUS, ['--version'], { encoding: 'utf8' }).status === 0;
-  if (found) return describe(name, fn);
-  if (process.env.REQUIRE_PROMETHEUS === '1') {
-    return describe(name, () => {
-      test('needs Debian prometheus (REQUIRE_PROMETHEUS=1)', () => {
-        throw new Error(`${PROMETHEUS} is not installed (apt-get install prometheus)`);
-      });
-    });
-  }
-  console.warn(`skipping "${name}": ${PROMETHEUS} is not installed (REQUIRE_PROMETHEUS=1 makes this a failure)`);
-  // eslint-disable-next-line jest/no-disabled-tests -- the one skip of a missing Prometheus; REQUIRE_PROMETHEUS=1 (CI) fails instead
-  describe.skip(`${name} [skipped: no prometheus]`, fn);
+  describeWithProgram(
+    { path: PROMETHEUS, versionArg: '--version', requireEnv: 'REQUIRE_PROMETHEUS', debianPackage: 'prometheus' },
+    name,
+    fn,
+  );
 }
 
 export interface PromSample {

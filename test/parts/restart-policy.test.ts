@@ -38,7 +38,9 @@ describeDocker('restart policies, end to end', () => {
       await t.request<(Identified & { name: string; container_status: { Id?: string } })[]>('GET', `/apps/${appId}/services`)
     ).body;
     const service = services.find((s) => s.name === name)!;
-    const containers = await docker.listContainers({ all: true, labels: { 'platform.service': String(service.id) } });
+    // This service's alone: other services on the shared engine have the same ids.
+    const labels = { 'platform.service': String(service.id), 'platform.instance': await instanceId(t) };
+    const containers = await docker.listContainers({ all: true, labels });
     return (await docker.inspectContainer(containers[0].Id))?.HostConfig.RestartPolicy as
       { Name?: string; MaximumRetryCount?: number } | undefined;
   };

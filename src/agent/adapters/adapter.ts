@@ -4,20 +4,13 @@ import type { DeployTemplate } from '../descriptor';
 export interface ServiceStatus {
   id: string;
   actualState: string;
-  /**
-   * Why the service is in that state, when the orchestrator says (`ImagePullBackOff: Back-off
-   * pulling image "x"`): an extension of interface B, absent when there is nothing to say.
-   */
+  /** The orchestrator's word (`ImagePullBackOff: …`), an extension of interface B. */
   reason?: string;
 }
 
 /**
- * What the agent needs from an orchestrator. `key` names one generation of one deployment
- * (a redeploy makes a new key), so the new objects can exist beside the old ones until the old
- * ones are removed. `create` cleans up after itself when it fails part-way; `remove` treats
- * objects that are already gone as removed. Failures are errors from the catalogue:
- * UpstreamError (502) when the orchestrator fails or cannot be reached, UpstreamTimeoutError
- * (504) when it is too slow, ValidationError (422) when it rejects the template.
+ * `key` names one generation of one deployment, so new objects can exist beside the old. `create` cleans up
+ * when it fails part-way; `remove` treats what is gone as removed. Failures: 502 failing, 504 slow, 422 refused.
  */
 export interface Adapter {
   readonly type: 'docker' | 'swarm' | 'http' | 'kubernetes';
@@ -26,10 +19,8 @@ export interface Adapter {
   status(ids: string[]): Promise<ServiceStatus[]>;
   remove(key: string, ids: string[]): Promise<void>;
   /**
-   * Optional: put a new generation in place of an old one, removing the old one only once the new
-   * one started (the docker adapter also swaps host ports the two share on one engine). Must
-   * leave the old generation running when it fails. Without it, the agent calls `create` for the
-   * new generation and then `remove` for the old one.
+   * Removes the old generation only once the new one started, and leaves it running on failure.
+   * Without it, the agent calls `create`, then `remove`.
    */
   replace?(old: { key: string; ids: string[] }, key: string, template: DeployTemplate): Promise<string[]>;
   close(): Promise<void>;

@@ -6,7 +6,6 @@ import { createHttpAdapter } from './http-adapter';
 import { createSwarmAdapter } from './swarm-adapter';
 import { dockerConfigCredentials } from '../../engines/docker-config-auth';
 
-/** The adapter AGENT_ADAPTER names. */
 export function createAdapter(config: AgentConfig, log: Logger): Adapter {
   switch (config.adapter) {
     case 'http':
@@ -27,8 +26,7 @@ export function createAdapter(config: AgentConfig, log: Logger): Adapter {
         log,
       });
     case 'kubernetes': {
-      // Loaded only here: the Kubernetes client is large (0.4 s and 30 MB to load), and the
-      // other adapters have no use for it.
+      // Loaded only here: the Kubernetes client is large (0.4 s and 30 MB to load).
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { createKubernetesAdapter } = require('./kubernetes/kubernetes-adapter') as typeof import('./kubernetes/kubernetes-adapter');
       const { kubernetes } = config;
@@ -47,6 +45,7 @@ export function createAdapter(config: AgentConfig, log: Logger): Adapter {
         stopTimeoutSec: config.stopTimeoutSec,
         rolloutTimeoutSec: kubernetes.rolloutTimeoutSec,
         deleteTimeoutSec: kubernetes.deleteTimeoutSec,
+        credentials: config.dockerConfig ? dockerConfigCredentials(config.dockerConfig) : undefined,
         log,
       });
     }

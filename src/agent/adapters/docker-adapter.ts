@@ -17,17 +17,11 @@ import {
   safeName,
 } from './engine-common';
 
-/**
- * One Docker engine. A deployment generation is a bridge network `platform-<key>` plus one
- * container per image instance, `platform-<key>-<image>-<n>`; every container answers on the network to its image's name
- * and to every alias other images link it by. The service ids are the container names.
- */
+/** Every container answers on its generation's network to its image's name and to every alias other images link it by. */
 export function createDockerAdapter(options: {
   dockerHost: string;
   log: Logger;
-  /** How long a container gets to stop on SIGTERM during a redeploy before it is killed. */
   stopTimeoutSec?: number;
-  /** The credentials of the registries images are pulled from (AGENT_DOCKER_CONFIG). */
   credentials?: PullCredentials;
   docker?: DockerClient;
 }): Adapter {
@@ -35,7 +29,7 @@ export function createDockerAdapter(options: {
   const launcher = new ContainerLauncher(docker, options.credentials);
   const log = options.log;
 
-  /** Network and containers, created but not started; on failure everything made is removed. */
+  /** Created but not started; on failure everything made is removed. */
   async function prepare(key: string, template: DeployTemplate): Promise<string[]> {
     checkHostPorts(template);
     const refs = template.images.map((image) => imageRef(template, image));
@@ -65,8 +59,7 @@ export function createDockerAdapter(options: {
           return { name, definition, after: volumesFrom.length > 0 };
         }),
       );
-      // The engine takes creates in parallel (one by one was 1.9x `docker run` x5 in parallel,
-      // bench scenario 5). Containers that take volumes from another come after, in template order.
+      // The engine takes creates in parallel; containers that take volumes from another come after, in template order.
       const created = await Promise.allSettled(
         specs
           .filter((s) => !s.after)
@@ -81,7 +74,6 @@ export function createDockerAdapter(options: {
         await launcher.create(definition);
         names.push(name);
       }
-      // Service ids in template order, whatever order the creates finished in.
       names.sort((a, b) => specs.findIndex((s) => s.name === a) - specs.findIndex((s) => s.name === b));
       return names;
     } catch (error) {
@@ -94,7 +86,7 @@ export function createDockerAdapter(options: {
     await Promise.all(names.map((name) => docker.startContainer(name)));
   }
 
-  /** Containers (named, and any other carrying the key) and the network; already gone is fine. */
+  /** Also any other container carrying the key; already gone is fine. */
   async function removeGeneration(key: string, names: string[]): Promise<void> {
     const labelled = await docker.listContainers({ all: true, labels: { [LABEL_KEY]: key } });
     const all = new Set([...names, ...labelled.map((container) => container.Id)]);
@@ -132,9 +124,8 @@ export function createDockerAdapter(options: {
     },
 
     /**
-     * Both generations may publish the same host ports, so the new one is created first, then the
-     * old one is stopped, the new one started, and only then is the old one removed. If the new
-     * one does not start, it is removed and the old one is started again.
+     * Both generations may publish the same host ports: the new one is created, the old stopped, the new
+     * started, and only then the old removed. If the new one does not start, the old one starts again.
      */
     async replace(old, key, template) {
       const names = await prepare(key, template);

@@ -5,10 +5,7 @@ import type { DeployTemplate, DeployImage } from '../descriptor';
 export const LABEL_KEY = 'platform.agent.key';
 export const LABEL_SERVICE = 'platform.agent.service';
 
-/**
- * Engine answers are the orchestrator's failures here, not the agent's resources: a 404 for an
- * image or a 409 for a name must not turn into a 404/409 of interface B.
- */
+/** A 404 for an image or a 409 for a name is the orchestrator's failure, not a 404/409 of interface B. */
 export function asUpstream(error: unknown): unknown {
   if (
     error instanceof DomainError &&
@@ -21,7 +18,6 @@ export function asUpstream(error: unknown): unknown {
   return error;
 }
 
-/** Awaits engine work, turning its failures into the agent's upstream errors. */
 export function upstream<T>(work: Promise<T>): Promise<T> {
   return work.catch((error: unknown) => {
     throw asUpstream(error);
@@ -48,7 +44,6 @@ export function imageRef(template: DeployTemplate, image: DeployImage): string {
   return ref;
 }
 
-/** Every alias other images use to reach `image` through their links, plus its own name. */
 export function aliasesOf(template: DeployTemplate, image: DeployImage): string[] {
   const aliases = new Set([image.name]);
   for (const other of template.images) {
@@ -70,12 +65,10 @@ export function checkHostPorts(template: DeployTemplate): void {
   });
 }
 
-/** The restart policy an image's containers (or tasks) run with: no, always, on-failure[:N], unless-stopped. */
 export function restartPolicyOf(image: DeployImage): string {
   return image.restart_policy ?? 'unless-stopped';
 }
 
-/** A restart policy as a swarm task's: restarted on any exit, on a failure (at most N times), or never. */
 export function swarmRestartPolicy(policy: string): { Condition: 'none' | 'on-failure' | 'any'; MaxAttempts?: number } {
   const [name, retries] = policy.split(':');
   if (name === 'no') return { Condition: 'none' };

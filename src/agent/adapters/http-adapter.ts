@@ -5,12 +5,8 @@ import type { DeployTemplate, DeployImage } from '../descriptor';
 import type { Adapter, ServiceStatus } from './adapter';
 import { scalarText } from '../../scalar-text';
 
-/**
- * The original adapter protocol v1 (docs/original-system.md "Adapter protocol v1"): an external adapter
- * (Kubernetes, Marathon, Fleet) at ADAPTER_URL. Its `actualState` strings pass through verbatim;
- * the agent adds "not found" (adapter 404) and "error" (any other failure status), as the
- * original agents did.
- */
+// Adapter protocol v1: the adapter's `actualState` strings pass through verbatim; the agent adds
+// "not found" (its 404) and "error" (any other failure status), as the original agents did.
 const MAX_ADAPTER_ANSWER_BYTES = 8 * 1024 * 1024;
 
 export function createHttpAdapter(options: { url: string; timeoutMs: number }): Adapter {
@@ -90,7 +86,7 @@ export function createHttpAdapter(options: { url: string; timeoutMs: number }): 
   };
 }
 
-/** The adapter's camelCase service form (docs/original-system.md "Adapter protocol v1"). */
+/** The adapter's camelCase service form. */
 export function toAdapterService(image: DeployImage): Record<string, unknown> {
   return {
     name: image.name,
@@ -138,7 +134,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Adapters answer errors as `{message}`, `{error}` or plain text (docs/original-system.md "Adapter protocol v1"). */
+/** Adapters answer errors as `{message}`, `{error}` or plain text. */
 function adapterMessage(text: string): string {
   const body = parseJson(text) as { message?: unknown; error?: unknown } | undefined;
   const message = body && typeof body === 'object' ? (body.message ?? body.error) : undefined;

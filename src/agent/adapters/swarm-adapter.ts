@@ -23,20 +23,16 @@ export interface SwarmAdapterOptions {
   dockerHost: string;
   publishMode: 'ingress' | 'host';
   endpointMode: 'vip' | 'dnsrr';
-  /** Grace period of a task stopped by delete or redeploy before it is killed. */
   stopTimeoutSec?: number;
-  /** How long a redeploy watches its new services start (nodes may be pulling) before it goes on. */
+  /** How long a redeploy watches its new services start (nodes may be pulling). */
   startWatchMs?: number;
   log: Logger;
   docker?: DockerClient;
 }
 
 /**
- * Docker Swarm mode: a generation is an attachable overlay network `platform-<key>` plus one
- * service per image, `platform-<key>-<image>`, with replicas = `deployment.count`. The service ids
- * are the service names. Publish and endpoint modes come from the config: real clusters use
- * ingress + vip; single hosts without a routing mesh need host + dnsrr (docs/contract.md "Swarm publish and endpoint modes").
- * Images are not pulled by the agent: swarm nodes pull what they run.
+ * Publish and endpoint modes come from the config: real clusters use ingress + vip; single hosts
+ * without a routing mesh need host + dnsrr. Swarm nodes pull what they run, not the agent.
  */
 export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
   const docker = options.docker ?? new DockerClient({ host: options.dockerHost });
@@ -85,8 +81,8 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
         if ((error as { httpStatus?: number }).httpStatus !== 404) throw error;
       });
     }
-    // Tasks leave the overlay network a moment after their service is gone; the cluster refuses
-    // to remove it until then. The node's local copy goes once the last task container stops.
+    // The cluster refuses to remove the network until the tasks have left it, a moment after their
+    // service is gone; the node's local copy goes once the last task container stops.
     for (const net of await docker.listNetworks({ labels: { [LABEL_KEY]: key } })) {
       for (let attempt = 0; ; attempt++) {
         try {
@@ -117,9 +113,8 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
     create,
 
     /**
-     * The new generation beside the old one, which goes only once the new services started:
-     * a task of theirs that fails or is rejected first (a command that does not exist, an image
-     * no node can get) removes the new generation instead, and the old one keeps running.
+     * The old generation goes only once the new services started: a task of theirs that fails or is
+     * rejected first removes the new generation instead.
      */
     async replace(old, key, template) {
       const names = await create(key, template);
@@ -144,8 +139,8 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
     close: () => (options.docker ? Promise.resolve() : docker.close()),
   };
 
-  // A fixed host port with several replicas is no conflict here: the routing mesh shares it
-  // (ingress), or the swarm puts one replica per node and leaves the rest pending (host).
+  // A fixed host port with several replicas is no conflict: ingress shares it, and host mode puts
+  // one replica per node and leaves the rest pending.
   async function create(key: string, template: DeployTemplate): Promise<string[]> {
     const specs = template.images.map((image) => serviceSpec(key, template, image));
     const names: string[] = [];
@@ -166,10 +161,8 @@ export function createSwarmAdapter(options: SwarmAdapterOptions): Adapter {
   }
 
   /**
-   * Resolves once every service runs its replicas, or nothing more can be learnt before the old
-   * generation goes: every task not yet running waits for the scheduler (host ports the old
-   * tasks hold), or the watch has lasted `startWatchMs`. Rejects on a task that failed or was
-   * rejected, with the engine's reason.
+   * Until every service runs its replicas or nothing more can be learnt (the rest wait for host ports
+   * the old tasks hold, or `startWatchMs` passed); rejects with the engine's reason on a failed task.
    */
   async function watchStart(names: string[]): Promise<void> {
     const until = Date.now() + (options.startWatchMs ?? 300_000);

@@ -1,8 +1,6 @@
 import type { DockerClient } from '../../engines/docker-client';
 import { enginePath, orNull } from '../../engines/docker-http';
 
-/** The Swarm-mode Engine API calls the swarm adapter uses, on the docker client's transport. */
-
 export interface SwarmServiceSpec {
   Name: string;
   Labels?: Record<string, string>;

@@ -1,4 +1,4 @@
-import type { V1Deployment, V1Pod, V1Service } from '@kubernetes/client-node';
+import type { V1Deployment, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
 import { UpstreamTimeoutError, ValidationError } from '../../../errors';
 import type { ServiceStatus } from '../adapter';
 import { statusCode, statusOf, type Cluster } from './cluster';
@@ -24,38 +24,57 @@ export function clusterObjects(cluster: Cluster, pollIntervalMs: number) {
 
   async function list(deployment: string) {
     const labelSelector = owned(deployment);
-    const [deployments, services, claims, pods] = await Promise.all([
+    const [deployments, services, claims, secrets, pods] = await Promise.all([
       cluster.call('list', 'deployments.apps', () => apps.listNamespacedDeployment({ namespace, labelSelector })),
       cluster.call('list', 'services', () => core.listNamespacedService({ namespace, labelSelector })),
       cluster.call('list', 'persistentvolumeclaims', () => core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector })),
+      cluster.call('list', 'secrets', () => core.listNamespacedSecret({ namespace, labelSelector })),
       cluster.call('list', 'pods', () => core.listNamespacedPod({ namespace, labelSelector })),
     ]);
-    return { deployments: deployments.items, services: services.items, claims: claims.items, pods: pods.items };
+    return { deployments: deployments.items, services: services.items, claims: claims.items, secrets: secrets.items, pods: pods.items };
   }
 
-  /** Deletes one object; one already gone is deleted. */
-  async function remove(kind: 'deployments.apps' | 'services' | 'persistentvolumeclaims', name: string): Promise<void> {
+  /** One already gone counts as deleted. */
+  async function remove(kind: 'deployments.apps' | 'services' | 'persistentvolumeclaims' | 'secrets', name: string): Promise<void> {
     const request = { name, namespace, propagationPolicy: 'Background' };
+    const deletes = {
+      'deployments.apps': () => apps.deleteNamespacedDeployment(request),
+      services: () => core.deleteNamespacedService(request),
+      persistentvolumeclaims: () => core.deleteNamespacedPersistentVolumeClaim(request),
+      secrets: () => core.deleteNamespacedSecret(request),
+    };
     await cluster
-      .call('delete', kind, (): Promise<unknown> =>
-        kind === 'deployments.apps'
-          ? apps.deleteNamespacedDeployment(request)
-          : kind === 'services'
-            ? core.deleteNamespacedService(request)
-            : core.deleteNamespacedPersistentVolumeClaim(request),
-      )
+      .call('delete', kind, (): Promise<unknown> => deletes[kind]())
       .catch((error: unknown) => {
         if (statusCode(error) !== 404) throw error;
       });
+  }
+
+  /** Made, or its logins replaced; undefined when it was not there before. */
+  async function putSecret(body: V1Secret): Promise<V1Secret | undefined> {
+    const name = body.metadata!.name!;
+    try {
+      await cluster.call('create', 'secrets', () => core.createNamespacedSecret({ namespace, body }));
+      return undefined;
+    } catch (error) {
+      if (statusCode(error) !== 409) throw error;
+    }
+    const [previous] = (
+      await cluster.call('list', 'secrets', () => core.listNamespacedSecret({ namespace, fieldSelector: `metadata.name=${name}` }))
+    ).items;
+    await cluster.call('update', 'secrets', () => core.replaceNamespacedSecret({ name, namespace, body }));
+    return previous;
   }
 
   return {
     list,
     remove,
     readDeployment,
+    putSecret,
 
     /** PVCs, then Services (their cluster IPs are the links' addresses), then the Deployments. */
     async make(plan: DeploymentPlan): Promise<string[]> {
+      if (plan.pullSecret) await putSecret(plan.pullSecret);
       for (const image of plan.images) {
         for (const claim of image.claims) {
           await cluster.call('create', 'persistentvolumeclaims', () =>
@@ -114,37 +133,36 @@ export function clusterObjects(cluster: Cluster, pollIntervalMs: number) {
     },
 
     /**
-     * The deployments (`deployment` label values) a generation's objects belong to: its key (the
-     * objects it made first), and the label of any object carrying its key or named in `ids`, so
-     * a deployment redeployed any number of times, or left half-updated by a failed rollout, is
-     * found whole.
+     * By its key and by the label of any object carrying it or named in `ids`, so a deployment
+     * redeployed many times, or left half-updated by a failed rollout, is found whole.
      */
     async deploymentsOf(key: string, ids: string[]): Promise<string[]> {
       const found = new Set([key]);
       const labelSelector = selector({ [LABEL_MANAGED_BY]: MANAGED_BY, 'platform.agent/key': key });
-      const [deployments, services, claims] = await Promise.all([
+      const [deployments, services, claims, secrets] = await Promise.all([
         cluster.call('list', 'deployments.apps', () => apps.listNamespacedDeployment({ namespace, labelSelector })),
         cluster.call('list', 'services', () => core.listNamespacedService({ namespace, labelSelector })),
         cluster.call('list', 'persistentvolumeclaims', () => core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector })),
+        cluster.call('list', 'secrets', () => core.listNamespacedSecret({ namespace, labelSelector })),
       ]);
       const named = await Promise.all(ids.map((id) => readDeployment(id)));
-      for (const object of [...deployments.items, ...services.items, ...claims.items, ...named]) {
+      for (const object of [...deployments.items, ...services.items, ...claims.items, ...secrets.items, ...named]) {
         const labels = object?.metadata?.labels;
         if (labels?.[LABEL_MANAGED_BY] === MANAGED_BY && labels[LABEL_DEPLOYMENT]) found.add(labels[LABEL_DEPLOYMENT]);
       }
       return [...found];
     },
 
-    /** Every object of the deployment, then waits until they and their pods are gone. */
     async removeDeployment(deployment: string, timeoutSec: number): Promise<void> {
       const present = await list(deployment);
       for (const object of present.deployments) await remove('deployments.apps', object.metadata!.name!);
       for (const object of present.services) await remove('services', object.metadata!.name!);
       for (const object of present.claims) await remove('persistentvolumeclaims', object.metadata!.name!);
+      for (const object of present.secrets) await remove('secrets', object.metadata!.name!);
       await waitUntil(
         async () => {
           const left = await list(deployment);
-          const count = left.deployments.length + left.services.length + left.claims.length + left.pods.length;
+          const count = left.deployments.length + left.services.length + left.claims.length + left.secrets.length + left.pods.length;
           return count === 0 ? true : undefined;
         },
         timeoutSec,
@@ -169,10 +187,7 @@ export function clusterObjects(cluster: Cluster, pollIntervalMs: number) {
   }
 }
 
-/**
- * A node port the cluster refuses (outside its range, or taken) is the template's host port:
- * a 422 naming the descriptor's member, with the cluster's words.
- */
+/** A node port the cluster refuses (outside its range, or taken) is a 422 on the template's host port. */
 export function nodePortError(error: unknown, image: ImagePlan): ValidationError | undefined {
   const causes = statusOf(error)?.details?.causes ?? [];
   const problems = causes.flatMap((cause) => {
@@ -188,9 +203,8 @@ export function nodePortError(error: unknown, image: ImagePlan): ValidationError
 }
 
 /**
- * A service whose Deployment the cluster failed to read (its own 5xx, not a timeout) is in
- * state `error` with the cluster's message; a cluster that cannot be reached, forbids the read or
- * is too slow fails the whole request instead (undefined: the error is thrown).
+ * A Deployment the cluster failed to read (its own 5xx) makes that service `error`; a cluster that is
+ * unreachable, forbids the read or is too slow fails the whole request (undefined: rethrow).
  */
 export function readFailure(error: unknown): { actualState: 'error'; reason: string } | undefined {
   const code = statusCode(error);
@@ -199,7 +213,7 @@ export function readFailure(error: unknown): { actualState: 'error'; reason: str
   return { actualState: 'error', reason: `HTTP ${code}${message ? `: ${message}` : ''}`.slice(0, 300) };
 }
 
-/** Polls `check` until it answers, the cluster's failures included, until the deadline. */
+/** The cluster's failures included, until the deadline. */
 async function waitUntil<T>(
   check: () => Promise<T | undefined>,
   timeoutSec: number,

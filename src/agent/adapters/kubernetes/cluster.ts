@@ -14,11 +14,7 @@ import {
 import { DomainError, UpstreamError, UpstreamTimeoutError, ValidationError } from '../../../errors';
 import { AgentConfigError } from '../../config';
 
-/**
- * The agent's connection to one cluster and namespace: the official client's typed APIs, each
- * request under a deadline, and every failure turned into an error of the catalogue that names
- * the cluster, the verb and the resource (never a 500).
- */
+/** Each request under a deadline; every failure an error of the catalogue naming the cluster, verb and resource (never a 500). */
 export interface Cluster {
   /** The API server's URL, as errors name the cluster. */
   readonly server: string;
@@ -26,7 +22,6 @@ export interface Cluster {
   readonly core: CoreV1Api;
   readonly apps: AppsV1Api;
   readonly version: VersionApi;
-  /** Runs one API request; its failure becomes {@link clusterError}'s. */
   call<T>(verb: string, resource: string, work: () => Promise<T>): Promise<T>;
 }
 
@@ -35,7 +30,6 @@ export interface ClusterOptions {
   kubeconfig?: string;
   context?: string;
   namespace?: string;
-  /** Deadline of each API request. */
   timeoutMs: number;
 }
 
@@ -44,8 +38,7 @@ export function connectCluster(options: ClusterOptions): Cluster {
   const current = config.getCurrentCluster();
   if (!current) throw new AgentConfigError(['AGENT_KUBECONFIG: its current context names no cluster']);
   const namespace = options.namespace ?? config.getContextObject(config.getCurrentContext())?.namespace?.trim() ?? 'default';
-  // The client's own configuration, as makeApiClient builds it, plus a deadline per request:
-  // without one a silent API server would hold a request forever.
+  // A deadline per request: without one a silent API server would hold a request forever.
   const deadline: Middleware = {
     pre: (context: RequestContext) => {
       context.setSignal(AbortSignal.timeout(options.timeoutMs));
@@ -70,8 +63,7 @@ export function connectCluster(options: ClusterOptions): Cluster {
         return await work();
       } catch (error) {
         const translated = clusterError(error, { server, namespace, verb, resource, timeoutMs: options.timeoutMs });
-        // The cluster's own answer stays reachable: a 404 is "gone" to some callers, and a
-        // refusal's causes name the fields it refused.
+        // Kept as the cause: a 404 is "gone" to some callers, and a refusal's causes name the fields it refused.
         if (translated !== error) translated.cause = error;
         throw translated;
       }
@@ -132,16 +124,14 @@ export function statusOf(error: unknown): ClusterStatus | undefined {
   }
 }
 
-/** The HTTP status of the cluster's answer (to {@link Cluster.call}), or undefined when there was none. */
 export function statusCode(error: unknown): number | undefined {
   const raw = error instanceof ApiException ? error : (error as { cause?: unknown } | null)?.cause;
   return raw instanceof ApiException ? raw.code : undefined;
 }
 
 /**
- * What a failed request answers: a quota refusal is the template's (422, the cluster's message);
- * an invalid object 422; RBAC's refusal, an unreachable or failing cluster 502 naming the
- * cluster, the verb and the resource; no answer in time 504.
+ * A quota refusal is the template's (422, the cluster's message), an invalid object 422; RBAC's refusal
+ * or a failing cluster 502 naming the cluster, verb and resource; no answer in time 504.
  */
 export function clusterError(error: unknown, action: Action): DomainError {
   if (error instanceof DomainError) return error;

@@ -1,26 +1,24 @@
+import type { PullCredentials } from '../../../engines/container-launcher';
 import type { Logger } from '../../../logger';
 import type { DeployTemplate } from '../../descriptor';
 import type { Adapter } from '../adapter';
 import { connectCluster, type Cluster, type ClusterOptions } from './cluster';
 import { clusterObjects } from './cluster-objects';
 import { planDeployment, type MappingOptions } from './mapping';
+import { pullSecret } from './pull-secret';
 import { replaceInPlace } from './rollout';
 
 export interface KubernetesAdapterOptions extends Omit<MappingOptions, 'namespace'> {
   cluster: ClusterOptions | Cluster;
-  /** How long a delete waits for the objects and their pods to be gone. */
   deleteTimeoutSec: number;
+  /** The agent's registry logins: a deployment whose images need one gets them as its pull secret. */
+  credentials?: PullCredentials;
   log: Logger;
   /** How often a rollout or a removal is looked at while the agent waits for it. */
   pollIntervalMs?: number;
 }
 
-/**
- * A Kubernetes cluster, one namespace. A deployment is, per image, a Deployment (the service id
- * is its name), a Service for its ports and a PersistentVolumeClaim per named volume (mapping.ts);
- * states come from the pods (states.ts). A redeploy updates the same objects in place, as a
- * rolling update the agent waits for and undoes when it does not become ready (rollout.ts).
- */
+/** One namespace; service ids are Deployment names, and a redeploy rolls the same objects forward in place. */
 export function createKubernetesAdapter(options: KubernetesAdapterOptions): Adapter {
   const cluster = 'call' in options.cluster ? options.cluster : connectCluster(options.cluster);
   const { namespace } = cluster;
@@ -28,9 +26,12 @@ export function createKubernetesAdapter(options: KubernetesAdapterOptions): Adap
   const objects = clusterObjects(cluster, options.pollIntervalMs ?? 1000);
   const log = options.log;
 
+  const secretOf = (template: DeployTemplate, deployment: string, key: string) =>
+    options.credentials ? pullSecret(template, deployment, key, options.credentials) : Promise.resolve(undefined);
+
   async function create(key: string, template: DeployTemplate): Promise<string[]> {
     // The first generation names the objects; later ones update them in place.
-    const plan = planDeployment(template, key, key, mapping);
+    const plan = planDeployment(template, key, key, mapping, await secretOf(template, key, key));
     try {
       return await objects.make(plan);
     } catch (error) {
@@ -61,7 +62,8 @@ export function createKubernetesAdapter(options: KubernetesAdapterOptions): Adap
 
     remove,
 
-    replace: (old, key, template) => replaceInPlace({ cluster, objects, mapping, log, create, remove }, old, key, template),
+    replace: (old, key, template) =>
+      replaceInPlace({ cluster, objects, mapping, log, pullSecret: secretOf, create, remove }, old, key, template),
 
     close: () => Promise.resolve(),
   };

@@ -4,6 +4,7 @@ import type {
   V1EnvVar,
   V1HostAlias,
   V1PersistentVolumeClaim,
+  V1Secret,
   V1Service,
   V1ServicePort,
   V1Volume,
@@ -14,22 +15,13 @@ import { mergeEnvironment } from '../../../engines/container-spec';
 import { shellWords } from '../../../engines/shell-words';
 import { ValidationError } from '../../../errors';
 import { Problems } from '../../../problems';
-// The descriptor's types are read here only (the adapter passes the template through).
 import type { DeployTemplate, DeployImage } from '../../descriptor';
 import { ANNOTATION_IMAGE, LABEL_KEY, LABEL_SERVICE, dnsPart, objectName, ownerLabels } from './names';
 
-/**
- * The pure half of the kubernetes adapter: a deployment's template becomes, per image, a
- * Deployment (replicas = deployment.count), a Service for its ports (ClusterIP; NodePort when a
- * port has a host port) and a PersistentVolumeClaim per named volume. Nothing here talks to the
- * cluster: the adapter creates the Services first and hands their cluster IPs to
- * {@link ImagePlan.deployment}, which needs them for links.
- */
 export interface MappingOptions {
   namespace: string;
   /** None: the cluster's default (Always for `:latest` and untagged images, else IfNotPresent). */
   imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
-  /** Secrets (type kubernetes.io/dockerconfigjson) in the namespace, for private registries. */
   imagePullSecrets: readonly string[];
   allowHostPath: boolean;
   volumeSize: string;
@@ -38,50 +30,54 @@ export interface MappingOptions {
   rolloutTimeoutSec: number;
 }
 
-/** A port of an image's Service, and the descriptor member its node port came from. */
 interface PortPlan {
   port: number;
   protocol: 'TCP' | 'UDP';
   nodePort?: number;
-  /** `template.images[i].ports[j].host_port`, for the cluster's refusal of a node port. */
+  /** For the cluster's refusal of a node port. */
   field?: string;
 }
 
 export interface ImagePlan {
-  /** Index in template.images: where the descriptor's fields of this image are. */
   index: number;
   image: DeployImage;
-  /** The Deployment's name: the service id interface B answers. */
+  /** The service id interface B answers. */
   name: string;
-  /** The value of the service label, which with the deployment label selects its pods. */
   service: string;
-  /** Absent when the image has neither ports nor expose: there is nothing to route to. */
+  /** Absent without ports or expose: there is nothing to route to. */
   serviceObject?: V1Service;
-  /** The descriptor member of each of serviceObject's ports with a node port, by port index. */
   nodePortFields: (string | undefined)[];
   claims: V1PersistentVolumeClaim[];
-  /** Ports the image exposes (ports and expose), as its links announce them. */
   exposed: { port: number; proto: string }[];
-  /** The Deployment, once the cluster IP of every image's Service is known (by image name). */
   deployment(clusterIps: ReadonlyMap<string, string>): V1Deployment;
 }
 
 export interface DeploymentPlan {
   images: ImagePlan[];
+  /** The agent's logins for the template's registries, when it has any. */
+  pullSecret?: V1Secret;
 }
 
-/** The env names Kubernetes 1.20 accepts (IsEnvVarName). */
+/** Kubernetes 1.20's IsEnvVarName. */
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
-/** Host names in hostAliases are DNS-1123 subdomains. */
+/** hostAliases take DNS-1123 subdomains. */
 const HOST_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const INVALID = { prefix: 'The template cannot run on Kubernetes: ', separator: ' ', limit: 5, suffix: '.' };
 
 /**
- * Every image's objects for the deployment `deployment` (the name part of its objects) in
- * generation `key`. Checks what Kubernetes would refuse and a 422 can name exactly: every
- * problem at once, before anything is made.
+ * Checks what Kubernetes would refuse first, so one 422 names it all before anything is made.
+ * Pure: the adapter creates the Services, whose cluster IPs {@link ImagePlan.deployment} needs for links.
  */
-export function planDeployment(template: DeployTemplate, deployment: string, key: string, options: MappingOptions): DeploymentPlan {
+export function planDeployment(
+  template: DeployTemplate,
+  deployment: string,
+  key: string,
+  mappingOptions: MappingOptions,
+  pullSecret?: V1Secret,
+): DeploymentPlan {
+  const options = pullSecret
+    ? { ...mappingOptions, imagePullSecrets: [...mappingOptions.imagePullSecrets, pullSecret.metadata!.name!] }
+    : mappingOptions;
   const problems = new Problems();
   const owner = ownerLabels(deployment, key);
   const partials = template.images.map((image, index) => planImage(template, image, index, deployment, owner, options, problems));
@@ -91,7 +87,7 @@ export function planDeployment(template: DeployTemplate, deployment: string, key
     ...plan,
     deployment: (clusterIps) => deploymentObject(template, plan, byName, clusterIps, owner, options),
   }));
-  return { images };
+  return { images, pullSecret };
 }
 
 type PartialPlan = Omit<ImagePlan, 'deployment'> & { args?: string[]; volumes: V1Volume[]; mounts: V1VolumeMount[] };
@@ -126,6 +122,13 @@ function planImage(
       problems.add(`${at}.environment[${j}].variable`, `"${env.variable}" is not a name Kubernetes accepts for a variable`);
     }
   });
+  const restart = image.restart_policy?.split(':')[0];
+  if (restart === 'no' || restart === 'on-failure') {
+    problems.add(
+      `${at}.restart_policy`,
+      `"${image.restart_policy}" cannot be kept: a Deployment always restarts its pods (use always or unless-stopped, or leave it out)`,
+    );
+  }
   (image.links ?? []).forEach((link, j) => {
     if (!ENV_NAME.test(`${link.alias.toUpperCase().replace(/-/g, '_')}_NAME`)) {
       problems.add(`${at}.links[${j}].alias`, `"${link.alias}" cannot name the link's variables (${link.alias}_NAME…)`);
@@ -209,10 +212,8 @@ function planImage(
   };
 }
 
-/** The container path a claim is mounted at (for people reading the namespace). */
 const ANNOTATION_PATH = 'platform.agent/container-path';
 
-/** The Service's ports: `ports` (host ports become node ports) and `expose`, once per port and protocol. */
 function servicePorts(image: DeployImage, at: string, problems: Problems): PortPlan[] {
   const byKey = new Map<string, PortPlan>();
   (image.ports ?? []).forEach((port, j) => {
@@ -243,7 +244,7 @@ function servicePorts(image: DeployImage, at: string, problems: Problems): PortP
   return [...byKey.values()];
 }
 
-/** The labels that select an image's pods: fixed for the deployment's lifetime (a selector cannot change). */
+/** Without the generation key: a Deployment's selector cannot change. */
 function selectorLabels(owner: Record<string, string>): Record<string, string> {
   const { [LABEL_KEY]: _key, ...fixed } = owner;
   return fixed;
@@ -261,8 +262,7 @@ function deploymentObject(
   const labels = { ...owner, [LABEL_SERVICE]: plan.service };
   const annotations = { [ANNOTATION_IMAGE]: image.name };
 
-  // Links: the legacy variables, as Docker's links set them, with the linked image's Service
-  // address; the template's own variables win over them.
+  // Docker's legacy link variables with the Service's address; the template's own variables win.
   const linkEnv = (image.links ?? []).flatMap((link) => {
     const target = byName.get(link.service)!;
     const targetEnv = (target.image.environment ?? []).map(({ variable, value }) => `${variable}=${value}`);
@@ -277,8 +277,7 @@ function deploymentObject(
   const volumes = [...plan.volumes];
   const mounts = [...plan.mounts];
   for (const from of image.volumes_from ?? []) {
-    // The other image's volumes at the same paths, as the engine's volumes_from mounts them;
-    // a path this image mounts itself keeps its own volume.
+    // As the engine's volumes_from: the same paths, but a path this image mounts itself keeps its own.
     const source = byName.get(from.service)!;
     source.mounts.forEach((mount, j) => {
       if (mounts.some((own) => own.mountPath === mount.mountPath)) return;
@@ -291,7 +290,6 @@ function deploymentObject(
   const container: V1Container = {
     name: plan.service,
     image: image.source!.trim(),
-    // Seam: the descriptor says nothing of pulling yet; when it does, its word comes before the setting's.
     ...(options.imagePullPolicy ? { imagePullPolicy: options.imagePullPolicy } : {}),
     ...(plan.args ? { args: plan.args } : {}),
     env,
@@ -307,8 +305,7 @@ function deploymentObject(
     spec: {
       replicas: image.deployment?.count ?? 1,
       selector: { matchLabels: { ...selectorLabels(owner), [LABEL_SERVICE]: plan.service } },
-      // A rolling update never takes an old pod away before a new one is ready, so a rollout
-      // that fails (and is undone) leaves the previous version serving as it was.
+      // maxUnavailable 0: a failed rollout, once undone, leaves the previous version serving as it was.
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '25%' } },
       progressDeadlineSeconds: options.rolloutTimeoutSec,
       revisionHistoryLimit: 3,
@@ -319,11 +316,11 @@ function deploymentObject(
           volumes,
           hostAliases: hostAliases(template, byName, clusterIps),
           imagePullSecrets: options.imagePullSecrets.map((name) => ({ name })),
-          // The pod's environment is the template's (and its links'), as on Docker: not one
-          // variable per Service of the namespace.
+          // The template's environment, as on Docker: not one variable per Service of the namespace.
           enableServiceLinks: false,
           terminationGracePeriodSeconds: options.stopTimeoutSec,
-          restartPolicy: restartPolicy(image),
+          // planImage refused the policies a Deployment cannot keep; always and unless-stopped are this.
+          restartPolicy: 'Always',
         },
       },
     },
@@ -331,10 +328,8 @@ function deploymentObject(
 }
 
 /**
- * Every image's name and every alias it is linked by resolve to its Service's cluster IP in
- * every pod of the deployment, as they resolve on the docker adapter's network: through
- * /etc/hosts, so they need no cluster DNS and cannot clash with another deployment's names.
- * Names that are no host names (`My Web`) are left out; an image without a Service has no address.
+ * Through /etc/hosts, as names resolve on the docker adapter's network: no cluster DNS needed,
+ * no clash with another deployment's names. Names that are no host names (`My Web`) are left out.
  */
 function hostAliases(
   template: DeployTemplate,
@@ -353,18 +348,7 @@ function hostAliases(
   return aliases;
 }
 
-/**
- * Seam: the descriptor carries no resources (requests, limits) yet; when it does, they become
- * the container's `resources` here.
- */
+/** Seam: the descriptor carries no resources (requests, limits) yet. */
 function containerResources(_image: DeployImage): Pick<V1Container, 'resources'> {
   return {};
-}
-
-/**
- * Seam: the descriptor carries no restart policy yet. A Deployment's pods can only restart
- * always; a template that says `no` or `on-failure` would need a Job instead.
- */
-function restartPolicy(_image: DeployImage): 'Always' {
-  return 'Always';
 }

@@ -1,29 +1,22 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Names and labels of the objects the kubernetes adapter makes. Every object carries the owner
- * label and the deployment's two labels: `deployment`, fixed for the objects' lifetime (the key
- * of the generation that first made them, so names stay the same across redeploys), and `key`,
- * the current generation. Delete and redeploy find objects by these labels, never by name alone,
- * and touch nothing else in the namespace.
+ * `deployment` is the key of the generation that first made the objects, so names stay across
+ * redeploys; `key` is the current one. Delete and redeploy find objects by label, never by name alone.
  */
 export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
 export const MANAGED_BY = 'platform-agent';
 export const LABEL_DEPLOYMENT = 'platform.agent/deployment';
 export const LABEL_KEY = 'platform.agent/key';
 export const LABEL_SERVICE = 'platform.agent/service';
-/** The template's image name as given (labels cannot hold every name). */
+/** The image name as given: labels cannot hold every name. */
 export const ANNOTATION_IMAGE = 'platform.agent/image';
 
 /** Service names are DNS-1035 labels, the strictest of the names used: at most 63. */
 const MAX_NAME = 63;
 const PREFIX = 'platform-';
 
-/**
- * `text` as a DNS-1123 label part of at most `max` characters. A text that is one already is
- * kept; any other (upper case, other characters, too long) is cleaned and gets a hash of the
- * original, so that `Web` and `web`, or two long names with one start, stay apart.
- */
+/** A DNS-1123 label is kept; any other text is cleaned and gets a hash of the original, so `Web` and `web` stay apart. */
 export function dnsPart(text: string, max: number): string {
   const cleaned = text
     .toLowerCase()
@@ -42,12 +35,10 @@ export function objectName(deployment: string, ...parts: string[]): string {
   return `${fixed}${dnsPart(parts.join('-'), MAX_NAME - fixed.length)}`;
 }
 
-/** The labels of every object of a deployment's generation (and of its pods). */
 export function ownerLabels(deployment: string, key: string): Record<string, string> {
   return { [LABEL_MANAGED_BY]: MANAGED_BY, [LABEL_DEPLOYMENT]: deployment, [LABEL_KEY]: key };
 }
 
-/** A label selector (`a=b,c=d`) of these labels. */
 export function selector(labels: Record<string, string>): string {
   return Object.entries(labels)
     .map(([name, value]) => `${name}=${value}`)

@@ -1,4 +1,4 @@
-import type { V1Deployment, V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
+import type { V1Deployment, V1ObjectMeta, V1Pod, V1Secret } from '@kubernetes/client-node';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { UpstreamError, UpstreamTimeoutError, ValidationError } from '../../../errors';
 import type { Logger } from '../../../logger';
@@ -14,7 +14,7 @@ interface RolloutContext {
   objects: ClusterObjects;
   mapping: MappingOptions;
   log: Logger;
-  /** A fresh generation, when there is nothing left to update in place. */
+  pullSecret(template: DeployTemplate, deployment: string, key: string): Promise<V1Secret | undefined>;
   create(key: string, template: DeployTemplate): Promise<string[]>;
   remove(key: string, ids: string[]): Promise<void>;
 }
@@ -22,12 +22,9 @@ interface RolloutContext {
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 /**
- * A redeploy as a rolling update of the same objects: claims and Services take the new key,
- * each Deployment gets the new pod template (same name, same selector), and the agent waits
- * until every Deployment has rolled out. One that is not ready within the rollout timeout is
- * undone like `kubectl rollout undo`: the previous spec is put back, so the previous ReplicaSet,
- * whose pods never stopped (maxUnavailable 0), is the Deployment's again; the other objects get
- * their previous labels back, and the answer is a 502 with the pods' reason.
+ * A redeploy as a rolling update of the same objects. A Deployment not ready within the rollout
+ * timeout is undone like `kubectl rollout undo`: its previous ReplicaSet, whose pods never stopped
+ * (maxUnavailable 0), serves again, and the answer is a 502 with the pods' reason.
  */
 export async function replaceInPlace(
   context: RolloutContext,
@@ -42,8 +39,7 @@ export async function replaceInPlace(
   );
   const deployment = current?.metadata?.labels?.[LABEL_DEPLOYMENT];
   if (!deployment) {
-    // Nothing left to update in place (removed behind the agent's back): a new generation, then
-    // whatever is left of the old one goes.
+    // Removed behind the agent's back: a new generation, then whatever is left of the old one goes.
     const ids = await context.create(key, template);
     await context
       .remove(old.key, old.ids)
@@ -51,11 +47,23 @@ export async function replaceInPlace(
     return ids;
   }
 
-  const plan = planDeployment(template, deployment, key, mapping);
+  const plan = planDeployment(template, deployment, key, mapping, await context.pullSecret(template, deployment, key));
   const before = await objects.list(deployment);
   const undo: { what: string; run: () => Promise<unknown> }[] = [];
   const names = plan.images.map((image) => image.name);
   try {
+    if (plan.pullSecret) {
+      const name = plan.pullSecret.metadata!.name!;
+      const previous = await objects.putSecret(plan.pullSecret);
+      const restored = previous && { ...previous, metadata: { name, labels: previous.metadata?.labels } };
+      undo.push({
+        what: `secret ${name}`,
+        run: () =>
+          restored
+            ? cluster.call('update', 'secrets', () => core.replaceNamespacedSecret({ name, namespace, body: restored }))
+            : objects.remove('secrets', name),
+      });
+    }
     for (const image of plan.images) {
       for (const claim of image.claims) {
         const name = claim.metadata!.name!;
@@ -85,8 +93,7 @@ export async function replaceInPlace(
       const existing = before.services.find((found) => found.metadata?.name === name);
       let ip: string | undefined;
       if (existing) {
-        // The same cluster IP, and the node ports the cluster picked stay (a port without one
-        // in the patch would get a new one).
+        // Keep the cluster IP and the node ports: a port without one in the patch would get a new one.
         const ports = body.spec!.ports!.map((port) => ({
           ...port,
           nodePort:
@@ -121,8 +128,7 @@ export async function replaceInPlace(
       const name = image.name;
       const existing = before.deployments.find((found) => found.metadata?.name === name);
       if (existing) {
-        // Without a resourceVersion: the controller writes the status all the time, and the
-        // agent is the only writer of the spec.
+        // No resourceVersion: the controller writes the status all the time; the agent alone writes the spec.
         await cluster.call('update', 'deployments.apps', () => apps.replaceNamespacedDeployment({ name, namespace, body }));
         undo.push({ what: `deployment ${name}`, run: () => restore(existing) });
       } else {
@@ -150,7 +156,6 @@ export async function replaceInPlace(
     throw new UpstreamError(message);
   }
 
-  // Rolled out: objects of the deployment that the template no longer has go.
   const after = await objects.list(deployment);
   const stale = (meta: V1ObjectMeta | undefined) => meta?.labels?.[LABEL_KEY] !== key;
   for (const [kind, list] of [
@@ -186,10 +191,7 @@ export async function replaceInPlace(
     return cluster.call('update', 'deployments.apps', () => apps.replaceNamespacedDeployment({ name, namespace, body }));
   }
 
-  /**
-   * Until every Deployment has rolled out, through the cluster's passing failures: only one that
-   * lasts until the deadline fails the rollout, with the pods' reason or the cluster's error.
-   */
+  /** Only a failure that lasts until the deadline fails the rollout: the cluster's passing ones are waited out. */
   async function waitForRollouts(pending: string[]): Promise<void> {
     const timeoutSec = mapping.rolloutTimeoutSec;
     let last: { name: string; deployment?: V1Deployment } | undefined;
@@ -225,7 +227,6 @@ export async function replaceInPlace(
       });
   }
 
-  /** Why the new generation's pods are not ready: their state's reason. */
   async function newPodsReason(name: string, found: V1Deployment | undefined): Promise<string | undefined> {
     const pods = await cluster.call('list', 'pods', () =>
       core.listNamespacedPod({

@@ -1,14 +1,8 @@
 import type { V1ContainerStatus, V1Deployment, V1Pod } from '@kubernetes/client-node';
 
 /**
- * A service's `actualState` (docs/contract.md "Deployment actualState") from its Deployment and
- * the pods it selects, with the reason the cluster gives. In order:
- * - `not found`: no Deployment of that name;
- * - `stopped`: it wants 0 replicas;
- * - `failed`: a pod failed or cannot start (CrashLoopBackOff, ImagePullBackOff, ErrImagePull…),
- *   or the Deployment cannot make pods (a quota: ReplicaFailure) or missed its progress deadline;
- * - `running`: as many ready pods as replicas;
- * - `pending`: anything else (scheduling, pulling, starting, not ready yet).
+ * In this order: `not found` (no Deployment), `stopped` (0 replicas), `failed` (a pod cannot start,
+ * or the Deployment cannot make pods or missed its deadline), `running` (all ready), else `pending`.
  */
 export interface ServiceState {
   actualState: 'pending' | 'running' | 'stopped' | 'failed' | 'not found';
@@ -65,7 +59,6 @@ function podFailure(pod: V1Pod): string | undefined {
   return undefined;
 }
 
-/** The Deployment's own failures: pods it cannot create (a quota) or a rollout past its deadline. */
 function deploymentFailure(deployment: V1Deployment): string | undefined {
   for (const condition of deployment.status?.conditions ?? []) {
     if (condition.type === 'ReplicaFailure' && condition.status === 'True')
