@@ -155,8 +155,7 @@ export class ContainerRunner {
       await this.awaitDependencies(appId, service, ctx.all, ctx.revision);
       const image = await this.imageFor(service);
       run.onImage?.(service, image);
-      const made = await this.makeContainers(appId, service, ctx, image);
-      run.onContainers?.(service, made);
+      await this.makeContainers(appId, service, ctx, image);
       service.lastError = null;
     } catch (error) {
       if (isEngineUnreachable(error)) throw error;
@@ -409,7 +408,6 @@ export interface StartContext {
 export interface RunObserver {
   revision?: number;
   onImage?(service: Service, image: ImageInspect): void;
-  onContainers?(service: Service, ids: string[]): void;
 }
 
 /** The image reference a service's containers are made from. */

@@ -185,11 +185,6 @@ export class RevisionStore {
     );
   }
 
-  /** Switches a dead process left unfinished, everywhere. */
-  inProgress(): Promise<Revision[]> {
-    return this.em.find(Revision, { outcome: 'in progress' }, { orderBy: { id: 'asc' } });
-  }
-
   async forget(owner: RevisionOwner): Promise<void> {
     await this.em.nativeDelete(Revision, where(owner));
   }

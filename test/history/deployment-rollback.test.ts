@@ -2,6 +2,7 @@ import { expect } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startAgent, type RunningAgent } from '../agent/agent-harness';
+import { withSwitchLock } from '../../src/history/switch-lock';
 import { image, seedTemplate, suffix } from '../apps/fixtures';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { describeDocker, makeImage, testDockerClient, testDockerHost } from '../helpers/docker';
@@ -141,6 +142,23 @@ describeBoth('deployment revisions and rollback through the agent', () => {
     expect(await t.request('POST', `/deployment_targets/${targetId}/deployments/${id}/rollback`, { body: { revision: 9 } })).toMatchObject({
       status: 404,
       body: { code: 404, message: `revision 9 of deployment ${id} of target ${targetId} not found`, fields: 'revision' },
+    });
+    expect((await revisions(targetId, id)).length).toBe(3);
+
+    // While another request switches it (the lock held here, as a replica would), a rollback or a redeploy is a 409.
+    await withSwitchLock(t.app.orm.em.fork(), { targetId, deploymentId: id }, async () => {
+      const busy = {
+        status: 409,
+        body: {
+          code: 409,
+          message: `deployment ${id} of target ${targetId} is being redeployed or rolled back by another request: try again once it is done`,
+          fields: 'id',
+        },
+      };
+      expect(
+        await t.request('POST', `/deployment_targets/${targetId}/deployments/${id}/rollback`, { body: { revision: 2 } }),
+      ).toMatchObject(busy);
+      expect(await t.request('POST', `/deployment_targets/${targetId}/deployments/${id}/redeploy`)).toMatchObject(busy);
     });
     expect((await revisions(targetId, id)).length).toBe(3);
   }, 180_000);
