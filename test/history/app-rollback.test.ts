@@ -125,6 +125,11 @@ describeBoth('app revisions and rollback to pinned digests: a real registry, a r
     const after = (await container())!;
     expect(after.Config.Image).toBe(`${repository}@${digests[0]}`);
     expect(after.Id).not.toBe(before!.Id);
+    const pinned = await t.graphql<{ app: { services: { name: string; from: string; pinnedImage: string | null }[] } }>(
+      'query($id: Int!) { app(id: $id) { services { name from pinnedImage } } }',
+      { id: appId },
+    );
+    expect(pinned.body.data!.app.services).toEqual([{ name: 'web', from: source, pinnedImage: `${repository}@${digests[0]}` }]);
     const { stdout } = await run('docker', ['inspect', '--format', '{{.Image}}', after.Id]);
     expect((await docker.inspectImage(`${repository}@${digests[0]}`)).Id).toBe(stdout.trim());
     // The old container is gone; one container serves.
