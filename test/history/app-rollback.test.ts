@@ -129,7 +129,7 @@ describeBoth('app revisions and rollback to pinned digests: a real registry, a r
       'query($id: Int!) { app(id: $id) { services { name from pinnedImage } } }',
       { id: appId },
     );
-    expect(pinned.body.data!.app.services).toEqual([{ name: 'web', from: source, pinnedImage: `${repository}@${digests[0]}` }]);
+    expect(pinned.body.data.app.services).toEqual([{ name: 'web', from: source, pinnedImage: `${repository}@${digests[0]}` }]);
     const { stdout } = await run('docker', ['inspect', '--format', '{{.Image}}', after.Id]);
     expect((await docker.inspectImage(`${repository}@${digests[0]}`)).Id).toBe(stdout.trim());
     // The old container is gone; one container serves.
