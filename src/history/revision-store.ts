@@ -185,6 +185,11 @@ export class RevisionStore {
     );
   }
 
+  /** An attempt the owner refused before anything was deployed (no such deployment, a bad descriptor) leaves no revision. */
+  async discard(revision: Revision): Promise<void> {
+    await this.em.nativeDelete(Revision, { id: revision.id });
+  }
+
   async forget(owner: RevisionOwner): Promise<void> {
     await this.em.nativeDelete(Revision, where(owner));
   }

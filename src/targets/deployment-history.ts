@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TemplateDefinition } from '../catalog/template-definition';
 import type { KeysetPage } from '../db/keyset';
-import { ConflictError, DomainError, UpstreamError, ValidationError } from '../errors';
+import { BadRequestError, ConflictError, DomainError, NotFoundError, UpstreamError, ValidationError } from '../errors';
 import type { RegistryDigests } from '../history/image-digests';
 import type { PinnedImage, RevisionDefinition } from '../history/revision-definition';
 import { revisionDiff, type RevisionDiff } from '../history/revision-diff';
@@ -200,7 +200,12 @@ export class DeploymentHistory {
       const result = await run();
       return [result, await this.deps.store.settle(revision, { outcome: 'succeeded' })];
     } catch (error) {
-      await this.deps.store.settle(revision, { outcome: 'failed', error: messageOf(error) });
+      // The agent refused it (404, 400, 422): nothing was deployed, so there is no revision to keep.
+      if (error instanceof NotFoundError || error instanceof BadRequestError || error instanceof ValidationError) {
+        await this.deps.store.discard(revision);
+      } else {
+        await this.deps.store.settle(revision, { outcome: 'failed', error: messageOf(error) });
+      }
       throw error;
     }
   }

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startAgent, type RunningAgent } from '../agent/agent-harness';
 import { withSwitchLock } from '../../src/history/switch-lock';
+import { Revision } from '../../src/history/revision.entity';
 import { image, seedTemplate, suffix } from '../apps/fixtures';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { describeDocker, makeImage, testDockerClient, testDockerHost } from '../helpers/docker';
@@ -137,6 +138,10 @@ describeBoth('deployment revisions and rollback through the agent', () => {
       revision({ number: 2, action: 'redeploy', outcome: 'rolled back', digest: digests[1], deployment_id: id }),
       revision({ number: 1, digest: digests[0], deployment_id: id }),
     ]);
+
+    // A deployment its agent does not have: its 404, and no revision of it kept.
+    expect((await t.request('POST', `/deployment_targets/${targetId}/deployments/999999/redeploy`)).status).toBe(404);
+    expect(await t.app.orm.em.fork().count(Revision, { deploymentId: 999999 })).toBe(0);
 
     // A revision never made: 404 naming it, and nothing sent to the agent.
     expect(await t.request('POST', `/deployment_targets/${targetId}/deployments/${id}/rollback`, { body: { revision: 9 } })).toMatchObject({
