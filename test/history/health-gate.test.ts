@@ -2,6 +2,7 @@ import { expect } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { request } from 'undici';
+import { freePort } from '../../src/net/free-port';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { describeDocker, makeImage, testDockerClient } from '../helpers/docker';
 import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
@@ -23,6 +24,9 @@ interface HookCall {
   status: string;
   message: string | null;
 }
+
+/** The host ports the engine's list says a container publishes. */
+const published = (c: object) => (c as { Ports: { PublicPort?: number }[] }).Ports.map((p) => p.PublicPort);
 
 const describeBoth = registryAvailable() ? describeDocker : describe.skip;
 
@@ -157,5 +161,34 @@ describeBoth('the health-gated switch of an app on the local engine', () => {
       [2, 'failed', false],
       [1, 'succeeded', false],
     ]);
+  });
+
+  test('a service publishing a fixed host port: its old container stops for the new one, and runs again when the new one fails', async () => {
+    const port = await freePort();
+    const compose = `services:\n  web:\n    image: ${repository}:good\n    ports:\n      - "127.0.0.1:${port}:8080"\n`;
+    const created = await t.request<{ id: number }>('POST', '/apps', { body: { compose_yaml: compose, name: 'published' } });
+    const other = created.body.id;
+    const listed = async () => (await t.request<RevisionBody[]>('GET', `/apps/${other}/revisions`)).body;
+    await waitFor(listed, (list) => list[0]?.outcome === 'succeeded', 60_000);
+    const issued = await t.request<{ secret: string; hook: { path: string; id: number } }>('POST', `/apps/${other}/hooks`, {
+      body: { kind: 'generic', name: 'ci', allow_tag: true },
+    });
+    const mine = () => docker.listContainers({ all: true, labels: { 'platform.instance': instance, 'platform.app': String(other) } });
+    const [old] = await mine();
+    const saved = hook;
+    hook = { ...issued.body.hook, secret: issued.body.secret };
+    try {
+      expect((await redeployTo('crashing')).status).toBe('failed');
+      const back = await mine();
+      expect(back.map((c) => [c.Id, c.State, c.Names[0]])).toEqual([[old.Id, 'running', old.Names[0]]]);
+      expect(published(back[0])).toContain(port);
+      expect(await redeployTo('fixed')).toEqual({ status: 'done', message: `redeployed with ${repository}:fixed` });
+      const now = await mine();
+      expect(now.map((c) => c.State)).toEqual(['running']);
+      expect(now[0].Id).not.toBe(old.Id);
+      expect(published(now[0])).toContain(port);
+    } finally {
+      hook = saved;
+    }
   });
 });
