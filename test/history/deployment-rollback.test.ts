@@ -107,8 +107,9 @@ describeBoth('deployment revisions and rollback through the agent', () => {
 
   afterAll(async () => {
     for (const agent of agents) await agent.close();
-    const containers = await docker.listContainers({ all: true });
-    for (const c of containers.filter((c) => c.Image.startsWith(repository))) await docker.removeContainer(c.Id, { force: true });
+    // By image id: a container of bits whose tag moved on is listed by its image's id, not the tag.
+    const containers = (await docker.listContainers({ all: true })) as unknown as { Id: string; ImageID: string }[];
+    for (const c of containers.filter((c) => made.has(c.ImageID))) await docker.removeContainer(c.Id, { force: true });
     for (const id of made) await docker.removeImage(id, { force: true }).catch(() => undefined);
     await docker.close();
     await registry?.stop();

@@ -56,7 +56,18 @@ interface DeploymentJson {
   afterAll(async () => {
     await agent?.close();
     await cluster?.stop();
-    for (const id of made) await docker.removeImage(id, { force: true }).catch(() => undefined);
+    // The namespace's pods go after it is deleted: their images can be removed once nothing runs them.
+    for (const id of made) {
+      await waitFor(
+        `image ${id} removed`,
+        () =>
+          docker.removeImage(id, { force: true }).then(
+            () => true,
+            (error: unknown) => (/No such image/.test(String(error)) ? true : undefined),
+          ),
+        90_000,
+      ).catch(() => undefined);
+    }
     await docker.close();
     await registry?.stop();
     await t?.close();
