@@ -14,6 +14,7 @@ const LAYERS = [
   ['wiring', '^src/(context|entities|automation)\\.ts$|^src/(events|hooks|outbound|audit)/'],
   ['targets', '^src/targets/'],
   ['apps', '^src/apps/'],
+  ['history', '^src/history/'],
   ['catalog', '^src/catalog/'],
   ['agent', '^src/agent/'],
   ['auth', '^src/auth/'],
@@ -45,7 +46,7 @@ const programs = [
     severity: 'error',
     from: { path: '^src/agent/' },
     to: {
-      path: '^src/(auth|catalog|apps|targets|events|hooks|outbound|audit|http|graphql)/|^src/(context|entities|automation|app|main)\\.ts$|^rest/|^schema/',
+      path: '^src/(auth|catalog|apps|history|targets|events|hooks|outbound|audit|http|graphql)/|^src/(context|entities|automation|app|main)\\.ts$|^rest/|^schema/',
     },
   },
   {

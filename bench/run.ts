@@ -12,6 +12,7 @@ import { deployVsCli } from './scenarios/deploy';
 import { loadScenario } from './scenarios/load';
 import { replicasThroughput } from './scenarios/replicas';
 import { restartUnderLoad } from './scenarios/restart';
+import { rollbackVsRedeploy } from './scenarios/rollback';
 import { restVsGraphqlVsFloor } from './scenarios/rest-graphql-floor';
 import { searchAtScale } from './scenarios/search';
 import { startupAndMemory } from './scenarios/startup-memory';
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
     if (wanted(8)) results.push(await consoleFirstPage(path.join(work, 'console')));
     if (wanted(9)) results.push(...(await automationScenario(pg, path.join(work, 'automation'), options)));
     if (wanted(10)) results.push(await replicasThroughput(pg, path.join(work, 'replicas'), options));
+    if (wanted(11)) results.push(await rollbackVsRedeploy(pg, path.join(work, 'rollback')));
   } finally {
     await cleanup();
   }

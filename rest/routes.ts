@@ -100,6 +100,22 @@ export const extraRoutes = [
   },
   { method: 'POST', path: '/event_deliveries/:id/resend', operation: 'ResendEventDelivery', status: 200 },
   { method: 'GET', path: '/audit_events', operation: 'ListAuditEvents', status: 200 },
+  // Not the original's: revisions and rollback (README "History and rollback").
+  { method: 'GET', path: '/apps/:app_id/revisions', operation: 'ListAppRevisions', status: 200, result: 'app.revisions.nodes' },
+  { method: 'POST', path: '/apps/:app_id/rollback', operation: 'RollbackApp', status: 200 },
+  {
+    method: 'GET',
+    path: '/deployment_targets/:target_id/deployments/:deployment_id/revisions',
+    operation: 'ListDeploymentRevisions',
+    status: 200,
+    result: 'deployment.revisions.nodes',
+  },
+  {
+    method: 'POST',
+    path: '/deployment_targets/:target_id/deployments/:deployment_id/rollback',
+    operation: 'RollbackDeployment',
+    status: 200,
+  },
   { method: 'GET', path: '/audit_events/export', operation: 'ExportAuditEvents', status: 200, response: [jsonLines] },
 ] as const satisfies readonly DialectRoute[];
 

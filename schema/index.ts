@@ -22,6 +22,7 @@ import './token';
 import './deploy-hook';
 import './event-subscription';
 import './audit-event';
+import './revision';
 
 let schema: GraphQLSchema | undefined;
 

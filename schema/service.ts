@@ -103,6 +103,12 @@ Service.implement({
     databaseId: t.int({ resolve: (v) => v.service.id }),
     name: t.string({ resolve: (v) => v.service.name }),
     from: t.string({ resolve: (v) => v.service.from }),
+    pinnedImage: t.string({
+      nullable: true,
+      description:
+        'What its containers run instead of `from` since a rollback pinned it (`repository@sha256:…`, or an image id); null: `from`. A redeploy lets it go',
+      resolve: (v) => v.service.pinnedImage ?? null,
+    }),
     ports: t.field({ type: [Port], resolve: (v) => v.service.ports.map(portView) }),
     expose: t.stringList({ resolve: (v) => v.service.expose }),
     defaultExposedPorts: t.stringList({ resolve: (v) => v.service.defaultExposedPorts }),

@@ -3,6 +3,20 @@ import type { ServiceStateEvent as ServiceStateRow } from '../src/events/service
 import { builder } from './builder';
 import { Deployment, DeploymentStatus } from './deployment';
 import { Service } from './service';
+import type { RevisionEvent as RevisionEventRow } from '../src/history/revision-store';
+
+export const RevisionEvent = builder.objectRef<RevisionEventRow>('RevisionEvent').implement({
+  description: 'A step of a revision being deployed (its switch waiting for health), then its outcome',
+  fields: (t) => ({
+    appId: t.int({ nullable: true, resolve: (e) => e.appId }),
+    targetId: t.int({ nullable: true, resolve: (e) => e.targetId }),
+    deploymentId: t.int({ nullable: true, resolve: (e) => e.deploymentId }),
+    number: t.exposeInt('number', { description: "The revision's number" }),
+    outcome: t.exposeString('outcome', { description: 'in progress, succeeded, failed or rolled back' }),
+    step: t.string({ nullable: true, description: 'What the switch does now, or why it failed', resolve: (e) => e.step }),
+    at: t.field({ type: 'DateTime', resolve: (e) => new Date(e.at) }),
+  }),
+});
 
 export const ServiceStateEvent = builder.objectRef<ServiceStateRow>('ServiceStateEvent').implement({
   description: "A service's container changed state on the engine (systemd's words, as on Service)",
@@ -55,6 +69,14 @@ builder.subscriptionFields((t) => ({
     description: "State changes of services' containers, from the engine's event stream; every service, or one app's, or one service",
     args: { appId: t.arg.int(), serviceId: t.arg.int() },
     subscribe: (_root, args, ctx) => ctx.services.subscriptions.serviceStates(args),
+    resolve: (event) => event,
+  }),
+  revisionChanged: t.field({
+    type: RevisionEvent,
+    authScopes: { read: true },
+    description: "One app's or one deployment's revisions as they are deployed: each step, then the outcome",
+    args: { appId: t.arg.int(), targetId: t.arg.int(), deploymentId: t.arg.int() },
+    subscribe: (_root, args, ctx) => ctx.services.subscriptions.revisions(args),
     resolve: (event) => event,
   }),
   deploymentStatusChanged: t.field({

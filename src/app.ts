@@ -82,7 +82,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const secrets = SecretBox.fromConfig(config.secretKey, config.dataDir);
     await checkSecretKey(orm, secrets);
     events = await createEvents(
-      { clientUrl, orm, log, secrets, agents, engineRuntime },
+      { clientUrl, orm, log, secrets, agents, engineRuntime, revisionRetention: config.history.retention },
       { resumeStartsAfterMs: config.appStartResumeAfterSeconds * 1000, ...options.events },
     );
     automation = await createAutomation({ clientUrl, config, orm, log, secrets, events, agents });

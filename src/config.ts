@@ -113,6 +113,10 @@ const schema = z.object({
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
   APP_START_RESUME_AFTER_SECONDS: z.coerce.number().int().positive().max(86400).default(60),
+  REVISION_RETENTION: z.coerce.number().int().min(2).default(20),
+  SWITCH_GRACE_SECONDS: z.coerce.number().min(0).default(5),
+  SWITCH_HEALTH_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
+  ROLLBACK_ON_FAILURE: z.enum(['true', 'false']).default('true'),
 });
 
 function isCidrOrAddress(value: string): boolean {
@@ -202,6 +206,19 @@ export interface Config {
   metrics: { onMainPort: boolean; port?: number; host: string };
   /** An app start a process left half-done (it died) is finished by a replica after this long. */
   appStartResumeAfterSeconds: number;
+  history: HistoryConfig;
+}
+
+/** Revisions and the health-gated switch (src/history, src/apps/app-history.ts). */
+export interface HistoryConfig {
+  /** Revisions kept per app or deployment (the current one and the one before it always stay). */
+  retention: number;
+  /** How long a new container without a health check must keep running before the old one goes. */
+  graceMs: number;
+  /** How long a new container's health check may take to say healthy. */
+  healthTimeoutMs: number;
+  /** A new version that does not get healthy is removed and the old one kept (unless a request says otherwise). */
+  rollbackOnFailure: boolean;
 }
 
 export interface AutomationConfig {
@@ -297,6 +314,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     metrics: { onMainPort: e.METRICS_ON_MAIN_PORT === 'true', port: e.METRICS_PORT, host: e.METRICS_HOST },
     appStartResumeAfterSeconds: e.APP_START_RESUME_AFTER_SECONDS,
+    history: {
+      retention: e.REVISION_RETENTION,
+      graceMs: e.SWITCH_GRACE_SECONDS * 1000,
+      healthTimeoutMs: e.SWITCH_HEALTH_TIMEOUT_SECONDS * 1000,
+      rollbackOnFailure: e.ROLLBACK_ON_FAILURE === 'true',
+    },
   };
 }
 

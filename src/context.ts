@@ -31,6 +31,11 @@ import { AppRedeployService } from './apps/app-redeploy';
 import type { Automation } from './automation';
 import { HookService } from './hooks/hook.service';
 import { EventSubscriptionService } from './outbound/subscription.service';
+import { AppHistoryService } from './apps/app-history';
+import { DeploymentHistory } from './targets/deployment-history';
+import { RegistryDigests } from './history/image-digests';
+import { REVISION_CHANNEL, RevisionStore } from './history/revision-store';
+import type { RevisionAuthor } from './history/revision.entity';
 
 export interface AppDeps {
   config: Config;
@@ -86,10 +91,22 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
   const targets = lazy(() => new TargetService(em, deps.secrets, deps.agents, log));
   // One agent request per target and key however many fields ask; each target is looked up once per request.
   const agentLoaders = lazy(() => createAgentLoaders(deps.agents, async (id) => targets().agentTarget(await targets().find(Number(id)))));
+  // The request's caller, looked up once, is who each revision it makes names.
+  const author = lazy((): Promise<RevisionAuthor> =>
+    identity
+      ? deps.automation.audit.actorOf(identity).then((actor) => ({ ...actor, name: actor.name ?? actor.kind }))
+      : Promise.resolve({ kind: 'system', id: null, name: 'platform' }),
+  );
   const appsDeps = {
     runtime: deps.engineRuntime,
     runnerFor: (forEm: EntityManager) => new ContainerRunner(forEm, deps.engineRuntime, new RegistryService(forEm, deps.secrets), log),
     fork: () => deps.orm.em.fork(),
+    history: {
+      store: (forEm: EntityManager) =>
+        new RevisionStore(forEm, config.history.retention, (event) => deps.events.bus.publish(REVISION_CHANNEL, event)),
+      author,
+      config: config.history,
+    },
   };
   const apps = lazy(() => new AppService(em, appsDeps, templates(), registries(), repos(), config.appBuildContextMaxBytes));
   const appServices = lazy(() => new AppServiceManager(em, appsDeps));
@@ -98,7 +115,24 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
   const appTemplates = lazy(() => new AppTemplateService(em, templates(), config, path.join(config.dataDir, 'repos')));
   // An app deploys as the template made from it would be: the apps domain renders it.
   const deployments = lazy(
-    () => new TargetDeploymentService(em, targets(), deps.agents, agentLoaders(), (appId) => appTemplates().deployable(appId)),
+    () =>
+      new TargetDeploymentService(
+        em,
+        targets(),
+        deps.agents,
+        agentLoaders(),
+        (appId) => appTemplates().deployable(appId),
+        new DeploymentHistory(
+          {
+            em,
+            store: appsDeps.history.store(em),
+            author,
+            digests: new RegistryDigests(registries(), { timeoutMs: config.registryTimeoutMs, policy: deps.outbound }),
+            healthTimeoutMs: config.history.healthTimeoutMs,
+          },
+          deps.agents,
+        ),
+      ),
   );
   const subscriptions = lazy(
     () =>
@@ -109,6 +143,7 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
       ),
   );
   const appRedeploy = lazy(() => new AppRedeployService(em, appsDeps));
+  const appHistory = lazy(() => new AppHistoryService(em, appsDeps));
   const hooks = lazy(
     () =>
       new HookService(
@@ -123,6 +158,9 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
   return {
     get appRedeploy() {
       return appRedeploy();
+    },
+    get appHistory() {
+      return appHistory();
     },
     get hooks() {
       return hooks();

@@ -10,6 +10,7 @@ import { DeploymentTarget } from './targets/deployment-target.entity';
 import { AppAutomation, DeployHook, DeployHookCall } from './hooks/hook.entity';
 import { DomainEvent, EventDelivery, EventSubscription, TargetHealth } from './outbound/outbound.entity';
 import { ApiTokenUse, AuditEvent, AuditPrune } from './audit/audit-event.entity';
+import { Revision } from './history/revision.entity';
 
 /** Every entity of the main service. */
 export const entities = [
@@ -37,4 +38,5 @@ export const entities = [
   AuditEvent,
   AuditPrune,
   ApiTokenUse,
+  Revision,
 ];

@@ -107,14 +107,16 @@ export class DeploymentService {
     });
   }
 
-  async redeploy(rawId: string): Promise<DeploymentView> {
+  /** `body`, when given, is a descriptor that replaces the stored one (checked before anything changes). */
+  async redeploy(rawId: string, body?: unknown): Promise<DeploymentView> {
     const id = parseId(rawId);
+    const replacement = body === undefined ? undefined : parseDescriptor(body);
     return this.exclusive(id, async () => {
       const em = this.orm.em.fork();
       const row = await this.find(rawId, em);
       const old = { key: row.adapterKey, ids: row.serviceIds };
       const key = generationKey(id);
-      const template = row.template;
+      const template = replacement ?? row.template;
       let serviceIds: string[];
       if (this.adapter.replace) {
         serviceIds = await this.adapter.replace(old, key, template);
@@ -129,6 +131,10 @@ export class DeploymentService {
       }
       row.serviceIds = serviceIds;
       row.adapterKey = key;
+      if (replacement) {
+        row.template = replacement;
+        row.name = replacement.name ?? null;
+      }
       await this.written(em);
       this.log.info({ deployment: id, services: serviceIds.length }, 'deployment redeployed');
       return view(row);

@@ -12,7 +12,7 @@ import { AgentDeployment } from './deployment.entity';
 import { DeploymentService } from './agent-deployment.service';
 import { agentMigrations } from './migrations';
 import { createMetricsListener } from './metrics-listener';
-import { agentRoutes } from './routes';
+import { AGENT_FEATURES, agentRoutes } from './routes';
 import { createRequestHandler, type RequestListener } from './server';
 
 export interface AgentApp {
@@ -60,7 +60,7 @@ export async function createAgentApp(config: AgentConfig, deps: AgentDeps = {}):
     const deployments = new DeploymentService(orm, adapter, log);
     const auth = new BasicAuthChecker(config.dataDir, credentials);
     const handler = createRequestHandler({
-      routes: agentRoutes(deployments, adapter),
+      routes: agentRoutes(deployments, adapter, config.protocol === 'original' ? [] : AGENT_FEATURES),
       log,
       authenticate: (header) => auth.check(header),
     });

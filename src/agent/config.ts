@@ -32,6 +32,7 @@ const schema = z
     AGENT_SWARM_ENDPOINT_MODE: z.enum(['vip', 'dnsrr']).default('vip'),
     AGENT_STOP_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
     AGENT_DOCKER_CONFIG: z.string().min(1).optional(),
+    AGENT_PROTOCOL: z.enum(['extended', 'original']).default('extended'),
     AGENT_KUBECONFIG: z.string().min(1).optional(),
     KUBECONFIG: z.string().optional(),
     /** Set by the kubelet in every pod: the agent runs in the cluster it deploys to. */
@@ -113,6 +114,8 @@ export interface AgentConfig {
   stopTimeoutSec: number;
   /** `docker login`'s config file, whose `auths` the docker adapter pulls with. */
   dockerConfig?: string;
+  /** `original`: announce none of interface B's extensions (a main service then uses the spec's calls only). */
+  protocol: 'extended' | 'original';
   kubernetes: KubernetesConfig;
   logLevel: string;
   /** Plain-HTTP listener for /metrics: open on a private address, the agent's Basic auth elsewhere. */
@@ -146,6 +149,7 @@ export function parseAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentCon
     swarmEndpointMode: e.AGENT_SWARM_ENDPOINT_MODE,
     stopTimeoutSec: e.AGENT_STOP_TIMEOUT_SECONDS,
     dockerConfig: e.AGENT_DOCKER_CONFIG ? path.resolve(e.AGENT_DOCKER_CONFIG) : undefined,
+    protocol: e.AGENT_PROTOCOL,
     kubernetes: {
       // AGENT_KUBECONFIG first: KUBECONFIG may be the operator's own, set for kubectl.
       kubeconfig: e.AGENT_KUBECONFIG ?? (e.KUBECONFIG || undefined),

@@ -3,8 +3,11 @@ import type { DeploymentService } from './agent-deployment.service';
 import type { Route } from './server';
 import { agentVersion } from './version';
 
+/** What this agent serves beyond interface B (GET /metadata's `agent.features`). */
+export const AGENT_FEATURES = ['redeploy_descriptor'];
+
 /** Interface B, exactly the spec's table, plus an unauthenticated health check. */
-export function agentRoutes(deployments: DeploymentService, adapter: Adapter): Route[] {
+export function agentRoutes(deployments: DeploymentService, adapter: Adapter, features: readonly string[] = AGENT_FEATURES): Route[] {
   return [
     { method: 'GET', path: '/healthz', public: true, handle: () => Promise.resolve({ status: 200, body: { status: 'ok' } }) },
     {
@@ -12,7 +15,11 @@ export function agentRoutes(deployments: DeploymentService, adapter: Adapter): R
       path: '/metadata',
       handle: async () => {
         const { version, type } = await adapter.metadata();
-        return { status: 200, body: { agent: { version: agentVersion }, adapter: { version, type } } };
+        // `features` is an extension of interface B: what a main service may ask beyond the spec.
+        return {
+          status: 200,
+          body: { agent: { version: agentVersion, ...(features.length ? { features } : {}) }, adapter: { version, type } },
+        };
       },
     },
     // `?include=status`, an extension of interface B: a caller that wants both needs one request.
@@ -37,7 +44,9 @@ export function agentRoutes(deployments: DeploymentService, adapter: Adapter): R
     {
       method: 'POST',
       path: '/deployments/:id/redeploy',
-      handle: async ({ params }) => ({ status: 200, body: await deployments.redeploy(params.id) }),
+      // A descriptor in the body (an extension, `redeploy_descriptor`) replaces the stored one: a
+      // rollback to a revision's pinned images; without a body it is the spec's redeploy.
+      handle: async ({ params, body }) => ({ status: 200, body: await deployments.redeploy(params.id, body) }),
     },
   ];
 }

@@ -5,12 +5,16 @@ import { App, Service } from './app.entity';
 import type { ContainerRunner } from './container-runner';
 import type { EngineRuntime } from './engine-runtime';
 import type { PreparedBuilds } from './image-builds';
+import { RunRecord, type AppHistoryDeps } from './run-record';
+import type { RevisionAction } from '../history/revision.entity';
 
 export interface AppsDeps {
   runtime: EngineRuntime;
   runnerFor(em: EntityManager): ContainerRunner;
   /** A fresh entity manager for work that outlives the request. */
   fork(): EntityManager;
+  /** Where each run is recorded as a revision; absent: not recorded (tools, tests of the runner). */
+  history?: AppHistoryDeps;
 }
 
 export const APP_POPULATE = [
@@ -35,21 +39,34 @@ export interface LaunchOptions {
   failOnEngineError: boolean;
   /** A new app's compose `build:` images, disposed of when the start ends. */
   builds?: PreparedBuilds;
+  /** The run is recorded as a revision of this kind. */
+  record?: RevisionAction;
 }
 
 /** Pings the engine first, so an unreachable one is recorded in the request that stored the definitions. */
 export async function launch(em: EntityManager, deps: AppsDeps, app: App, chosen: Service[], options: LaunchOptions): Promise<void> {
   const builds = options.builds;
+  const record = options.record && deps.history ? await RunRecord.open(em, deps.history, app, options.record) : undefined;
   let scheduled = false;
   try {
-    scheduled = await startOrSchedule(em, deps, app, chosen, options);
+    scheduled = await startOrSchedule(em, deps, app, chosen, options, record);
+  } catch (error) {
+    await record?.settle(em, app, chosen, error);
+    throw error;
   } finally {
     if (!scheduled) await builds?.dispose();
   }
 }
 
 /** True when the start was scheduled to run after the response (it then disposes of the builds). */
-async function startOrSchedule(em: EntityManager, deps: AppsDeps, app: App, chosen: Service[], options: LaunchOptions): Promise<boolean> {
+async function startOrSchedule(
+  em: EntityManager,
+  deps: AppsDeps,
+  app: App,
+  chosen: Service[],
+  options: LaunchOptions,
+  record: RunRecord | undefined,
+): Promise<boolean> {
   const runner = deps.runnerFor(em);
   await deps.runtime.settled(app.id);
   try {
@@ -59,25 +76,35 @@ async function startOrSchedule(em: EntityManager, deps: AppsDeps, app: App, chos
     runner.recordUnreachable(app, chosen, error as Error);
     await em.flush();
     if (options.failOnEngineError) throw error;
+    await record?.settle(em, app, chosen, error);
     return false;
   }
   if (!options.background) {
     try {
-      await runner.start(app, app.services.getItems(), chosen);
+      await runner.start(app, app.services.getItems(), chosen, undefined, record?.observer);
     } catch (error) {
       if (options.failOnEngineError) throw error;
+      await record?.settle(em, app, chosen, error);
+      return false;
     }
+    await record?.settle(em, app, chosen);
     return false;
   }
   runner.markStarting(chosen);
   await em.flush();
   const ids = chosen.map((s) => s.id);
   const builds = options.builds;
-  deps.runtime.schedule(app.id, () => startInBackground(deps, app.id, ids, builds).finally(() => builds?.dispose()));
+  deps.runtime.schedule(app.id, () => startInBackground(deps, app.id, ids, builds, record).finally(() => builds?.dispose()));
   return true;
 }
 
-async function startInBackground(deps: AppsDeps, appId: number, ids: number[], builds: PreparedBuilds | undefined): Promise<void> {
+async function startInBackground(
+  deps: AppsDeps,
+  appId: number,
+  ids: number[],
+  builds: PreparedBuilds | undefined,
+  record: RunRecord | undefined,
+): Promise<void> {
   const work = deps.fork();
   const fresh = await work.findOne(
     App,
@@ -86,16 +113,15 @@ async function startInBackground(deps: AppsDeps, appId: number, ids: number[], b
   );
   if (!fresh) return; // deleted meanwhile
   const services = fresh.services.getItems();
+  const chosen = services.filter((s) => ids.includes(s.id));
+  let failure: unknown;
   await deps
     .runnerFor(work)
-    .start(
-      fresh,
-      services,
-      services.filter((s) => ids.includes(s.id)),
-      builds,
-    )
+    .start(fresh, services, chosen, builds, record?.observer)
     .catch((error: unknown) => {
+      failure = error;
       // Recorded on the app and its services by the runner.
       if (!isEngineUnreachable(error)) throw error;
-    });
+    })
+    .finally(() => record?.settle(work, fresh, chosen, failure));
 }

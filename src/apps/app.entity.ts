@@ -78,6 +78,8 @@ export const Service = defineEntity({
     /** The template image's name ("Reverse Proxy") before it was sanitised into `name`. */
     imageName: p.text().nullable(),
     from: p.text().fieldName('from_image'),
+    /** What its containers run when a rollback pinned them (`repo@sha256:…` or an image id); null: `from`. */
+    pinnedImage: p.text().nullable(),
     ...serviceTextColumns(),
     ports: p.json<PortDef[]>().$type<PortDef[]>().defaultRaw(`'[]'`),
     expose: p.json<string[]>().$type<string[]>().defaultRaw(`'[]'`),

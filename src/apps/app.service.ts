@@ -97,6 +97,7 @@ export class AppService {
       background: true,
       failOnEngineError: false,
       builds: builds.bind(definition, services),
+      record: 'create',
     });
     return loaded;
   }
@@ -119,9 +120,13 @@ export class AppService {
 
   /** The engine's failure is a 502. */
   async rebuild(id: number): Promise<App> {
-    const app = await loadApp(this.em, id);
-    await launch(this.em, this.deps, app, app.services.getItems(), { background: false, failOnEngineError: true });
-    return app;
+    await this.deps.runtime.settled(id);
+    // Under the app's lock for the whole run: a rollback or another rebuild waits, never interleaves.
+    return this.deps.runtime.starts.exclusive(id, async () => {
+      const app = await loadApp(this.em, id);
+      await launch(this.em, this.deps, app, app.services.getItems(), { background: false, failOnEngineError: true, record: 'redeploy' });
+      return app;
+    });
   }
 
   /** The engine must answer (else 502, nothing removed). */
@@ -130,6 +135,7 @@ export class AppService {
     await this.deps.runtime.settled(id);
     await this.deps.runnerFor(this.em).removeApp(id, app.services.getItems());
     await this.em.remove(app).flush();
+    await this.deps.history?.store(this.em).forget({ appId: id });
     return app;
   }
 

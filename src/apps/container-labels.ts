@@ -3,3 +3,4 @@ export const LABEL_INSTANCE = 'platform.instance';
 export const LABEL_APP = 'platform.app';
 export const LABEL_SERVICE = 'platform.service';
 export const LABEL_VOLUME = 'platform.volume';
+export const LABEL_REVISION = 'platform.revision';

@@ -3,10 +3,10 @@ import type { Registry } from '../catalog/registry.entity';
 import { imagePrefix } from '../catalog/registry-client';
 import type { RegistryService } from '../catalog/registry.service';
 import { ContainerLauncher } from '../engines/container-launcher';
-import type { ContainerInspect, ImageInspect, RegistryAuth } from '../engines/docker-types';
+import type { ContainerInspect, ContainerSummary, ImageInspect, RegistryAuth } from '../engines/docker-types';
 import { EngineConflictError, EngineRequestError, isEngineUnreachable } from '../engines/engine-errors';
 import { defaultExposedPorts } from '../engines/states';
-import { ConflictError, DependencyFailedError, DomainError, NotFoundError } from '../errors';
+import { ConflictError, DependencyFailedError, DomainError, NotFoundError, ValidationError } from '../errors';
 import { orNull } from '../engines/docker-http';
 import type { Logger } from '../logger';
 import type { App, Service } from './app.entity';
@@ -14,11 +14,11 @@ import type { EngineRuntime } from './engine-runtime';
 import type { PreparedBuilds } from './image-builds';
 import { dependencyOrder } from './dependency-order';
 import { linkEnvironment } from '../parts/link-env';
-import { containerName, projectName, scopedName } from './engine-names';
+import { containerName, isAside, projectName, scopedName } from './engine-names';
 import { volumeSourceKind } from '../parts/names';
 import type { AppNetwork } from './service-options';
 import { LABEL_REPLICA } from './service-view';
-import { LABEL_APP, LABEL_INSTANCE, LABEL_SERVICE, LABEL_VOLUME } from './container-labels';
+import { LABEL_APP, LABEL_INSTANCE, LABEL_REVISION, LABEL_SERVICE, LABEL_VOLUME } from './container-labels';
 import { runError } from './run-error';
 import { restartPolicyOf } from './service-definition';
 
@@ -60,12 +60,12 @@ export class ContainerRunner {
   }
 
   /** `all` loaded with links and volumesFrom; flushes after each service so reads see progress. Builds first, as compose. */
-  async start(app: App, all: Service[], services: Service[], builds?: PreparedBuilds): Promise<void> {
+  async start(app: App, all: Service[], services: Service[], builds?: PreparedBuilds, run: RunObserver = {}): Promise<void> {
     // One start of an app at a time, in this process and across replicas.
-    return this.runtime.starts.exclusive(app.id, () => this.run(app, all, services, builds));
+    return this.runtime.starts.exclusive(app.id, () => this.run(app, all, services, builds, run));
   }
 
-  private async run(app: App, all: Service[], services: Service[], builds?: PreparedBuilds): Promise<void> {
+  private async run(app: App, all: Service[], services: Service[], builds?: PreparedBuilds, run: RunObserver = {}): Promise<void> {
     const chosen = new Set(services.map((s) => s.id));
     const byName = new Map(all.map((s) => [s.name, s]));
     const order = dependencyOrder(
@@ -88,7 +88,7 @@ export class ContainerRunner {
       const networks = await this.ensureNetworks(app.id, project, all);
       for (const service of order) {
         if (!pending.includes(service)) continue;
-        await this.startOne(app.id, service, { project, networks, all });
+        await this.startOne(app.id, service, { project, networks, all, revision: run.revision }, run);
         pending = pending.filter((s) => s !== service);
         await this.em.flush();
       }
@@ -109,7 +109,7 @@ export class ContainerRunner {
     }
   }
 
-  private async ensureNetworks(appId: number, project: string, all: Service[]): Promise<Map<string, string>> {
+  async ensureNetworks(appId: number, project: string, all: Service[]): Promise<Map<string, string>> {
     const wanted = new Map<string, AppNetwork>([['default', { name: 'default', aliases: [] }]]);
     for (const service of all) for (const network of service.options?.networks ?? []) wanted.set(network.name, network);
     const labels = await this.labels(appId);
@@ -149,61 +149,13 @@ export class ContainerRunner {
     }
   }
 
-  private async startOne(appId: number, service: Service, ctx: StartContext): Promise<void> {
+  private async startOne(appId: number, service: Service, ctx: StartContext, run: RunObserver): Promise<void> {
     try {
       await this.removeServiceContainers(appId, service.id);
-      await this.awaitDependencies(appId, service, ctx.all);
-      const image = await this.ensureImage(service.from, service.options?.buildContext);
-      service.defaultExposedPorts = defaultExposedPorts(image);
-      const options = service.options ?? {};
-      // An internal network is joined last: published ports go through the network the container is made on.
-      const joined = [...(options.networks?.length ? options.networks : [{ name: 'default', aliases: [] } as AppNetwork])]
-        .sort((a, b) => Number(a.internal ?? false) - Number(b.internal ?? false))
-        .map((n) => ({
-          name: ctx.networks.get(n.name)!,
-          aliases: [...new Set([service.name, ...n.aliases])],
-          ...(n.ipv4Address ? { ipv4Address: n.ipv4Address } : {}),
-        }));
-      const [primary, ...others] = joined;
-      const replicas = options.replicas ?? 1;
-      for (let replica = 1; replica <= replicas; replica += 1) {
-        const name = containerName(ctx.project, service.name, replica);
-        const created = await this.launcher
-          .create({
-            name,
-            image: service.from,
-            command: service.command,
-            environment: service.environment,
-            extraEnvironment: await this.linkVariables(appId, name, service),
-            unsetEnvironment: options.unsetEnvironment,
-            ports: service.ports,
-            expose: service.expose,
-            volumes: await this.volumes(appId, ctx.project, service),
-            volumesFrom: service.volumesFrom
-              .getItems()
-              .map(
-                (v) =>
-                  `${containerName(ctx.project, v.exportedFrom.name)}${options.readOnlyVolumesFrom?.includes(v.exportedFrom.name) ? ':ro' : ''}`,
-              ),
-            links: service.links.getItems().map((l) => ({ service: containerName(ctx.project, l.to.name), alias: l.alias })),
-            labels: { ...(await this.labels(appId, service.id)), [LABEL_REPLICA]: String(replica) },
-            network: primary,
-            restart: restartPolicyOf(service),
-            engine: options.engine,
-          })
-          .catch((error: unknown) => {
-            if (error instanceof EngineConflictError) {
-              throw new EngineConflictError(
-                `a container named "${name}" already exists on the engine and is not this service's: remove that container`,
-                ['name'],
-              );
-            }
-            throw error;
-          });
-        for (const network of others) await this.docker.connectNetwork(network.name, created.Id, network.aliases, network.ipv4Address);
-        if (options.files?.length) await this.docker.putFiles(created.Id, options.files);
-        await this.docker.startContainer(created.Id);
-      }
+      await this.awaitDependencies(appId, service, ctx.all, ctx.revision);
+      const image = await this.imageFor(service);
+      run.onImage?.(service, image);
+      await this.makeContainers(appId, service, ctx, image);
       service.lastError = null;
     } catch (error) {
       if (isEngineUnreachable(error)) throw error;
@@ -214,11 +166,72 @@ export class ContainerRunner {
     }
   }
 
+  /** Makes and starts the service's containers (each replica) beside whatever it has; their ids. */
+  async makeContainers(appId: number, service: Service, ctx: StartContext, image: ImageInspect): Promise<string[]> {
+    service.defaultExposedPorts = defaultExposedPorts(image);
+    const options = service.options ?? {};
+    // An internal network is joined last: published ports go through the network the container is made on.
+    const joined = [...(options.networks?.length ? options.networks : [{ name: 'default', aliases: [] } as AppNetwork])]
+      .sort((a, b) => Number(a.internal ?? false) - Number(b.internal ?? false))
+      .map((n) => ({
+        name: ctx.networks.get(n.name)!,
+        aliases: [...new Set([service.name, ...n.aliases])],
+        ...(n.ipv4Address ? { ipv4Address: n.ipv4Address } : {}),
+      }));
+    const [primary, ...others] = joined;
+    const replicas = options.replicas ?? 1;
+    const made: string[] = [];
+    for (let replica = 1; replica <= replicas; replica += 1) {
+      const name = containerName(ctx.project, service.name, replica);
+      const created = await this.launcher
+        .create({
+          name,
+          image: imageReferenceOf(service),
+          command: service.command,
+          environment: service.environment,
+          extraEnvironment: await this.linkVariables(appId, name, service, ctx.revision),
+          unsetEnvironment: options.unsetEnvironment,
+          ports: service.ports,
+          expose: service.expose,
+          volumes: await this.volumes(appId, ctx.project, service),
+          volumesFrom: service.volumesFrom
+            .getItems()
+            .map(
+              (v) =>
+                `${containerName(ctx.project, v.exportedFrom.name)}${options.readOnlyVolumesFrom?.includes(v.exportedFrom.name) ? ':ro' : ''}`,
+            ),
+          links: service.links.getItems().map((l) => ({ service: containerName(ctx.project, l.to.name), alias: l.alias })),
+          labels: {
+            ...(await this.labels(appId, service.id)),
+            [LABEL_REPLICA]: String(replica),
+            ...(ctx.revision !== undefined ? { [LABEL_REVISION]: String(ctx.revision) } : {}),
+          },
+          network: primary,
+          restart: restartPolicyOf(service),
+          engine: options.engine,
+        })
+        .catch((error: unknown) => {
+          if (error instanceof EngineConflictError) {
+            throw new EngineConflictError(
+              `a container named "${name}" already exists on the engine and is not this service's: remove that container`,
+              ['name'],
+            );
+          }
+          throw error;
+        });
+      made.push(created.Id);
+      for (const network of others) await this.docker.connectNetwork(network.name, created.Id, network.aliases, network.ipv4Address);
+      if (options.files?.length) await this.docker.putFiles(created.Id, options.files);
+      await this.docker.startContainer(created.Id);
+    }
+    return made;
+  }
+
   /** From each linked service's first container, already started: links are dependencies. */
-  private async linkVariables(appId: number, parent: string, service: Service): Promise<string[]> {
+  private async linkVariables(appId: number, parent: string, service: Service, revision?: number): Promise<string[]> {
     const env: string[] = [];
     for (const link of service.links.getItems()) {
-      const target = await this.firstContainer(appId, link.to.id);
+      const target = await this.firstContainer(appId, link.to.id, revision);
       if (!target) continue;
       const ip =
         Object.values(target.NetworkSettings.Networks ?? {})
@@ -229,9 +242,15 @@ export class ContainerRunner {
     return env;
   }
 
-  private async firstContainer(appId: number, serviceId: number): Promise<ContainerInspect | null> {
-    const [first] = await this.docker.listContainers({ all: true, labels: await this.labels(appId, serviceId) });
+  /** During a switch, the new generation's (`revision`); never one set aside. */
+  private async firstContainer(appId: number, serviceId: number, revision?: number): Promise<ContainerInspect | null> {
+    const containers = (await this.serviceContainers(appId, serviceId)).filter((c) => !c.Names.some(isAside));
+    const first = containers.find((c) => revision !== undefined && c.Labels[LABEL_REVISION] === String(revision)) ?? containers[0];
     return first ? this.docker.inspectContainer(first.Id) : null;
+  }
+
+  async serviceContainers(appId: number, serviceId: number): Promise<ContainerSummary[]> {
+    return this.docker.listContainers({ all: true, labels: await this.labels(appId, serviceId) });
   }
 
   /** An external volume must exist: the engine would make an empty one in silence, which compose refuses. */
@@ -262,14 +281,14 @@ export class ContainerRunner {
     return result;
   }
 
-  private async awaitDependencies(appId: number, service: Service, all: Service[]): Promise<void> {
+  async awaitDependencies(appId: number, service: Service, all: Service[], revision?: number): Promise<void> {
     for (const dependency of service.options?.dependsOn ?? []) {
       if (dependency.condition === 'service_started') continue;
       const target = all.find((s) => s.name === dependency.service);
       if (!target) continue;
       const deadline = Date.now() + this.runtime.dependencyTimeoutMs;
       for (;;) {
-        const container = await this.firstContainer(appId, target.id);
+        const container = await this.firstContainer(appId, target.id, revision);
         const state = container?.State;
         if (dependency.condition === 'service_healthy' && state?.Health?.Status === 'healthy') break;
         if (dependency.condition === 'service_completed_successfully' && state?.Status === 'exited') {
@@ -295,6 +314,26 @@ export class ContainerRunner {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     }
+  }
+
+  /**
+   * What the service's containers run: its pinned digest when a rollback pinned it, which must
+   * still be on the engine or in its registry (else a 422 naming the image: never the tag instead).
+   */
+  async imageFor(service: Pick<Service, 'name' | 'from' | 'pinnedImage' | 'options'>): Promise<ImageInspect> {
+    const pinned = service.pinnedImage;
+    if (!pinned) return this.ensureImage(service.from, service.options?.buildContext);
+    const local = await this.launcher.inspect(pinned);
+    if (local) return local;
+    if (!pinned.includes('@')) throw lostDigest(service, pinned, 'the engine no longer has that image and no registry serves it');
+    try {
+      await this.launcher.pull(pinned);
+    } catch (error) {
+      if (isEngineUnreachable(error)) throw error;
+      this.log.warn({ err: error, image: pinned }, 'a pinned image could not be pulled');
+      throw lostDigest(service, pinned, 'neither the engine nor its registry has it any more');
+    }
+    return this.docker.inspectImage(pinned);
   }
 
   /** A compose `build:` image is never pulled: its name may be anyone's. */
@@ -356,9 +395,26 @@ export function needs(service: Service): string[] {
   ];
 }
 
-interface StartContext {
+export interface StartContext {
   project: string;
   /** Compose network name → the engine's network name. */
   networks: Map<string, string>;
   all: Service[];
+  /** The revision the containers are made for (their label). */
+  revision?: number;
+}
+
+/** What a start tells whoever records its revision. */
+export interface RunObserver {
+  revision?: number;
+  onImage?(service: Service, image: ImageInspect): void;
+}
+
+/** The image reference a service's containers are made from. */
+export function imageReferenceOf(service: Pick<Service, 'from' | 'pinnedImage'>): string {
+  return service.pinnedImage ?? service.from;
+}
+
+function lostDigest(service: Pick<Service, 'name' | 'from'>, pinned: string, why: string): ValidationError {
+  return new ValidationError(`image ${service.from} of service ${service.name} is pinned to ${pinned}: ${why}`, ['revision']);
 }

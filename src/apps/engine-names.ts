@@ -11,3 +11,13 @@ export function containerName(project: string, service: string, replica = 1): st
 export function scopedName(project: string, name: string): string {
   return `${project}_${name}`;
 }
+
+/** Where a container waits while its successor proves itself (a switch of the app to `revision`). */
+export function asideName(name: string, revision: number): string {
+  return `${name}-old-r${revision}`;
+}
+
+/** A name from the engine's list (`/name`) or an inspect. */
+export function isAside(name: string): boolean {
+  return /-old-r\d+$/.test(name);
+}

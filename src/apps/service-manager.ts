@@ -118,7 +118,7 @@ export class AppServiceManager {
     for (const link of checked.links ?? []) this.em.create(ServiceLink, { from: service, to: link.to, alias: link.alias });
     for (const from of checked.volumesFrom ?? []) this.em.create(SharedVolume, { mountedOn: service, exportedFrom: from });
     await this.em.flush();
-    await launch(this.em, this.deps, app, [service], { background: true, failOnEngineError: false });
+    await launch(this.em, this.deps, app, [service], { background: true, failOnEngineError: false, record: 'service' });
     return this.viewOne(app, service);
   }
 
@@ -129,9 +129,12 @@ export class AppServiceManager {
     const all = app.services.getItems();
     const checked = await checkServiceInput(this.em, app, all, service, input);
     const oldName = service.name;
+    const oldFrom = service.from;
     if (input.name != null && sanitizeName(input.name.trim()) !== service.name)
       service.name = this.uniqueServiceName(app, input.name, service.name);
     applyServiceFields(service, input, checked);
+    // Another image is not the one a rollback pinned.
+    if (service.from !== oldFrom) service.pinnedImage = null;
     if (oldName !== service.name) renameInOptions(all, oldName, service.name);
     // Old links go in a flush of their own: the unit of work inserts before it deletes, and a
     // kept (from, to) pair would clash with its own old row.
@@ -151,7 +154,7 @@ export class AppServiceManager {
     // Compose `depends_on: {<this>: {restart: true}}`: those services are recreated with it.
     const restartWith = all.filter((s) => s !== service && (s.options?.dependsOn ?? []).some((d) => d.restart && d.service === oldName));
     const dependents = [...new Set([...renamed, ...restartWith])];
-    await launch(this.em, this.deps, app, [service, ...dependents], { background: false, failOnEngineError: false });
+    await launch(this.em, this.deps, app, [service, ...dependents], { background: false, failOnEngineError: false, record: 'service' });
     return service;
   }
 

@@ -1,8 +1,8 @@
+import { SECRET_MASK, SECRET_VARIABLE } from '../parts/secrets';
+
 /** Keys whose values never reach the audit log. */
 const SECRET_KEY = /pass(word)?|secret|token|auth_?blob|credential|private_?key|api_?key/i;
-/** Environment variables whose names say they hold a secret. */
-const SECRET_VARIABLE = /pass(word)?|secret|token|key|credential|auth/i;
-const MASK = '***';
+const MASK = SECRET_MASK;
 const MAX_TEXT = 500;
 
 /** Environment entries are masked by their variable's name; long texts are cut, lists and depth bounded. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { NotFoundError } from '../errors';
 import type { RegistryCredentials } from './registry-auth';
@@ -78,6 +79,47 @@ export async function registryTags(registry: RegistryTarget, name: string, optio
     return tags;
   } catch (error) {
     if (error instanceof NotFoundError) throw error;
+    throw toDomainError(error, ctx);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// Lists first: a multi-platform tag's digest is its index's, which every engine pulls by.
+const MANIFEST_TYPES = [
+  'application/vnd.docker.distribution.manifest.list.v2+json',
+  'application/vnd.oci.image.index.v1+json',
+  'application/vnd.docker.distribution.manifest.v2+json',
+  'application/vnd.oci.image.manifest.v1+json',
+].join(', ');
+
+/** The digest (`sha256:…`) the registry serves `name:reference` as now; null when it has no such manifest. */
+export async function manifestDigest(
+  registry: RegistryTarget,
+  name: string,
+  reference: string,
+  options: SearchRegistryOptions,
+): Promise<string | null> {
+  const controller = new AbortController();
+  const ctx = httpContext(registry, options, controller.signal);
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  try {
+    const { url, userinfo } = endpointBase(registry, ctx);
+    const hub = DOCKER_HUB_HOSTS.has(url.hostname);
+    const session = new RegistrySession(
+      hub ? new URL(DOCKER_HUB_V2) : url,
+      hasCredentials(registry.credentials) ? registry.credentials! : userinfo,
+      ctx,
+    );
+    const repository = hub && !name.includes('/') ? `library/${name}` : name;
+    const path = `/v2/${repository.split('/').map(encodeURIComponent).join('/')}/manifests/${encodeURIComponent(reference)}`;
+    const response = await session.get(path, `repository:${repository}:pull`, MANIFEST_TYPES);
+    if (response.status === 404) return null;
+    if (response.status !== 200) throw session.failure(response);
+    const header = response.headers['docker-content-digest'];
+    const digest = Array.isArray(header) ? header[0] : header;
+    return digest && /^sha256:[0-9a-f]{64}$/.test(digest) ? digest : `sha256:${createHash('sha256').update(response.body).digest('hex')}`;
+  } catch (error) {
     throw toDomainError(error, ctx);
   } finally {
     clearTimeout(timer);

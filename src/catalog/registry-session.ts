@@ -26,11 +26,11 @@ export class RegistrySession {
     return url.origin === this.base.origin;
   }
 
-  async get(target: string | URL, scope?: string): Promise<HttpResponse> {
+  async get(target: string | URL, scope?: string, accept?: string): Promise<HttpResponse> {
     const url = typeof target === 'string' ? this.url(target) : target;
-    const response = await send(url, { headers: await this.headers(scope) }, this.ctx);
+    const response = await send(url, { headers: await this.headers(scope, accept) }, this.ctx);
     if (response.status !== 401 || !this.auth.answer(response, scope)) return response;
-    return send(url, { headers: await this.headers(scope) }, this.ctx);
+    return send(url, { headers: await this.headers(scope, accept) }, this.ctx);
   }
 
   /** Any status but 200 is returned for the caller to judge. */
@@ -47,9 +47,9 @@ export class RegistrySession {
     return upstream(this.ctx, `unexpected status ${response.status} from ${what}`);
   }
 
-  private async headers(scope?: string): Promise<Record<string, string>> {
+  private async headers(scope?: string, accept = 'application/json'): Promise<Record<string, string>> {
     const authorization = await this.auth.authorization(scope);
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'platform-registry-client' };
+    const headers: Record<string, string> = { accept, 'user-agent': 'platform-registry-client' };
     if (authorization) headers.authorization = authorization;
     return headers;
   }

@@ -123,6 +123,11 @@ export class DockerClient extends EngineHttp {
     });
   }
 
+  /** A running container may be renamed: its network aliases stay. */
+  async renameContainer(id: string, name: string): Promise<void> {
+    await this.request('POST', path('containers', id, 'rename'), { query: { name } });
+  }
+
   inspectContainer(id: string): Promise<ContainerInspect | null> {
     return orNull(this.request<ContainerInspect>('GET', path('containers', id, 'json')));
   }

@@ -13,7 +13,7 @@ export interface ContainerState {
   StartedAt: string;
   FinishedAt: string;
   /** Only when the image or the container defines a health check: starting, healthy, unhealthy. */
-  Health?: { Status: string };
+  Health?: { Status: string; Log?: { ExitCode: number; Output: string }[] | null };
 }
 
 export interface ContainerInspect {
@@ -52,6 +52,8 @@ export interface ContainerSummary {
 export interface ImageInspect {
   Id: string;
   RepoTags: string[] | null;
+  /** `repo@sha256:…` for each registry manifest the engine pulled or pushed it as. */
+  RepoDigests?: string[] | null;
   Config: { ExposedPorts?: Record<string, object> | null; Cmd?: string[] | null; Env?: string[] | null } | null;
   [key: string]: unknown;
 }

@@ -37,6 +37,8 @@ export interface EventsDeps {
   secrets: SecretBox;
   agents: AgentClient;
   engineRuntime: EngineRuntime;
+  /** REVISION_RETENTION, for revisions the start resumer settles. */
+  revisionRetention?: number;
 }
 
 export async function createEvents(deps: EventsDeps, options: EventsOptions = {}): Promise<Events> {
@@ -60,7 +62,7 @@ export async function createEvents(deps: EventsDeps, options: EventsOptions = {}
   // App starts take their lock on the bus's session: a replica that dies releases them.
   deps.engineRuntime.starts.use(bus);
   const starts = new StartResumer(
-    { orm: deps.orm, engineRuntime: deps.engineRuntime, secrets: deps.secrets, log },
+    { orm: deps.orm, engineRuntime: deps.engineRuntime, secrets: deps.secrets, log, revisionRetention: deps.revisionRetention },
     options.resumeStartsAfterMs ?? 60_000,
   );
   starts.start();

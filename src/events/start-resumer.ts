@@ -6,12 +6,18 @@ import type { EngineRuntime } from '../apps/engine-runtime';
 import { RegistryService } from '../catalog/registry.service';
 import type { SecretBox } from '../crypto/secret-box';
 import type { Logger } from '../logger';
+import { recoverRevision } from '../apps/switch-recovery';
+import { RevisionStore } from '../history/revision-store';
+import { Revision } from '../history/revision.entity';
+import { switchRunning } from '../history/switch-lock';
 
 export interface StartResumerDeps {
   orm: MikroORM;
   engineRuntime: EngineRuntime;
   secrets: SecretBox;
   log: Logger;
+  /** REVISION_RETENTION: a settled revision prunes as any other. */
+  revisionRetention?: number;
 }
 
 /**
@@ -52,7 +58,33 @@ export class StartResumer {
     return this.scanning;
   }
 
+  /** Revisions a dead process left in progress: an app's under its lock, a deployment's when no process holds its switch. */
+  private async recoverRevisions(): Promise<void> {
+    const em = this.deps.orm.em.fork();
+    const stuck = await em.find(Revision, { outcome: 'in progress', createdAt: { $lt: this.cutoff() } }, { orderBy: { id: 'asc' } });
+    for (const revision of stuck) {
+      if (this.closed) return;
+      const work = this.deps.orm.em.fork();
+      const store = new RevisionStore(work, this.deps.revisionRetention ?? 20);
+      if (revision.appId == null) {
+        const owner = { targetId: revision.targetId!, deploymentId: revision.deploymentId! };
+        if (!(await switchRunning(work, owner))) {
+          await store.settle(revision, { outcome: 'failed', error: 'interrupted: the service stopped while the agent was deploying it' });
+        }
+        continue;
+      }
+      const runner = new ContainerRunner(work, this.deps.engineRuntime, new RegistryService(work, this.deps.secrets), this.deps.log);
+      await this.deps.engineRuntime.starts.tryExclusive(revision.appId, async () => {
+        const fresh = await work.findOne(Revision, { id: revision.id });
+        if (fresh?.outcome !== 'in progress') return;
+        this.deps.log.info({ appId: revision.appId, revision: revision.number }, 'recovering an interrupted revision');
+        await recoverRevision(work, this.deps.engineRuntime, runner, store, fresh);
+      });
+    }
+  }
+
   private async resumeAll(): Promise<void> {
+    await this.recoverRevisions().catch((error: unknown) => this.deps.log.warn({ err: error }, 'recovering interrupted revisions failed'));
     const stale = await this.deps.orm.em
       .fork()
       .find(Service, { startingAt: { $lt: this.cutoff() } }, { fields: ['id', 'app'], orderBy: { app: 'asc' } });

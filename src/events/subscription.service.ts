@@ -3,6 +3,7 @@ import { NotFoundError } from '../errors';
 import { DEPLOYMENT_STATUS_CHANNEL, type DeploymentStatus, type DeploymentStatusEvent } from './deployment-watcher';
 import type { Events } from './events';
 import { SERVICE_STATE_CHANNEL, type ServiceStateEvent } from './service-state-feed';
+import { REVISION_CHANNEL, type RevisionEvent } from '../history/revision-store';
 
 // Each subscription is de-duplicated: the engine sends `die` and `stop` for one exit, and a poller taking
 // over from another replica publishes the status it reads first.
@@ -33,6 +34,17 @@ export class SubscriptionService {
       const state = JSON.stringify([event.loadState, event.activeState, event.subState]);
       if (last.get(event.serviceId) === state) return undefined;
       last.set(event.serviceId, state);
+      return event;
+    });
+  }
+
+  /** One app's or one deployment's revisions: each step of a switch, then its outcome. */
+  async revisions(filter: { appId?: number | null; targetId?: number | null; deploymentId?: number | null }) {
+    if (filter.appId != null) await this.checkApp(filter.appId);
+    return this.events.bus.subscribe<RevisionEvent>(REVISION_CHANNEL, (event) => {
+      if (filter.appId != null && event.appId !== filter.appId) return undefined;
+      if (filter.targetId != null && event.targetId !== filter.targetId) return undefined;
+      if (filter.deploymentId != null && event.deploymentId !== filter.deploymentId) return undefined;
       return event;
     });
   }

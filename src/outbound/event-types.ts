@@ -1,6 +1,6 @@
 /** The domain events an admin can subscribe a URL to (docs/events.schema.json documents their payloads). */
 export const EVENT_TYPES = {
-  'app.state_changed': 'An app was created, redeployed, rebuilt or deleted',
+  'app.state_changed': 'An app was created, redeployed, rebuilt, rolled back or deleted',
   'service.state_changed': "A service's container changed state (systemd's words, from the engine)",
   'deployment.created': 'A deployment was created on a target',
   'deployment.redeployed': 'A deployment was redeployed',

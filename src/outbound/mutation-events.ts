@@ -44,6 +44,19 @@ export function eventsOfMutation(m: MutationOutcome): StreamEvent[] {
       const type = action === 'create' ? 'deployment.created' : 'deployment.redeployed';
       return [{ type, data: { targetId, id: num(result.id), name: result.name ?? null } }];
     }
+    case 'rollbackApp':
+      if (!ok) return [];
+      return [{ type: 'app.state_changed', data: { appId: num(m.input.appId), name: null, state: 'rolled back' } }];
+    case 'rollbackDeployment': {
+      if (!ok) return [];
+      // Through an agent of the original protocol the deployment is a new one: the revision says which.
+      return [
+        {
+          type: 'deployment.rolled_back',
+          data: { targetId: num(m.input.targetId), id: num(result.deploymentId) ?? num(m.input.deploymentId) },
+        },
+      ];
+    }
     case 'reloadTemplateRepo':
       if (ok || m.outcome === 'NOT_FOUND') return [];
       return [{ type: 'template_repo.reload_failed', data: { templateRepoId: num(m.input.id), error: m.message } }];

@@ -32,7 +32,8 @@ export interface AgentClientOptions {
 }
 
 const metadataSchema = z.object({
-  agent: z.object({ version: z.string() }),
+  // `features` is an extension of interface B: the original agents do not send it.
+  agent: z.object({ version: z.string(), features: z.array(z.string()).optional() }),
   adapter: z.object({ version: z.string(), type: z.string() }),
 });
 const deploymentSchema = z.object({
@@ -117,12 +118,13 @@ export class AgentClient {
     await this.call(target, 'DELETE', `/deployments/${encodeURIComponent(String(id))}`, undefined, null, this.options.deployTimeoutMs);
   }
 
-  redeploy(target: AgentTarget, id: number | string): Promise<RemoteDeployment> {
+  /** With `descriptor` (only to an agent whose metadata lists `redeploy_descriptor`), it replaces the stored one. */
+  redeploy(target: AgentTarget, id: number | string, descriptor?: unknown): Promise<RemoteDeployment> {
     return this.call(
       target,
       'POST',
       `/deployments/${encodeURIComponent(String(id))}/redeploy`,
-      undefined,
+      descriptor,
       deploymentSchema,
       this.options.deployTimeoutMs,
     );

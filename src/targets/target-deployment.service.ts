@@ -8,6 +8,10 @@ import { ValidationError } from '../errors';
 import type { AgentClient, RemoteDeployment, RemoteDeploymentStatus } from './agent-client';
 import type { AgentLoaders } from './agent-loaders';
 import type { TargetService } from './target.service';
+import type { DeploymentHistory } from './deployment-history';
+import type { KeysetPage } from '../db/keyset';
+import type { Revision } from '../history/revision.entity';
+import type { RevisionDiff } from '../history/revision-diff';
 
 export interface TargetDeploymentView {
   targetId: number;
@@ -36,6 +40,7 @@ export class TargetDeploymentService {
     private readonly agents: AgentClient,
     private readonly loaders: AgentLoaders,
     private readonly appDefinition: AppDefinitionOf,
+    private readonly history?: DeploymentHistory,
   ) {}
 
   // The loaders look the target up (once per request) and fail with its 404 when it is gone.
@@ -64,6 +69,7 @@ export class TargetDeploymentService {
     const target = this.targets.agentTarget(await this.targets.get(targetId));
     const { templateId, definition } = await this.definitionOf(source);
     const created = await this.agents.createDeployment(target, deploymentDescriptor(templateId, definition, overrideImages));
+    await this.history?.created(targetId, created, templateId, definition, overrideImages);
     return this.fresh(targetId, created);
   }
 
@@ -76,13 +82,45 @@ export class TargetDeploymentService {
 
   async redeploy(targetId: number, id: number): Promise<TargetDeploymentView> {
     const target = this.targets.agentTarget(await this.targets.get(targetId));
-    return this.fresh(targetId, await this.agents.redeploy(target, id));
+    const run = () => this.agents.redeploy(target, id);
+    return this.fresh(targetId, await (this.history ? this.history.redeploy(targetId, id, run) : run()));
   }
 
   async delete(targetId: number, id: number): Promise<{ targetId: number; id: number }> {
     const target = this.targets.agentTarget(await this.targets.get(targetId));
     await this.agents.deleteDeployment(target, id);
+    await this.history?.forget({ targetId, deploymentId: id });
     return { targetId, id };
+  }
+
+  /** Newest first; the deployment must exist on its agent. */
+  async revisions(targetId: number, id: number, window: KeysetPage): Promise<Revision[]> {
+    await this.get(targetId, id);
+    return this.historyOf().page({ targetId, deploymentId: id }, window);
+  }
+
+  revisionCount(targetId: number, id: number): Promise<number> {
+    return this.historyOf().count({ targetId, deploymentId: id });
+  }
+
+  async revision(targetId: number, id: number, number: number): Promise<Revision> {
+    return this.historyOf().get({ targetId, deploymentId: id }, number);
+  }
+
+  revisionDiff(targetId: number, id: number, from: number, to: number): Promise<RevisionDiff> {
+    return this.historyOf().diff({ targetId, deploymentId: id }, from, to);
+  }
+
+  /** Runs revision `number` again with its pinned digests (deploy scope); the new revision says the deployment's id after it. */
+  async rollback(targetId: number, id: number, number: number): Promise<Revision> {
+    const target = this.targets.agentTarget(await this.targets.get(targetId));
+    await this.get(targetId, id);
+    return this.historyOf().rollback(target, targetId, id, number);
+  }
+
+  private historyOf(): DeploymentHistory {
+    if (!this.history) throw new Error('deployments are served without their history here');
+    return this.history;
   }
 
   private async fresh(targetId: number, deployment: RemoteDeployment): Promise<TargetDeploymentView> {

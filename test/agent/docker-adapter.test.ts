@@ -306,6 +306,9 @@ describeDocker('agent with the docker adapter', () => {
 
   test('metadata names the engine', async () => {
     const res = await agentRequest(agent, 'GET', '/metadata');
-    expect(res.body).toEqual({ agent: { version: '0.1.0' }, adapter: { version: expect.any(String), type: 'docker' } });
+    expect(res.body).toEqual({
+      agent: { version: '0.1.0', features: ['redeploy_descriptor'] },
+      adapter: { version: expect.any(String), type: 'docker' },
+    });
   });
 });

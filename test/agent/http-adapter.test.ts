@@ -81,7 +81,10 @@ describe('agent with the http adapter', () => {
   test('metadata reports the agent version and the adapter', async () => {
     const res = await agentRequest(agent, 'GET', '/metadata');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ agent: { version: '0.1.0' }, adapter: { version: '0.2.0', type: 'Kubernetes' } });
+    expect(res.body).toEqual({
+      agent: { version: '0.1.0', features: ['redeploy_descriptor'] },
+      adapter: { version: '0.2.0', type: 'Kubernetes' },
+    });
   });
 
   test('deploy with an override, list, get, redeploy and delete', async () => {

@@ -95,7 +95,7 @@ describeKubernetes('agent with the kubernetes adapter', () => {
     const res = await agentRequest(agent, 'GET', '/metadata');
     expect(res).toMatchObject({ status: 200 });
     expect(res.body).toEqual({
-      agent: { version: agentVersion },
+      agent: { version: agentVersion, features: ['redeploy_descriptor'] },
       adapter: { version: version.serverVersion.gitVersion, type: 'kubernetes' },
     });
   });

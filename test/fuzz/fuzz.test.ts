@@ -229,12 +229,15 @@ afterAll(async () => {
 async function digest(): Promise<string> {
   const connection = t.app.orm.em.getConnection();
   const tables: { tablename: string }[] = await connection.execute(
-    // The audit log and the domain events record every attempt, a failed one too: that is their purpose.
+    // The audit log and the domain events record every attempt, a failed one too: that is their purpose
+    // (as a failed revision is: the revisions are compared without those below).
     "select tablename from pg_tables where schemaname = current_schema() and tablename not like 'mikro_orm%' and tablename not in ('audit_events', 'domain_events', 'api_token_uses') order by tablename",
   );
   const parts = (await Promise.all(
     tables.map(({ tablename }) =>
-      connection.execute(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as d from "${tablename}" t`),
+      connection.execute(
+        `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as d from "${tablename}" t${tablename === 'revisions' ? " where t.outcome <> 'failed'" : ''}`,
+      ),
     ),
   )) as { d: string }[][];
   return parts.map((rows) => rows[0].d).join(',');

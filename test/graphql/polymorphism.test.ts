@@ -67,6 +67,12 @@ const ERRORS: Record<string, Call | null> = {
   previewAppTemplate: { input: () => ({ appId: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
   rebuildApp: { input: () => ({ id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
   redeployDeployment: { input: (ids) => ({ targetId: ids.east, id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
+  rollbackApp: { input: () => ({ appId: 999999, revision: 1 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
+  rollbackDeployment: {
+    input: (ids) => ({ targetId: ids.east, deploymentId: 999999, revision: 1 }),
+    typename: 'NotFoundError',
+    code: 'NOT_FOUND',
+  },
   refreshDeploymentTargetMetadata: { input: (ids) => ({ id: ids.silent }), typename: 'UpstreamTimeoutError', code: 'UPSTREAM_TIMEOUT' },
   reloadTemplateRepo: { input: () => ({ id: 999999 }), typename: 'NotFoundError', code: 'NOT_FOUND' },
   saveTemplate: {
@@ -134,6 +140,7 @@ const SUCCESSES: [string, Call][] = [
   ['updateApp', { input: (ids) => ({ id: ids.newApp, name: 'Renamed' }), typename: 'App' }],
   ['setAppAutomation', { input: (ids) => ({ appId: ids.newApp, redeployOnTemplateChange: true }), typename: 'App' }],
   ['rebuildApp', { input: (ids) => ({ id: ids.newApp }), typename: 'App' }],
+  ['rollbackApp', { input: (ids) => ({ appId: ids.newApp, revision: 1 }), typename: 'Revision' }],
   ['createCategory', { input: (ids) => ({ appId: ids.newApp, name: 'Poly' }), typename: 'CategoryPosition', keep: 'category' }],
   ['updateCategory', { input: (ids) => ({ appId: ids.newApp, id: ids.category, name: 'Poly 2' }), typename: 'CategoryPosition' }],
   ['deleteCategory', { input: (ids) => ({ appId: ids.newApp, id: ids.category }), typename: 'CategoryPosition' }],
@@ -159,6 +166,13 @@ const SUCCESSES: [string, Call][] = [
   ],
   ['redeployDeployment', { input: (ids) => ({ targetId: ids.target, id: ids.deployment }), typename: 'Deployment', keep: 'redeployed' }],
   ['deleteDeployment', { input: (ids) => ({ targetId: ids.target, id: ids.redeployed }), typename: 'DeletedDeployment' }],
+  // Its image pinned by digest as written: revision 1 has a digest to roll back to, with no registry to ask.
+  [
+    'createDeployment',
+    { input: (ids) => ({ targetId: ids.target, templateId: ids.pinnedTemplate }), typename: 'Deployment', keep: 'pinned' },
+  ],
+  ['rollbackDeployment', { input: (ids) => ({ targetId: ids.target, deploymentId: ids.pinned, revision: 1 }), typename: 'Revision' }],
+  ['deleteDeployment', { input: (ids) => ({ targetId: ids.target, id: ids.pinned }), typename: 'DeletedDeployment' }],
   ['deleteDeploymentTarget', { input: (ids) => ({ id: ids.target }), typename: 'DeploymentTarget' }],
 ];
 
@@ -227,7 +241,12 @@ describeDocker('abstract types on both execution paths', () => {
       } finally {
         await docker.close();
       }
-      ids.repoPath = makeGitRepo({ 'poly.pmx': pmx('Poly Stack', { keywords: 'poly' }) });
+      ids.repoPath = makeGitRepo({
+        'poly.pmx': pmx('Poly Stack', { keywords: 'poly' }),
+        'z-pinned.pmx': pmx('Pinned Stack', {
+          images: `  - name: web\n    source: ${TEST_IMAGE.split(':')[0]}@sha256:${'2'.repeat(64)}\n`,
+        }),
+      });
       ids.otherRepoPath = makeGitRepo({ 'other.pmx': pmx('Other') });
       expect((await f.t.request('POST', '/template_repos', { body: { name: ids.repoPath } })).status).toBe(200);
       expect((await f.t.request('PATCH', '/registries/0', { body: { enabled: false } })).status).toBe(204);
@@ -256,6 +275,7 @@ describeDocker('abstract types on both execution paths', () => {
       expect((await f.t.request('POST', `/apps/${ids.app}/hooks`, { body: { name: 'node' } })).status).toBe(201);
       const templates = await f.query<{ templates: { databaseId: number; name: string }[] }>('{ templates { databaseId name } }');
       ids.template = templates.data.templates.find((t) => t.name === 'Poly Stack')!.databaseId;
+      ids.pinnedTemplate = templates.data.templates.find((t) => t.name === 'Pinned Stack')!.databaseId;
     }, 120_000);
 
     afterAll(async () => {

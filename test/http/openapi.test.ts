@@ -122,6 +122,15 @@ describeDocker('every REST path keeps the OpenAPI contract', () => {
         '        value: db',
         '',
       ].join('\n'),
+      // Its image pinned by digest as written: a deployment of it can be rolled back with no registry to ask.
+      'pinned.pmx': [
+        `name: pinned-${sfx}`,
+        'type: Default',
+        'images:',
+        '  - name: web',
+        `    source: ${TEST_IMAGE.split(':')[0]}@sha256:${'0'.repeat(64)}`,
+        '',
+      ].join('\n'),
     });
     const dir = mkdtempSync(path.join(os.tmpdir(), 'contract-remote-'));
     dirs.push(seed, dir);
@@ -138,7 +147,9 @@ describeDocker('every REST path keeps the OpenAPI contract', () => {
     await ok('GET', `/template_repos/${repo.id}`);
     await ok('POST', `/template_repos/${repo.id}`);
     await ok('GET', '/keywords');
-    const [template] = await ok<Id[]>('GET', '/templates');
+    const templates = await ok<(Id & { name: string })[]>('GET', '/templates');
+    const template = templates.find((x) => x.name === `contract-${sfx}`)!;
+    const pinnedTemplate = templates.find((x) => x.name === `pinned-${sfx}`)!;
     await ok('GET', `/templates/${template.id}`);
     await ok('GET', '/search?q=contract');
 
@@ -170,6 +181,9 @@ describeDocker('every REST path keeps the OpenAPI contract', () => {
     await ok('POST', `/templates/${made.id}/save`, { repo: remote, name: `saved-${sfx}` });
     await ok('DELETE', `/templates/${made.id}`);
     await ok('PUT', `/apps/${app.id}`);
+    // Its history: the revisions so far, and a rollback to the first (the create).
+    await ok('GET', `/apps/${app.id}/revisions`);
+    await ok('POST', `/apps/${app.id}/rollback`, { revision: 1 });
 
     const subscription = await ok<{ subscription: Id }>('POST', '/event_subscriptions', {
       url: receiver.url,
@@ -185,6 +199,10 @@ describeDocker('every REST path keeps the OpenAPI contract', () => {
     await ok('GET', `/deployment_targets/${target.id}/deployments`);
     await ok('GET', `/deployment_targets/${target.id}/deployments/${deployment.id}`);
     await ok('POST', `/deployment_targets/${target.id}/deployments/${deployment.id}/redeploy`);
+    await ok('GET', `/deployment_targets/${target.id}/deployments/${deployment.id}/revisions`);
+    const pinned = await ok<Id>('POST', `/deployment_targets/${target.id}/deployments`, { template_id: pinnedTemplate.id });
+    await ok('POST', `/deployment_targets/${target.id}/deployments/${pinned.id}/rollback`, { revision: 1 });
+    await ok('DELETE', `/deployment_targets/${target.id}/deployments/${pinned.id}`);
 
     // Deploy hooks of each owner, the app's automation, event subscriptions and the audit log.
     type Issued = { hook: Id };

@@ -128,6 +128,11 @@ const REST: Record<string, Row> = {
   'POST /event_deliveries/:id/resend': ['admin', 'Mutation.resendEventDelivery'],
   'GET /audit_events': ['admin', 'Query.auditEvents'],
   'GET /audit_events/export': ['admin', 'Query.auditExport'],
+  // README "History and rollback": an app's revisions with read, its rollback with write.
+  'GET /apps/:app_id/revisions': ['read', 'Query.app'],
+  'POST /apps/:app_id/rollback': ['write', 'Mutation.rollbackApp'],
+  'GET /deployment_targets/:target_id/deployments/:deployment_id/revisions': ['read', 'Query.deployment'],
+  'POST /deployment_targets/:target_id/deployments/:deployment_id/rollback': ['deploy', 'Mutation.rollbackDeployment'],
 };
 
 /**
@@ -276,6 +281,8 @@ const MUTATIONS: Record<string, Scope> = {
   deleteTemplateRepo: 'write',
   previewAppTemplate: 'read',
   rebuildApp: 'write',
+  rollbackApp: 'write',
+  rollbackDeployment: 'deploy',
   redeployDeployment: 'deploy',
   refreshDeploymentTargetMetadata: 'deploy',
   reloadTemplateRepo: 'write',
@@ -296,6 +303,7 @@ const MUTATIONS: Record<string, Scope> = {
 
 const SUBSCRIPTIONS: Record<string, Scope> = {
   deploymentStatusChanged: 'read',
+  revisionChanged: 'read',
   serviceStateChanged: 'read',
 };
 
@@ -422,6 +430,8 @@ function restBody(key: string, f: Fixtures, ids: Ids): unknown {
     'POST /template_repos/:template_repo_id/hooks': { kind: 'github', name: 'refused' },
     'POST /event_subscriptions': { url: 'https://127.0.0.1:9/refused', event_types: ['deployment.failed'] },
     'PATCH /event_subscriptions/:id': { enabled: false },
+    'POST /apps/:app_id/rollback': { revision: 1 },
+    'POST /deployment_targets/:target_id/deployments/:deployment_id/rollback': { revision: 1 },
   };
   return bodies[key];
 }

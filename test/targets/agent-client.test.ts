@@ -27,7 +27,10 @@ describe('AgentClient against a real agent', () => {
 
   test('the pinned certificate and the token credentials work end to end', async () => {
     const prod = target(agent.token);
-    expect(await client.metadata(prod)).toEqual({ agent: { version: '0.1.0' }, adapter: { version: '0.2.0', type: 'Kubernetes' } });
+    expect(await client.metadata(prod)).toEqual({
+      agent: { version: '0.1.0', features: ['redeploy_descriptor'] },
+      adapter: { version: '0.2.0', type: 'Kubernetes' },
+    });
     const created = await client.createDeployment(prod, { template: { name: 'blog', images: [{ name: 'web', source: 'nginx' }] } });
     expect(created).toEqual({ id: expect.any(Number), name: 'blog', template: null, service_ids: [expect.any(String)] });
     expect(await client.listDeployments(prod)).toEqual([created]);

@@ -66,6 +66,16 @@ export function createConsoleClient(csrfToken: string, onUnauthenticated: () => 
           EventTypeInfo: () => null,
           IssuedDeployHook: () => null,
           IssuedEventSubscription: () => null,
+          // History: read afresh each time it is shown, kept inside its app.
+          Revision: () => null,
+          RevisionAuthor: () => null,
+          RevisionImage: () => null,
+          RevisionConnection: () => null,
+          RevisionEdge: () => null,
+          RevisionDiff: () => null,
+          RevisionImageChange: () => null,
+          RevisionFieldChange: () => null,
+          RevisionEvent: () => null,
         },
         // A list a mutation adds to or removes from is read again when next shown.
         updates: {

@@ -4,6 +4,7 @@ import { graphql } from '../gql';
 import type { ConsoleAppJournalQuery, ConsoleAppQuery } from '../gql/graphql';
 import { navigate } from '../router';
 import { Alert, failureOf, RequestError, ScopedButton, StateBadge } from '../ui';
+import { History } from './History';
 
 const AppQuery = graphql(`
   query ConsoleApp($id: Int!) {
@@ -266,6 +267,7 @@ export function AppPage({ id }: { id: number }) {
             </tbody>
           </table>
           {editedService && <ServiceEditor key={editedService.id} appId={id} service={editedService} onDone={() => setEditing(null)} />}
+          <History owner={{ appId: id }} />
           <Journal appId={id} services={(app.services ?? []).map((s) => s.name)} />
           <SaveAsTemplate appId={id} appName={app.name} />
           <DeployToTarget appId={id} />

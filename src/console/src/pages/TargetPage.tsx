@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useSubscription, type CombinedError } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleTargetQuery, OverrideImageInput } from '../gql/graphql';
+import { History } from './History';
 import { Alert, failureOf, RequestError, ScopedButton } from '../ui';
 
 const TargetQuery = graphql(`
@@ -132,6 +133,7 @@ export function TargetPage({ id }: { id: number }) {
   const [{ data, error }, refetch] = useQuery({ query: TargetQuery, variables: { id } });
   const [failure, setFailure] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
+  const [historyOf, setHistoryOf] = useState<number | null>(null);
   const target = data?.deploymentTarget;
   const reload = () => refetch({ requestPolicy: 'network-only' });
 
@@ -187,10 +189,31 @@ export function TargetPage({ id }: { id: number }) {
               </thead>
               <tbody>
                 {target.deployments.map((d) => (
-                  <DeploymentRow key={d.id} targetId={target.databaseId} deployment={d} onChange={reload} onError={setFailure} />
+                  <DeploymentRow
+                    key={d.id}
+                    targetId={target.databaseId}
+                    deployment={d}
+                    onChange={reload}
+                    onError={setFailure}
+                    onHistory={() => setHistoryOf(d.databaseId)}
+                  />
                 ))}
               </tbody>
             </table>
+          )}
+          {historyOf !== null && (
+            <History
+              key={historyOf}
+              owner={{
+                targetId: target.databaseId,
+                deploymentId: historyOf,
+                name: target.deployments?.find((d) => d.databaseId === historyOf)?.name ?? `deployment ${historyOf}`,
+              }}
+              onRolledBack={(deploymentId) => {
+                reload();
+                if (deploymentId !== null) setHistoryOf(deploymentId);
+              }}
+            />
           )}
           <DeployForm targetId={target.databaseId} templates={data.templates} onDeployed={reload} onError={setFailure} />
         </>
@@ -243,6 +266,7 @@ function DeploymentRow(props: {
   deployment: TargetDeployment;
   onChange: () => void;
   onError: (message: string | null) => void;
+  onHistory: () => void;
 }) {
   const { deployment, targetId } = props;
   const [{ data: live }] = useSubscription({ query: StatusSubscription, variables: { id: deployment.databaseId, targetId } });
@@ -279,6 +303,9 @@ function DeploymentRow(props: {
         >
           {redeploying.fetching ? 'Redeploying…' : `Redeploy ${name}`}
         </ScopedButton>{' '}
+        <button type="button" onClick={props.onHistory}>
+          History of {name}
+        </button>{' '}
         {!confirming ? (
           <ScopedButton scope="deploy" className="danger" onClick={() => setConfirming(true)}>
             Delete {name}…
