@@ -3,12 +3,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startBenchPostgres, type BenchPostgres } from './lib/postgres';
 import { stopAll } from './lib/processes';
-import { printTable, writeResults } from './lib/report';
+import { printCurves, printTable, writeResults } from './lib/report';
 import type { BenchOptions, ScenarioResult } from './lib/types';
 import { agentFanout } from './scenarios/agent-fanout';
 import { automationScenario } from './scenarios/automation';
 import { consoleFirstPage } from './scenarios/console';
-import { deployVsCli } from './scenarios/deploy';
+import { appsCurve } from './scenarios/apps-curve';
+import { deployKubernetesVsKubectl, deployVsCli } from './scenarios/deploy';
+import { deploysCurve } from './scenarios/deploys-curve';
+import { journalsCurve } from './scenarios/journals-curve';
+import { subscribersCurve } from './scenarios/subscribers-curve';
+import { targetsCurve } from './scenarios/targets-curve';
+import { templatesCurve } from './scenarios/templates-curve';
 import { loadScenario } from './scenarios/load';
 import { replicasThroughput } from './scenarios/replicas';
 import { restartUnderLoad } from './scenarios/restart';
@@ -17,12 +23,15 @@ import { searchAtScale } from './scenarios/search';
 import { startupAndMemory } from './scenarios/startup-memory';
 
 /**
- * npm run bench [-- --duration 8 --only 1,2]: every scenario of issue 5 with its baseline
- * measured in the same run, and issue 9's load (6: --load-clients 200 --load-duration 60) and
- * restart after kill -9 under load (7: --restarts 3), the web console's first page (8), events out
- * and deploy hooks (9), and two replicas vs one behind haproxy (10); a table on stdout and
- * bench/results.json. Everything it starts
- * (PostgreSQL, services, agents, containers) it stops, also on Ctrl-C.
+ * npm run bench [-- --duration 8 --only 1,2 --full]: every scenario with its baseline measured in
+ * the same run: REST/GraphQL against a floor (1), the agent fan-out (2), search (3), start-up and
+ * memory (4), deploys through the agent's docker (5) and kubernetes (18) adapters, load (6:
+ * --load-clients 200 --load-duration 60), restart after kill -9 under load (7: --restarts 3),
+ * the web console (8), events out and deploy hooks (9), two replicas vs one behind haproxy (10),
+ * and the scale curves (12 apps, 13 templates, 14 targets, 15 subscribers, 16 journals,
+ * 17 concurrent deploys; --full measures them at more sizes and repetitions). A table on stdout,
+ * each curve as a markdown table, and bench/results.json. Everything it starts (PostgreSQL,
+ * services, agents, containers, namespaces) it stops, also on Ctrl-C.
  */
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -35,7 +44,9 @@ const options: BenchOptions = {
   searchTemplates: Number(arg('search-templates') ?? 100_000),
   agents: Number(arg('agents') ?? 50),
   agentLatencyMs: 20,
+  full: args.includes('--full'),
 };
+const reps = options.full ? 50 : 20;
 const load = {
   clients: Number(arg('load-clients') ?? 200),
   durationS: Number(arg('load-duration') ?? 60),
@@ -72,10 +83,27 @@ async function main(): Promise<void> {
     if (wanted(8)) results.push(await consoleFirstPage(path.join(work, 'console')));
     if (wanted(9)) results.push(...(await automationScenario(pg, path.join(work, 'automation'), options)));
     if (wanted(10)) results.push(await replicasThroughput(pg, path.join(work, 'replicas'), options));
+    if (wanted(12)) results.push(...(await appsCurve(pg, path.join(work, 'apps'), { sizes: [100, 1_000, 10_000], count: reps })));
+    if (wanted(13))
+      results.push(...(await templatesCurve(pg, path.join(work, 'templates'), { sizes: [1_000, 10_000, 100_000], count: reps })));
+    if (wanted(14))
+      results.push(
+        ...(await targetsCurve(pg, path.join(work, 'targets'), {
+          sizes: [10, 50, 200, 500],
+          count: reps,
+          latencyMs: options.agentLatencyMs,
+        })),
+      );
+    if (wanted(15)) results.push(...(await subscribersCurve(pg, path.join(work, 'subscribers'), { sizes: [10, 100, 1_000] })));
+    if (wanted(16))
+      results.push(...(await journalsCurve(pg, path.join(work, 'journals'), { sizes: [10_000, 100_000, 1_000_000], count: reps })));
+    if (wanted(17)) results.push(...(await deploysCurve(pg, path.join(work, 'deploys'), { sizes: [1, 10, 50] })));
+    if (wanted(18)) results.push(await deployKubernetesVsKubectl(pg));
   } finally {
     await cleanup();
   }
   printTable(results);
+  printCurves(results);
   writeResults(output, results);
   process.stdout.write(`\nwrote ${path.relative(process.cwd(), output)}\n`);
 }
