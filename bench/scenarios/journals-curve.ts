@@ -47,10 +47,10 @@ export async function journalsCurve(pg: BenchPostgres, dataDir: string, options:
       const middle = midpoint(first.cursor, last.cursor);
       const rss = rssWatch(service.child.pid);
       const cases = [
-        ['last', () => checked(journal, 1000, 'done')],
+        ['last', () => checked(journal, Math.min(1000, size + 1), 'done')],
         ['poll', () => checked(`${journal}?cursor=${encodeURIComponent(last.cursor)}`, 0)],
         ['middle', () => checked(`${journal}?cursor=${encodeURIComponent(middle)}&limit=1000`, 1)],
-        ['tail', () => checked(tail, 100, 'done')],
+        ['tail', () => checked(tail, Math.min(100, size + 1), 'done')],
       ] as const;
       for (const [key, read] of cases) {
         const t = await timed(read, options.count);
