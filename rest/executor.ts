@@ -88,8 +88,15 @@ function compile(schema: GraphQLSchema, document: DocumentNode, operationName: s
   return isCompiledQuery(compiled) ? compiled : null;
 }
 
-export async function runRoute(schema: GraphQLSchema, prepared: Prepared, request: RestRequest, context: Context): Promise<RestOutcome> {
-  const variables = buildVariables(prepared, request);
+/** `set`: variables the server gives, over what the request says (a paged route's `after`). */
+export async function runRoute(
+  schema: GraphQLSchema,
+  prepared: Prepared,
+  request: RestRequest,
+  context: Context,
+  set: Record<string, unknown> = {},
+): Promise<RestOutcome> {
+  const variables = { ...buildVariables(prepared, request), ...set };
   const invalid = variableProblem(prepared, variables);
   if (invalid) return { ok: false, error: invalid };
   const result = prepared.compiled
