@@ -63,7 +63,9 @@ export async function targetsCurve(pg: BenchPostgres, dataDir: string, options: 
       const agentsRss = rssWatch(stubs.pid);
       const warm = await timed(query, options.count, 10);
       // The health poller asks every target GET /metadata once a round from the start, beside the query.
-      const perTarget = once.slice(0, size).map((c) => Object.entries(c).reduce((a, [shape, n]) => (shape === 'GET /metadata' ? a : a + n), 0));
+      const perTarget = once
+        .slice(0, size)
+        .map((c) => Object.entries(c).reduce((a, [shape, n]) => (shape === 'GET /metadata' ? a : a + n), 0));
       exact &&= perTarget.every((n) => n === 1);
       const direct = await directRound(tokens);
       points.push(

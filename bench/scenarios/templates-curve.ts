@@ -37,11 +37,10 @@ export async function templatesCurve(pg: BenchPostgres, dataDir: string, options
       await bulkTemplates(url, size, seeded + 1);
       seeded = size;
       const mid = Math.ceil(size / 2);
-      // What the service holds at rest at this size, after one list has run (its code compiled).
-      await get(`${service.url}/templates`);
+      // What the service holds before it lists this size; the peak from here includes an untimed first list.
       const idle = rssWatch(service.child.pid).now();
       let rss = rssWatch(service.child.pid);
-      const list = await timed(() => get(`${service.url}/templates`), listCount, 0);
+      const list = await timed(() => get(`${service.url}/templates`), listCount, 1);
       const peak = rss.peak();
       points.list.push(
         point(size, {
@@ -78,7 +77,7 @@ export async function templatesCurve(pg: BenchPostgres, dataDir: string, options
     await service.stop();
   }
   const unit = 'templates (× 2 images)';
-  const method = `Rows seeded by SQL (as scenario 3), grown in one database served by one service; one request at a time from the harness, ${options.count} timed after 3 untimed (the unpaged list: ${listCount} after one, which also sets the idle RSS). RSS growth is the service's peak RSS during the unpaged lists (VmHWM) minus its RSS before them.`;
+  const method = `Rows seeded by SQL (as scenario 3), grown in one database served by one service; one request at a time from the harness, ${options.count} timed after 3 untimed (the unpaged list: ${listCount} after one). RSS growth is the service's peak RSS during the unpaged lists (VmHWM) minus its RSS just before the first of them at that size.`;
   return [
     curveResult({
       scenario: 13,
