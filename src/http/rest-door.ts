@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { GraphQLSchema } from 'graphql';
@@ -121,10 +120,23 @@ async function streamPages(res: ServerResponse, page: (after: string | undefined
     const text = `${first ? '[' : ''}${wrote && items ? ',' : ''}${items}${more ? '' : ']'}`;
     wrote ||= items !== '';
     if (!more) return void res.end(text);
-    if (!res.write(text)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (!res.write(text)) await drained(res);
     if (res.destroyed) return;
     after = pageInfo.endCursor!;
   }
+}
+
+/** Once the client has taken what was written, or has gone; no listener is left behind. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** A route's success: its status, its body (none for 204; text for a download), and a create's `Location`. */
