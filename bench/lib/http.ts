@@ -3,13 +3,15 @@ import { BENCH_TOKEN } from './service';
 
 const auth = { authorization: `Bearer ${BENCH_TOKEN}` };
 
-/** GET with the bench's admin token; the body is read to its end (and returned when `json`). */
+/** GET with the bench's admin token; the body is read to its end (parsed when `json`, else its length in bytes). */
 export async function get(url: string, json = false): Promise<unknown> {
   const res = await request(url, { headers: auth, headersTimeout: 300_000, bodyTimeout: 300_000 });
   if (res.statusCode !== 200) throw new Error(`GET ${url}: HTTP ${res.statusCode} ${(await res.body.text()).slice(0, 300)}`);
   if (json) return res.body.json();
-  await res.body.dump({ limit: Infinity });
-  return undefined;
+  // Read to the end (dump() stops after 128 KB and cuts the connection, whatever its limit says).
+  let bytes = 0;
+  for await (const chunk of res.body) bytes += (chunk as Buffer).length;
+  return bytes;
 }
 
 /** POST /graphql; throws on an HTTP error or a GraphQL error, returns `data`. */

@@ -43,6 +43,9 @@ export async function appsCurve(pg: BenchPostgres, dataDir: string, options: App
       const idle = rssWatch(service.child.pid).now();
       let rss = rssWatch(service.child.pid);
       const list = await timed(() => get(`${service.url}/apps`), listCount, 1);
+      // Whole: every app of the size, the stream not cut short.
+      const all = (await get(`${service.url}/apps`, true)) as unknown[];
+      if (all.length !== size) throw new Error(`GET /apps: ${all.length} of ${size}`);
       points.list.push(
         point(size, { p50Ms: list.p50, p95Ms: list.p95, msPerApp: list.p50 / size, rssIdleMb: idle, rssPeakMb: rss.peak(), load: load1() }),
       );

@@ -41,6 +41,9 @@ export async function templatesCurve(pg: BenchPostgres, dataDir: string, options
       const idle = rssWatch(service.child.pid).now();
       let rss = rssWatch(service.child.pid);
       const list = await timed(() => get(`${service.url}/templates`), listCount, 1);
+      // Whole: every template of the size, the stream not cut short.
+      const all = (await get(`${service.url}/templates`, true)) as unknown[];
+      if (all.length !== size) throw new Error(`GET /templates: ${all.length} of ${size}`);
       const peak = rss.peak();
       points.list.push(
         point(size, {
