@@ -30,7 +30,7 @@ test('GET /templates streams every template, in id order, as each is shown alone
   // used to leave one behind (past 10, node warns of a leak).
   let most = 0;
   const spy = jest.spyOn(ServerResponse.prototype, 'on').mockImplementation(function (this: ServerResponse, event, listener) {
-    const result = EventEmitter.prototype.on.call(this, event, listener);
+    const result = EventEmitter.prototype.on.call(this, event, listener) as ServerResponse;
     if (event === 'close') most = Math.max(most, this.listenerCount('close'));
     return result;
   });
