@@ -83,22 +83,37 @@ async function main(): Promise<void> {
     if (wanted(8)) results.push(await consoleFirstPage(path.join(work, 'console')));
     if (wanted(9)) results.push(...(await automationScenario(pg, path.join(work, 'automation'), options)));
     if (wanted(10)) results.push(await replicasThroughput(pg, path.join(work, 'replicas'), options));
-    if (wanted(12)) results.push(...(await appsCurve(pg, path.join(work, 'apps'), { sizes: [100, 1_000, 10_000], count: reps })));
+    // A curve that fails is reported as such; the others still run.
+    const curve = async (scenario: number, run: () => Promise<ScenarioResult[]>) => {
+      try {
+        results.push(...(await run()));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        process.stderr.write(`scenario ${scenario} failed: ${error instanceof Error ? (error.stack ?? message) : message}\n`);
+        results.push({
+          scenario,
+          name: `scenario ${scenario}`,
+          figures: {},
+          baseline: null,
+          ratio: null,
+          target: '',
+          met: null,
+          note: `failed: ${message.slice(0, 300)}`,
+        });
+      }
+    };
+    if (wanted(12)) await curve(12, () => appsCurve(pg!, path.join(work, 'apps'), { sizes: [100, 1_000, 10_000], count: reps }));
     if (wanted(13))
-      results.push(...(await templatesCurve(pg, path.join(work, 'templates'), { sizes: [1_000, 10_000, 100_000], count: reps })));
+      await curve(13, () => templatesCurve(pg!, path.join(work, 'templates'), { sizes: [1_000, 10_000, 100_000], count: reps }));
     if (wanted(14))
-      results.push(
-        ...(await targetsCurve(pg, path.join(work, 'targets'), {
-          sizes: [10, 50, 200, 500],
-          count: reps,
-          latencyMs: options.agentLatencyMs,
-        })),
+      await curve(14, () =>
+        targetsCurve(pg!, path.join(work, 'targets'), { sizes: [10, 50, 200, 500], count: reps, latencyMs: options.agentLatencyMs }),
       );
-    if (wanted(15)) results.push(...(await subscribersCurve(pg, path.join(work, 'subscribers'), { sizes: [10, 100, 1_000] })));
+    if (wanted(15)) await curve(15, () => subscribersCurve(pg!, path.join(work, 'subscribers'), { sizes: [10, 100, 1_000] }));
     if (wanted(16))
-      results.push(...(await journalsCurve(pg, path.join(work, 'journals'), { sizes: [10_000, 100_000, 1_000_000], count: reps })));
-    if (wanted(17)) results.push(...(await deploysCurve(pg, path.join(work, 'deploys'), { sizes: [1, 10, 50] })));
-    if (wanted(18)) results.push(await deployKubernetesVsKubectl(pg));
+      await curve(16, () => journalsCurve(pg!, path.join(work, 'journals'), { sizes: [10_000, 100_000, 1_000_000], count: reps }));
+    if (wanted(17)) await curve(17, () => deploysCurve(pg!, path.join(work, 'deploys'), { sizes: [1, 10, 50] }));
+    if (wanted(18)) await curve(18, async () => [await deployKubernetesVsKubectl(pg!)]);
   } finally {
     await cleanup();
   }

@@ -35,13 +35,29 @@ interface Subscriber {
   received: number;
   latencies: number[];
   dropped: boolean;
+  /** Settles once the server has taken the subscription (SSE: its answer's headers; WebSocket: connection_ack) or refused it. */
+  ready: Promise<void>;
   close(): void;
 }
+
+/** Clients connected at once: the rest wait for these, as clients arriving over time would. */
+const BATCH = 100;
 
 const clients: Subscriber[] = [];
 const errors: string[] = [];
 const wsClients: Client[] = [];
 const agent = new HttpAgent({ keepAlive: false, maxSockets: Infinity });
+
+/** What a failure says: graphql-ws hands over close events and error lists, not Errors. */
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (Array.isArray(error)) return error.map(describe).join('; ');
+  if (error && typeof error === 'object') {
+    const { code, reason, message, type } = error as { code?: unknown; reason?: unknown; message?: unknown; type?: unknown };
+    return JSON.stringify({ type, code, reason, message });
+  }
+  return String(error);
+}
 
 function onEvent(sub: Subscriber, payload: unknown): void {
   const event = (payload as { data?: { serviceStateChanged?: { at?: string } } }).data?.serviceStateChanged;
@@ -54,7 +70,14 @@ function onEvent(sub: Subscriber, payload: unknown): void {
 }
 
 function sse(start: SubscribersStart): Subscriber {
-  const sub: Subscriber = { received: 0, latencies: [], dropped: false, close: () => undefined };
+  let settle = () => undefined as void;
+  const sub: Subscriber = {
+    received: 0,
+    latencies: [],
+    dropped: false,
+    ready: new Promise((resolve) => (settle = resolve)),
+    close: () => undefined,
+  };
   const url = new URL('/graphql', start.url);
   const req = httpRequest(url, {
     method: 'POST',
@@ -63,6 +86,7 @@ function sse(start: SubscribersStart): Subscriber {
   });
   let buffer = '';
   req.on('response', (res) => {
+    settle();
     if (res.statusCode !== 200) {
       sub.dropped = true;
       errors.push(`SSE: HTTP ${res.statusCode}`);
@@ -85,6 +109,7 @@ function sse(start: SubscribersStart): Subscriber {
     res.on('error', () => (sub.dropped = true));
   });
   req.on('error', (error) => {
+    settle();
     sub.dropped = true;
     if (errors.length < 5) errors.push(`SSE: ${error.message}`);
   });
@@ -94,16 +119,25 @@ function sse(start: SubscribersStart): Subscriber {
 }
 
 function ws(start: SubscribersStart): Subscriber {
-  const sub: Subscriber = { received: 0, latencies: [], dropped: false, close: () => undefined };
+  let settle = () => undefined as void;
+  const sub: Subscriber = {
+    received: 0,
+    latencies: [],
+    dropped: false,
+    ready: new Promise((resolve) => (settle = resolve)),
+    close: () => undefined,
+  };
   const client = createClient({
     url: start.url.replace(/^http/, 'ws') + '/graphql',
     webSocketImpl: WebSocket,
     connectionParams: { authorization: `Bearer ${start.token}` },
     lazy: false,
     retryAttempts: 0,
+    on: { connected: () => settle(), closed: () => settle() },
     onNonLazyError: (error) => {
+      settle();
       sub.dropped = true;
-      if (errors.length < 5) errors.push(`WS: ${String(error)}`);
+      if (errors.length < 5) errors.push(`WS: ${describe(error)}`);
     },
   });
   wsClients.push(client);
@@ -113,7 +147,7 @@ function ws(start: SubscribersStart): Subscriber {
       next: (value) => onEvent(sub, value),
       error: (error) => {
         sub.dropped = true;
-        if (errors.length < 5) errors.push(`WS: ${error instanceof Error ? error.message : JSON.stringify(error)}`);
+        if (errors.length < 5) errors.push(`WS: ${describe(error)}`);
       },
       complete: () => (sub.dropped = true),
     },
@@ -139,11 +173,19 @@ function stats(): SubscribersStats {
 
 process.on('message', (message: { id: number; op: string; args?: unknown }) => {
   const ops: Record<string, () => Promise<unknown>> = {
-    // Adds clients until there are `count`, alternating SSE and WebSocket.
-    connect: () => {
+    // Adds clients until there are `count`, alternating SSE and WebSocket, a batch at a time.
+    connect: async () => {
       const start = message.args as SubscribersStart;
-      while (clients.length < start.count) clients.push(clients.length % 2 === 0 ? sse(start) : ws(start));
-      return Promise.resolve(clients.length);
+      while (clients.length < start.count) {
+        const batch: Subscriber[] = [];
+        while (batch.length < BATCH && clients.length < start.count) {
+          const client = clients.length % 2 === 0 ? sse(start) : ws(start);
+          clients.push(client);
+          batch.push(client);
+        }
+        await Promise.all(batch.map((c) => c.ready));
+      }
+      return clients.length;
     },
     stats: () => Promise.resolve(stats()),
     // Forgets the latencies so far (a warm-up's), keeps the counts.
