@@ -29,7 +29,7 @@ import { startupAndMemory } from './scenarios/startup-memory';
  * --load-clients 200 --load-duration 60), restart after kill -9 under load (7: --restarts 3),
  * the web console (8), events out and deploy hooks (9), two replicas vs one behind haproxy (10),
  * and the scale curves (12 apps, 13 templates, 14 targets, 15 subscribers, 16 journals,
- * 17 concurrent deploys; --full measures them at more sizes and repetitions). A table on stdout,
+ * 17 concurrent deploys; --full repeats each timed read 50 times instead of 10). A table on stdout,
  * each curve as a markdown table, and bench/results.json. Everything it starts (PostgreSQL,
  * services, agents, containers, namespaces) it stops, also on Ctrl-C.
  */
@@ -46,7 +46,8 @@ const options: BenchOptions = {
   agentLatencyMs: 20,
   full: args.includes('--full'),
 };
-const reps = options.full ? 50 : 20;
+// The curves' repetitions per size: the default keeps the whole bench near 15 minutes.
+const reps = options.full ? 50 : 10;
 const load = {
   clients: Number(arg('load-clients') ?? 200),
   durationS: Number(arg('load-duration') ?? 60),
@@ -85,8 +86,10 @@ async function main(): Promise<void> {
     if (wanted(10)) results.push(await replicasThroughput(pg, path.join(work, 'replicas'), options));
     // A curve that fails is reported as such; the others still run.
     const curve = async (scenario: number, run: () => Promise<ScenarioResult[]>) => {
+      const started = performance.now();
       try {
         results.push(...(await run()));
+        process.stderr.write(`scenario ${scenario}: ${Math.round((performance.now() - started) / 1000)} s\n`);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         process.stderr.write(`scenario ${scenario} failed: ${error instanceof Error ? (error.stack ?? message) : message}\n`);

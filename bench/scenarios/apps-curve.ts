@@ -33,7 +33,7 @@ export async function appsCurve(pg: BenchPostgres, dataDir: string, options: App
   await (await migrate(url)).close(true);
   const service = await startService({ dataDir, databaseUrl: url });
   const points: Record<'list' | 'page' | 'one', CurvePoint[]> = { list: [], page: [], one: [] };
-  const listCount = Math.max(3, Math.round(options.count / 5));
+  const listCount = Math.max(2, Math.round(options.count / 5));
   try {
     let seeded = 0;
     for (const size of options.sizes) {

@@ -30,7 +30,7 @@ export async function templatesCurve(pg: BenchPostgres, dataDir: string, options
   await sql(url, 'update registries set enabled = false');
   const service = await startService({ dataDir, databaseUrl: url });
   const points: Record<'list' | 'page' | 'search', CurvePoint[]> = { list: [], page: [], search: [] };
-  const listCount = Math.max(3, Math.round(options.count / 10));
+  const listCount = Math.max(2, Math.round(options.count / 10));
   try {
     let seeded = 0;
     for (const size of options.sizes) {
