@@ -3,12 +3,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startBenchPostgres, type BenchPostgres } from './lib/postgres';
 import { stopAll } from './lib/processes';
-import { printTable, writeResults } from './lib/report';
+import { printCurves, printTable, writeResults } from './lib/report';
 import type { BenchOptions, ScenarioResult } from './lib/types';
 import { agentFanout } from './scenarios/agent-fanout';
 import { automationScenario } from './scenarios/automation';
 import { consoleFirstPage } from './scenarios/console';
-import { deployVsCli } from './scenarios/deploy';
+import { appsCurve } from './scenarios/apps-curve';
+import { deployKubernetesVsKubectl, deployVsCli } from './scenarios/deploy';
+import { deploysCurve } from './scenarios/deploys-curve';
+import { journalsCurve } from './scenarios/journals-curve';
+import { subscribersCurve } from './scenarios/subscribers-curve';
+import { targetsCurve } from './scenarios/targets-curve';
+import { templatesCurve } from './scenarios/templates-curve';
 import { loadScenario } from './scenarios/load';
 import { replicasThroughput } from './scenarios/replicas';
 import { restartUnderLoad } from './scenarios/restart';
@@ -18,12 +24,15 @@ import { searchAtScale } from './scenarios/search';
 import { startupAndMemory } from './scenarios/startup-memory';
 
 /**
- * npm run bench [-- --duration 8 --only 1,2]: every scenario of issue 5 with its baseline
- * measured in the same run, and issue 9's load (6: --load-clients 200 --load-duration 60) and
- * restart after kill -9 under load (7: --restarts 3), the web console's first page (8), events out
- * and deploy hooks (9), and two replicas vs one behind haproxy (10); a table on stdout and
- * bench/results.json. Everything it starts
- * (PostgreSQL, services, agents, containers) it stops, also on Ctrl-C.
+ * npm run bench [-- --duration 8 --only 1,2 --full]: every scenario with its baseline measured in
+ * the same run: REST/GraphQL against a floor (1), the agent fan-out (2), search (3), start-up and
+ * memory (4), deploys through the agent's docker (5) and kubernetes (18) adapters, load (6:
+ * --load-clients 200 --load-duration 60), restart after kill -9 under load (7: --restarts 3),
+ * the web console (8), events out and deploy hooks (9), two replicas vs one behind haproxy (10),
+ * and the scale curves (12 apps, 13 templates, 14 targets, 15 subscribers, 16 journals,
+ * 17 concurrent deploys; --full repeats each timed read 50 times instead of 10). A table on stdout,
+ * each curve as a markdown table, and bench/results.json. Everything it starts (PostgreSQL,
+ * services, agents, containers, namespaces) it stops, also on Ctrl-C.
  */
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -36,7 +45,10 @@ const options: BenchOptions = {
   searchTemplates: Number(arg('search-templates') ?? 100_000),
   agents: Number(arg('agents') ?? 50),
   agentLatencyMs: 20,
+  full: args.includes('--full'),
 };
+// The curves' repetitions per size: the default keeps the whole bench near 15 minutes.
+const reps = options.full ? 50 : 10;
 const load = {
   clients: Number(arg('load-clients') ?? 200),
   durationS: Number(arg('load-duration') ?? 60),
@@ -74,10 +86,44 @@ async function main(): Promise<void> {
     if (wanted(9)) results.push(...(await automationScenario(pg, path.join(work, 'automation'), options)));
     if (wanted(10)) results.push(await replicasThroughput(pg, path.join(work, 'replicas'), options));
     if (wanted(11)) results.push(await rollbackVsRedeploy(pg, path.join(work, 'rollback')));
+    // A curve that fails is reported as such; the others still run.
+    const curve = async (scenario: number, run: () => Promise<ScenarioResult[]>) => {
+      const started = performance.now();
+      try {
+        results.push(...(await run()));
+        process.stderr.write(`scenario ${scenario}: ${Math.round((performance.now() - started) / 1000)} s\n`);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        process.stderr.write(`scenario ${scenario} failed: ${error instanceof Error ? (error.stack ?? message) : message}\n`);
+        results.push({
+          scenario,
+          name: `scenario ${scenario}`,
+          figures: {},
+          baseline: null,
+          ratio: null,
+          target: '',
+          met: null,
+          note: `failed: ${message.slice(0, 300)}`,
+        });
+      }
+    };
+    if (wanted(12)) await curve(12, () => appsCurve(pg!, path.join(work, 'apps'), { sizes: [100, 1_000, 10_000], count: reps }));
+    if (wanted(13))
+      await curve(13, () => templatesCurve(pg!, path.join(work, 'templates'), { sizes: [1_000, 10_000, 100_000], count: reps }));
+    if (wanted(14))
+      await curve(14, () =>
+        targetsCurve(pg!, path.join(work, 'targets'), { sizes: [10, 50, 200, 500], count: reps, latencyMs: options.agentLatencyMs }),
+      );
+    if (wanted(15)) await curve(15, () => subscribersCurve(pg!, path.join(work, 'subscribers'), { sizes: [10, 100, 1_000] }));
+    if (wanted(16))
+      await curve(16, () => journalsCurve(pg!, path.join(work, 'journals'), { sizes: [10_000, 100_000, 1_000_000], count: reps }));
+    if (wanted(17)) await curve(17, () => deploysCurve(pg!, path.join(work, 'deploys'), { sizes: [1, 10, 50] }));
+    if (wanted(18)) await curve(18, async () => [await deployKubernetesVsKubectl(pg!)]);
   } finally {
     await cleanup();
   }
   printTable(results);
+  printCurves(results);
   writeResults(output, results);
   process.stdout.write(`\nwrote ${path.relative(process.cwd(), output)}\n`);
 }

@@ -186,6 +186,8 @@ class Generator {
     }
     for (const variable of variables) {
       if (variable.name === 'input' || pathNames.some((p) => camel(p) === variable.name || p === variable.name)) continue;
+      // A paged route's `after` is the server's, never the client's.
+      if (route.pages !== undefined && variable.name === 'after') continue;
       parameters.push({
         name: snake(variable.name),
         in: 'query',
@@ -228,6 +230,10 @@ class Generator {
 
   /** The body: the data at the route's result path (default: the operation's one root field). */
   private resultSchema(route: RestRoute, operation: OperationDefinitionNode): JsonSchema {
+    if (route.pages !== undefined) {
+      const node = this.resultSchema({ ...route, pages: undefined, result: `${route.pages}.edges.node` }, operation);
+      return { type: 'array', items: node.anyOf ? (node.anyOf as JsonSchema[]).find((s) => s.type !== 'null')! : node };
+    }
     const rootType = operation.operation === OperationTypeNode.MUTATION ? this.schema.getMutationType()! : this.schema.getQueryType()!;
     const root = operation.selectionSet.selections[0] as FieldNode;
     const keys = route.result === undefined ? [(root.alias ?? root.name).value] : route.result.split('.').filter(Boolean);

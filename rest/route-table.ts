@@ -20,6 +20,12 @@ export interface RestRoute {
   coerce?: 'form';
   /** Root fields that may fail alone (docs/contract.md "Errors"): a 502/504 leaves null for the response transforms. */
   partial?: readonly string[];
+  /**
+   * A list the spec leaves unpaged, written a page at a time: the operation's one root field is
+   * this connection (`edges { node }`, `pageInfo { hasNextPage endCursor }`, after `$after`), and
+   * the answer is the JSON array of every node, streamed, so no more than a page is in memory.
+   */
+  pages?: string;
 }
 
 /** Reshapes a request before its operation runs (where a client puts its fields). */

@@ -8,7 +8,7 @@ export const routes = [
   { method: 'GET', path: '/user', operation: 'GetUser', status: 200 },
   { method: 'GET', path: '/keywords', operation: 'ListKeywords', status: 200 },
   { method: 'GET', path: '/types', operation: 'ListTypes', status: 200 },
-  { method: 'GET', path: '/templates', operation: 'ListTemplates', status: 200 },
+  { method: 'GET', path: '/templates', operation: 'ListTemplates', status: 200, pages: 'templatesConnection' },
   { method: 'GET', path: '/templates/:id', operation: 'GetTemplate', status: 200 },
   { method: 'DELETE', path: '/templates/:id', operation: 'DeleteTemplate', status: 204 },
   { method: 'GET', path: '/template_repos', operation: 'ListTemplateRepos', status: 200 },
@@ -21,7 +21,7 @@ export const routes = [
   { method: 'PATCH', path: '/registries/:id', operation: 'UpdateRegistry', status: 204 },
   { method: 'DELETE', path: '/registries/:id', operation: 'DeleteRegistry', status: 204 },
   // apps and services
-  { method: 'GET', path: '/apps', operation: 'ListApps', status: 200 },
+  { method: 'GET', path: '/apps', operation: 'ListApps', status: 200, pages: 'appsConnection' },
   { method: 'POST', path: '/apps', operation: 'CreateApp', status: 200, location: '/apps/:id' },
   { method: 'GET', path: '/apps/:id', operation: 'GetApp', status: 200 },
   { method: 'PUT', path: '/apps/:id', operation: 'RebuildApp', status: 204 },

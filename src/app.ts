@@ -53,12 +53,21 @@ export interface AppOptions {
 /** Never listens: main.ts does. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.log ?? createLogger(config.logLevel);
+  // Each step of the start and its time, at debug: what a slow start spent its time on.
+  let stepStarted = performance.now();
+  const step = (name: string) => {
+    const now = performance.now();
+    log.debug({ step: name, ms: Math.round(now - stepStarted), uptimeMs: Math.round(process.uptime() * 1000) }, 'start-up step');
+    stepStarted = now;
+  };
+  step('modules loaded');
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   let embedded: EmbeddedDatabase | undefined;
   let clientUrl = config.databaseUrl;
   if (!clientUrl) {
     embedded = await startEmbeddedPostgres(config.dataDir, log);
     clientUrl = embedded.url;
+    step('embedded database started');
   }
   let orm: MikroORM | undefined;
   let events: Events | undefined;
@@ -79,19 +88,23 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const outbound = new OutboundPolicy(config.registryAllowPrivate);
   try {
     orm = await openOrm({ clientUrl, entities, migrations, log });
+    step('database opened and migrated');
     const secrets = SecretBox.fromConfig(config.secretKey, config.dataDir);
     await checkSecretKey(orm, secrets);
     events = await createEvents(
       { clientUrl, orm, log, secrets, agents, engineRuntime, revisionRetention: config.history.retention },
       { resumeStartsAfterMs: config.appStartResumeAfterSeconds * 1000, ...options.events },
     );
+    step('events started');
     automation = await createAutomation({ clientUrl, config, orm, log, secrets, events, agents });
     const deps: AppDeps = { config, orm, log, secrets, version: VERSION, engineRuntime, agents, events, outbound, automation };
     await automation.start((em) => createServices(em, deps));
+    step('automation started');
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const schema = getSchema();
     const yoga = createGraphQL(schema, deps);
     const handler = createHandler(deps, schema, yoga, [...routes, ...extraRoutes]);
+    step('schema and handlers built');
     const legacyHandler = config.legacyUi ? createLegacyUiHandler(deps, schema, legacyUiRoutes, config.legacyUi.scope) : undefined;
     const metricsHandler = config.metrics.port !== undefined ? createMetricsHandler(deps) : undefined;
     const opened = orm;

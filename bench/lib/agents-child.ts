@@ -19,6 +19,8 @@ export interface AgentsStart {
   databaseUrls: string[];
   latencyMs: number;
   /** The real docker adapter instead of memory (scenario 5). */ docker?: boolean;
+  /** The real kubernetes adapter on this cluster and namespace instead (scenario 18). */
+  kubernetes?: { kubeconfig: string; namespace: string };
 }
 export interface AgentsStarted {
   tokens: string[];
@@ -37,18 +39,27 @@ const memoryAdapter = (): Adapter => ({
 const running: { app: AgentApp; listening: Listening; dir: string }[] = [];
 let counts: Counts = [];
 
-async function start({ databaseUrls, latencyMs, docker }: AgentsStart): Promise<AgentsStarted> {
+async function start({ databaseUrls, latencyMs, docker, kubernetes }: AgentsStart): Promise<AgentsStarted> {
+  const real = docker || kubernetes !== undefined;
   for (const [i, databaseUrl] of databaseUrls.entries()) {
     const dir = mkdtempSync(path.join(tmpdir(), 'bench-agent-'));
     const config = parseAgentConfig({
       AGENT_PORT: '0',
       AGENT_DATA_DIR: dir,
       DATABASE_URL: databaseUrl,
-      AGENT_ADAPTER: docker ? 'docker' : 'http',
+      AGENT_ADAPTER: kubernetes ? 'kubernetes' : docker ? 'docker' : 'http',
       ADAPTER_URL: 'http://127.0.0.1:9',
       LOG_LEVEL: 'silent',
+      ...(kubernetes
+        ? {
+            AGENT_KUBECONFIG: kubernetes.kubeconfig,
+            AGENT_KUBERNETES_NAMESPACE: kubernetes.namespace,
+            // The test cluster's kubelet runs pods on the local engine, which has the image.
+            AGENT_KUBERNETES_IMAGE_PULL_POLICY: 'Never',
+          }
+        : {}),
     });
-    const app = await createAgentApp(config, { adapter: docker ? undefined : memoryAdapter(), log: createLogger('silent') });
+    const app = await createAgentApp(config, { adapter: real ? undefined : memoryAdapter(), log: createLogger('silent') });
     counts[i] = {};
     const delayed = (req: Parameters<AgentApp['handler']>[0], res: Parameters<AgentApp['handler']>[1]) => {
       const shape = `${req.method} ${(req.url ?? '').replace(/\/\d+/g, '/{id}')}`;

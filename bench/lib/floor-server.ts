@@ -39,6 +39,7 @@ interface ImageRow {
   volumes: { host_path?: string | null; container_path: string }[];
   volumes_from: { service: string }[];
   command: string | null;
+  restart_policy: string | null;
 }
 
 interface PortRow {
@@ -69,6 +70,7 @@ const image = (i: ImageRow) => ({
   volumes: i.volumes.map((v) => ({ host_path: v.host_path ?? null, container_path: v.container_path })),
   volumes_from: i.volumes_from.map((v) => ({ service: v.service })),
   command: i.command,
+  restart_policy: i.restart_policy,
 });
 
 async function templates(id?: number) {

@@ -16,8 +16,9 @@ export interface BenchPostgres {
  * DATABASE_URL when given, else a throw-away embedded PostgreSQL in a temp dir. Its own start
  * (not src/db/embedded.ts) only to raise max_connections: 50 agents keep a pool each.
  */
-export async function startBenchPostgres(): Promise<BenchPostgres> {
-  if (process.env.DATABASE_URL) return wrap(process.env.DATABASE_URL, () => Promise.resolve());
+export async function startBenchPostgres(options: { url?: string; prefix?: string } = {}): Promise<BenchPostgres> {
+  const given = options.url ?? process.env.DATABASE_URL;
+  if (given) return wrap(given, () => Promise.resolve(), true, options.prefix);
   const dir = await mkdtemp(path.join(tmpdir(), 'platform-bench-pg-'));
   // As root, postgres runs as the `postgres` user, which must reach the cluster dir.
   await chmod(dir, 0o711);
@@ -45,11 +46,13 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
   });
 }
 
-function wrap(url: string, stop: () => Promise<void>): BenchPostgres {
+/** `prefix` goes before every database name (the test suite's smoke run shares a server). */
+function wrap(url: string, stop: () => Promise<void>, dropMade = false, prefix = ''): BenchPostgres {
   const made: string[] = [];
   return {
     url,
-    async createDatabase(name) {
+    async createDatabase(bare) {
+      const name = `${prefix}${bare}`;
       await sql(url, `drop database if exists "${name}" with (force)`);
       await sql(url, `create database "${name}"`);
       made.push(name);
@@ -59,8 +62,7 @@ function wrap(url: string, stop: () => Promise<void>): BenchPostgres {
     },
     async stop() {
       // On a server we did not start, drop what we made; our own server goes whole.
-      if (process.env.DATABASE_URL)
-        for (const name of made) await sql(url, `drop database if exists "${name}" with (force)`).catch(() => undefined);
+      if (dropMade) for (const name of made) await sql(url, `drop database if exists "${name}" with (force)`).catch(() => undefined);
       await stop();
     },
   };

@@ -28,6 +28,31 @@ export function printTable(results: ScenarioResult[], write: (line: string) => v
   for (const r of results) if (r.note) write(`note (${r.name}): ${r.note}`);
 }
 
+/**
+ * Each curve as a markdown table (the form bench/RESULTS.md keeps): one row per size, one column
+ * per figure, the target figure's ratio to the smallest size beside it.
+ */
+export function printCurves(results: ScenarioResult[], write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): void {
+  for (const r of results) {
+    if (!r.curve) continue;
+    const { points, unit, method, figure } = r.curve;
+    const columns = [...new Set(points.flatMap((p) => Object.keys(p)))].filter((k) => k !== 'size');
+    write('');
+    write(`### ${r.scenario}. ${r.name}`);
+    write('');
+    write(
+      `${method} Target: ${r.target}: **${r.met === null ? 'not measured' : r.met ? 'met' : 'missed'}**${r.note ? ` (${r.note})` : ''}.`,
+    );
+    write('');
+    write(`| ${unit} | ${columns.join(' | ')} |`);
+    write(`| ${['---', ...columns.map(() => '---')].join(' | ')} |`);
+    for (const p of points)
+      write(
+        `| ${p.size.toLocaleString('en')} | ${columns.map((c) => (p[c] === undefined ? '' : c === `${figure}Ratio` ? `**${p[c]}×**` : String(p[c]))).join(' | ')} |`,
+      );
+  }
+}
+
 export function writeResults(file: string, results: ScenarioResult[]): void {
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 }

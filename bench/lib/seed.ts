@@ -69,11 +69,11 @@ export async function issueReadToken(orm: MikroORM): Promise<string> {
 }
 
 /**
- * Search scale: `count` templates with 2 images each, in set-based SQL (the domain path would
+ * Search scale: templates `from`..`count` (ids) with 2 images each, in set-based SQL (the domain path would
  * take minutes at 100,000). Names and keywords draw on a vocabulary where "web" is common (about
  * one template in 3) and "zyxquartz" is rare (one in 20,000).
  */
-export async function bulkTemplates(url: string, count: number): Promise<void> {
+export async function bulkTemplates(url: string, count: number, from = 1): Promise<void> {
   await sql(
     url,
     `
@@ -91,8 +91,8 @@ export async function bulkTemplates(url: string, count: number): Promise<void> {
            2,
            -- What TemplateService.build stores for search (imageSearchText) for the two images below.
            'app example/app:' || n || ' app example app ' || n || ' db example/app:' || n || ' db example app ' || n
-      from generate_series(1, $1::int) as n`,
-    [count],
+      from generate_series($2::int, $1::int) as n`,
+    [count, from],
   );
   await sql(url, `select setval(pg_get_serial_sequence('templates', 'id'), $1::int)`, [count]);
   await sql(
@@ -101,8 +101,44 @@ export async function bulkTemplates(url: string, count: number): Promise<void> {
     insert into template_images (template_id, position, name, source, category, expose, ports, environment)
     select t.id, p.pos, (array['app','db'])[p.pos + 1], 'example/app:' || t.id, 'Web', '["80"]',
            '[{"container_port": 80, "host_port": null, "proto": "TCP"}]', '[{"variable": "MODE", "value": "production"}]'
-      from templates t cross join (values (0), (1)) as p(pos)`,
+      from templates t cross join (values (0), (1)) as p(pos) where t.id >= $1::int`,
+    [from],
   );
   await sql(url, 'vacuum analyze templates');
   await sql(url, 'analyze template_images');
+}
+
+/**
+ * Apps `from`..`to` (ids), each with 5 services, one category and the JSON a real service keeps
+ * (ports, environment, volumes), in set-based SQL; one service in 50 has a run-time error. Only
+ * rows: no container runs for them (the engine is asked for their states and finds none).
+ */
+export async function bulkApps(url: string, from: number, to: number): Promise<void> {
+  await sql(
+    url,
+    `insert into apps (id, name, from_source, documentation, errors, warnings)
+     select n, 'app-' || n, 'Template: Bench stack', 'Seeded by npm run bench.', '[]', '[]' from generate_series($1::int, $2::int) as n`,
+    [from, to],
+  );
+  await sql(url, `insert into app_categories (app_id, name, position) select n, 'Web', 0 from generate_series($1::int, $2::int) as n`, [
+    from,
+    to,
+  ]);
+  await sql(
+    url,
+    `insert into services (app_id, position, name, internal_name, image_name, from_image, description, command, ports, expose, environment, volumes, last_error)
+     select a, s, (array['web','db','cache','worker','proxy'])[s + 1], 'app-' || a || '-' || (array['web','db','cache','worker','proxy'])[s + 1],
+            (array['web','db','cache','worker','proxy'])[s + 1], 'example/' || (array['web','db','cache','worker','proxy'])[s + 1] || ':' || a,
+            'the service ' || s || ' of app ' || a, case when s = 3 then '/bin/worker --queue jobs' end,
+            '[{"host_port": null, "container_port": 80, "proto": "TCP"}]', '["80"]',
+            '[{"variable": "MODE", "value": "production"}, {"variable": "PASSWORD", "value": "", "required": true}]',
+            '[{"host_path": null, "container_path": "/var/lib/data"}]',
+            case when (a * 5 + s) % 50 = 0 then '{"code": 502, "message": "the engine could not start it", "fields": ""}'::jsonb end
+       from generate_series($1::int, $2::int) as a cross join generate_series(0, 4) as s`,
+    [from, to],
+  );
+  await sql(url, `select setval(pg_get_serial_sequence('apps', 'id'), $1::int)`, [to]);
+  await sql(url, 'analyze apps');
+  await sql(url, 'analyze services');
+  await sql(url, 'analyze app_categories');
 }

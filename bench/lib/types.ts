@@ -11,6 +11,21 @@ export interface ScenarioResult {
   /** null when the scenario could not run here (see `note`). */
   met: boolean | null;
   note?: string;
+  /** A scale curve (scenarios 12–17): every size measured, in order. */
+  curve?: Curve;
+}
+
+/** One size of a curve: `size` and its figures (p50Ms, p95Ms, rssMb, load…). */
+export type CurvePoint = { size: number } & Record<string, number>;
+
+export interface Curve {
+  /** What a size counts (apps, templates, agents, clients, lines). */
+  unit: string;
+  /** Warm-up, repetitions, what is timed from where. */
+  method: string;
+  /** The figure the target compares across sizes (its ratio to the smallest size is `<figure>Ratio`). */
+  figure: string;
+  points: CurvePoint[];
 }
 
 export interface BenchOptions {
@@ -21,6 +36,8 @@ export interface BenchOptions {
   searchTemplates: number;
   agents: number;
   agentLatencyMs: number;
+  /** --full: the curves' larger sizes and more repetitions (longer than the 15-minute budget). */
+  full: boolean;
 }
 
 export const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;

@@ -36,7 +36,8 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
   for (let i = 0; i < options.agents; i++) databaseUrls.push(await pg.createDatabase(`bench_agent_${i}`));
   const agents = startTs('bench/lib/agents-child.ts', {}, { ipc: true });
   const call = ipcClient(agents);
-  const service = await startService({ dataDir, databaseUrl: await pg.createDatabase('bench_fanout') }).catch(async (error) => {
+  const databaseUrl = await pg.createDatabase('bench_fanout');
+  let service = await startService({ dataDir, databaseUrl }).catch(async (error) => {
     await agents.stop();
     throw error;
   });
@@ -54,6 +55,10 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
       await res.body.dump();
     }
 
+    // The cold figures are a fresh service's, as a user meets them after a restart: no connection
+    // to any agent yet (its health round at start may open some before the first query).
+    await service.stop();
+    service = await startService({ dataDir, databaseUrl });
     const query = async (): Promise<number> => {
       const started = performance.now();
       const res = await request(`${service.url}/graphql`, { method: 'POST', headers: auth, body: JSON.stringify({ query: QUERY }) });
@@ -97,6 +102,8 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
     const wallMs = round(median(warm));
     const firstMs = round(median(warmup.slice(0, 10)));
     const ratio = round(wallMs / oneAgentMs, 2);
+    const coldRatio = round(coldMs / oneAgentMs, 2);
+    const first10Ratio = round(firstMs / oneAgentMs, 2);
     return {
       scenario: 2,
       name: `Agent fan-out: ${tokens.length} targets, deployments with status, one GraphQL query`,
@@ -108,6 +115,8 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
         wallMsMedian: wallMs,
         wallMsCold: round(coldMs),
         wallMsFirst10: firstMs,
+        coldRatio,
+        first10Ratio,
         directAllListsMs: direct.listMs,
         directAllStatusesMs: direct.statusMs,
         directTwoRoundsMs: round(direct.listMs + direct.statusMs),
@@ -116,9 +125,10 @@ export async function agentFanout(pg: BenchPostgres, dataDir: string, options: B
       },
       baseline: { oneAgentMs, addedLatencyMs: options.agentLatencyMs },
       ratio,
-      target: 'exactly 1 request per target, and wall time ≤ 3× one agent’s latency',
-      met: exact && ratio <= 3,
-      note: `median of ${RUNS} queries after ${WARMUP} warm-up ones (agent connections open, code compiled; the first 10 warm-up queries: ${round(firstMs / oneAgentMs, 2)}×); the cold first query also opens ${tokens.length} TLS connections`,
+      target:
+        'exactly 1 request per target; ≤ 2× one agent warm, ≤ 2.5× over the first 10 queries and ≤ 5× the first one of a fresh service',
+      met: exact && ratio <= 2 && first10Ratio <= 2.5 && coldRatio <= 5,
+      note: `median of ${RUNS} queries after ${WARMUP} warm-up ones (agent connections open, code compiled; the first 10 warm-up queries: ${round(firstMs / oneAgentMs, 2)}×); the cold first query is a freshly started service's, which also opens ${tokens.length} TLS connections`,
     };
   } finally {
     await call('stop').catch(() => undefined);

@@ -96,7 +96,8 @@ export function p(samples: number[], q: number): number {
 
 function loadResult(outcome: LoadOutcome, options: LoadOptions): ScenarioResult {
   const kinds = Object.entries(outcome.byKind)
-    .map(([name, k]) => `${name} ${k.count}${k.errors ? ` (${k.errors} errors)` : ''}`)
+    // Each kind's own p50/p99: which requests make the tail.
+    .map(([name, k]) => `${name} ${k.count} (p50 ${round(k.p50, 0)} / p99 ${round(k.p99, 0)} ms${k.errors ? `, ${k.errors} errors` : ''})`)
     .join('; ');
   const examples = Object.values(outcome.byKind).flatMap((k) => k.examples);
   return {
@@ -112,8 +113,8 @@ function loadResult(outcome: LoadOutcome, options: LoadOptions): ScenarioResult 
     },
     baseline: null,
     ratio: null,
-    target: '0 errors at 200 concurrent clients',
-    met: outcome.errors === 0,
+    target: '0 errors at 200 concurrent clients, p99 ≤ 2000 ms',
+    met: outcome.errors === 0 && outcome.p99 <= 2000,
     ...(examples.length ? { note: examples.slice(0, 5).join(' | ') } : {}),
   };
 }

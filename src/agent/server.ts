@@ -144,6 +144,9 @@ export async function listenHttps(
   answerClientErrorsAsJson(server, tooLarge);
   server.headersTimeout = 30_000;
   server.requestTimeout = 120_000;
+  // The service keeps a connection per target open between its fan-out queries; node's 5 s would
+  // close them between a console's refreshes, and each query would pay every TLS handshake again.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -1,4 +1,4 @@
-import { readLogs } from '../engines/docker-logs';
+import { readLogs, type LogEntry } from '../engines/docker-logs';
 import type { ContainerInspect } from '../engines/docker-types';
 import type { DockerClient } from '../engines/docker-client';
 import { BadRequestError } from '../errors';
@@ -60,15 +60,11 @@ export async function readJournal(
     containers
       .map(async (container) => {
         const service = names.get(container.Labels[LABEL_SERVICE]) ?? container.Names[0]?.replace(/^\//, '') ?? container.Id;
-        // Only the Id and whether it has a TTY are read; ours never have one.
-        const lines = await readLogs(docker, { Id: container.Id, Config: { Tty: false } } as ContainerInspect, {
-          since: from === null ? undefined : engineSeconds(from),
-          tail: from === null ? limit : 'all',
-        });
+        const lines = await containerLines(docker, container.Id, from, after, limit);
         for (const line of lines) {
           if (!line.timestamp) continue;
           const at = nanos(line.timestamp, 'timestamp');
-          if (after !== null && at <= after) continue;
+          if ((after !== null && at <= after) || (since !== null && at < since)) continue;
           entries.push({
             at,
             timestamp: new Date(Number(at / 1_000_000n)).toISOString(),
@@ -90,6 +86,30 @@ export async function readJournal(
   entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   const chosen = from === null ? entries.slice(-limit) : entries.slice(0, limit);
   return chosen.map(({ at: _at, ...entry }) => entry);
+}
+
+/**
+ * The container's lines the page can use: without a time its last `limit`; with one, the first
+ * `limit` from it. The engine finds a time by reading its log from the start, so the last
+ * `limit` lines (read from the end) are asked first: when they reach back to the time, they hold
+ * every line after it, and a poll at the end of a long log costs a page, not the log. Otherwise
+ * the read from the time stops after `limit` lines.
+ */
+async function containerLines(
+  docker: DockerClient,
+  id: string,
+  from: bigint | null,
+  after: bigint | null,
+  limit: number,
+): Promise<LogEntry[]> {
+  // Only the Id and whether it has a TTY are read; ours never have one.
+  const container = { Id: id, Config: { Tty: false } } as ContainerInspect;
+  const tail = await readLogs(docker, container, { tail: limit });
+  if (from === null) return tail;
+  const oldest = tail.find((line) => line.timestamp);
+  if (tail.length < limit || (oldest?.timestamp && nanos(oldest.timestamp, 'timestamp') < from)) return tail;
+  const useful = (line: LogEntry) => !!line.timestamp && !(after !== null && nanos(line.timestamp, 'timestamp') <= after);
+  return readLogs(docker, container, { since: engineSeconds(from), tail: 'all', keep: useful, max: limit });
 }
 
 export function nanos(text: string, field: string): bigint {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { KeysetPage } from '../db/keyset';
 import { queryRows } from '../db/rows';
 import { IMAGE_COLUMNS, TEMPLATE_COLUMNS, templateRowView, type ImageRow, type TemplateRow, type TemplateView } from './template-shape';
 
@@ -10,6 +11,25 @@ export async function templateViews(em: EntityManager, ids?: readonly number[]):
       ? await queryRows<TemplateRow>(em, `select ${TEMPLATE_COLUMNS} from templates where id = any($1) order by id`, [ids])
       : []
     : await queryRows<TemplateRow>(em, `select ${TEMPLATE_COLUMNS} from templates order by id`);
+  return withImages(em, templates);
+}
+
+/** A keyset window of them (ascending ids, or descending when inverted), as the connection pages. */
+export async function templateViewsPage(em: EntityManager, page: KeysetPage): Promise<TemplateView[]> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (page.after !== undefined) where.push(`id > $${params.push(page.after)}`);
+  if (page.before !== undefined) where.push(`id < $${params.push(page.before)}`);
+  const templates = await queryRows<TemplateRow>(
+    em,
+    `select ${TEMPLATE_COLUMNS} from templates ${where.length ? `where ${where.join(' and ')}` : ''}
+      order by id ${page.inverted ? 'desc' : 'asc'} limit $${params.push(page.limit)}`,
+    params,
+  );
+  return withImages(em, templates);
+}
+
+async function withImages(em: EntityManager, templates: TemplateRow[]): Promise<TemplateView[]> {
   if (templates.length === 0) return [];
   const images = await queryRows<ImageRow>(
     em,

@@ -8,6 +8,12 @@ export interface LogsOptions {
   until?: Date | number | string;
   tail?: number | 'all';
   timestamps?: boolean;
+  /**
+   * Stop reading (and close the answer) once this many entries passed `keep`: the first lines
+   * after a time need not read the rest of a long log.
+   */
+  max?: number;
+  keep?: (entry: LogEntry) => boolean;
 }
 
 export interface LogEntry {
@@ -95,7 +101,15 @@ export async function readLogs(engine: EngineHttp, container: ContainerInspect, 
   });
   // Only a TTY container's stream is unframed; the content type does not say so before API 1.42.
   const demuxer = new LogDemuxer(!container.Config.Tty, timestamps);
+  const keep = options.keep ?? (() => true);
+  const max = options.max ?? Infinity;
   const entries: LogEntry[] = [];
-  for await (const chunk of response.body) entries.push(...demuxer.push(chunk as Buffer));
-  return [...entries, ...demuxer.end()];
+  for await (const chunk of response.body) {
+    for (const entry of demuxer.push(chunk as Buffer)) if (keep(entry)) entries.push(entry);
+    if (entries.length >= max) {
+      // Leaving the loop closes the answer: the engine stops sending the rest.
+      return entries.slice(0, max);
+    }
+  }
+  return [...entries, ...demuxer.end().filter(keep)].slice(0, max);
 }

@@ -5,6 +5,13 @@ import type { Events } from './events';
 import { SERVICE_STATE_CHANNEL, type ServiceStateEvent } from './service-state-feed';
 import { REVISION_CHANNEL, type RevisionEvent } from '../history/revision-store';
 
+/**
+ * The service as it was read for an event. The bus hands every subscriber the one event object,
+ * and a console selects the service with each event: 1,000 subscribers made 1,000 reads of the
+ * same service (its row, its containers, an inspect) per change, minutes behind at 1,000.
+ */
+const servicesOfEvents = new WeakMap<ServiceStateEvent, Promise<ServiceView | null>>();
+
 // Each subscription is de-duplicated: the engine sends `die` and `stop` for one exit, and a poller taking
 // over from another replica publishes the status it reads first.
 export class SubscriptionService {
@@ -15,13 +22,17 @@ export class SubscriptionService {
     private readonly readService: (id: number) => Promise<ServiceView>,
   ) {}
 
-  async service(event: ServiceStateEvent): Promise<ServiceView | null> {
-    try {
-      return await this.readService(event.serviceId);
-    } catch (error) {
-      if (error instanceof NotFoundError) return null;
-      throw error;
+  /** Read once per event, whatever the number of subscribers that select it (they all get the same object). */
+  service(event: ServiceStateEvent): Promise<ServiceView | null> {
+    let read = servicesOfEvents.get(event);
+    if (!read) {
+      read = this.readService(event.serviceId).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      });
+      servicesOfEvents.set(event, read);
     }
+    return read;
   }
 
   async serviceStates(filter: { appId?: number | null; serviceId?: number | null }): Promise<AsyncIterableIterator<ServiceStateEvent>> {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { GraphQLSchema } from 'graphql';
-import { prepareRoutes, runRoute } from '../../rest/executor';
+import { prepareRoutes, runRoute, type RestOutcome } from '../../rest/executor';
 import { isUnsupported, RawBody, type DialectRoute, type DialectRow, type RestRequest } from '../../rest/route-table';
 import type { Identity } from '../auth/token.service';
 import { createContext, type AppDeps } from '../context';
@@ -58,10 +58,18 @@ export function createRestDoor(deps: AppDeps, schema: GraphQLSchema, rows: reado
       let request: RestRequest = { params: found.params, query, body: sent };
       for (const transform of row.request ?? []) request = transform(request);
       const operation = prepared.get(row)!;
+      const run = (set?: Record<string, unknown>) => runRoute(schema, operation, request, createContext(identity, deps), set);
+      if (row.pages !== undefined) {
+        return observeOperation(
+          operationLabels(row.operation, operation.operation.operation, 'rest'),
+          () => 'success',
+          () => streamPages(res, (after) => run({ after })),
+        );
+      }
       const outcome = await observeOperation(
         operationLabels(row.operation, operation.operation.operation, 'rest'),
         (done) => (!done.ok ? 'error' : done.failures.length ? 'partial' : 'success'),
-        () => runRoute(schema, operation, request, createContext(identity, deps)),
+        () => run(),
       );
       if (!outcome.ok) throw outcome.error;
       let body = outcome.body;
@@ -76,6 +84,54 @@ export function createRestDoor(deps: AppDeps, schema: GraphQLSchema, rows: reado
   };
 }
 
+interface ConnectionPage {
+  edges: { node: unknown }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+/**
+ * A paged route's answer: `[`, each page's nodes as the operation returns them, `]`, one page in
+ * memory at a time and each written once the client has taken the last. Ids only grow, so a list
+ * that changes meanwhile loses no row that stays and repeats none. A failure before the first
+ * byte is an error answer; after it, the connection is cut, so the client never takes a truncated
+ * array for the whole list.
+ */
+async function streamPages(res: ServerResponse, page: (after: string | undefined) => Promise<RestOutcome>): Promise<void> {
+  let after: string | undefined;
+  let wrote = false;
+  for (let first = true; ; first = false) {
+    const outcome = await page(after);
+    if (!outcome.ok) {
+      if (first) throw outcome.error;
+      return void res.destroy();
+    }
+    const { edges, pageInfo } = outcome.body as ConnectionPage;
+    const items = edges.map((edge) => JSON.stringify(edge.node)).join(',');
+    if (first) res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    const more = pageInfo.hasNextPage && pageInfo.endCursor !== null;
+    const text = `${first ? '[' : ''}${wrote && items ? ',' : ''}${items}${more ? '' : ']'}`;
+    wrote ||= items !== '';
+    if (!more) return void res.end(text);
+    if (!res.write(text)) await drained(res);
+    if (res.destroyed) return;
+    after = pageInfo.endCursor!;
+  }
+}
+
+/** Once the client has taken what was written, or has gone; no listener is left behind. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/** A route's success: its status, its body (none for 204; text for a download), and a create's `Location`. */
 function answer(res: ServerResponse, row: DialectRoute, params: Record<string, string | undefined>, status: number, body: unknown): void {
   if (body instanceof RawBody) {
     res.writeHead(status, { 'content-type': body.contentType, 'content-length': Buffer.byteLength(body.text) });

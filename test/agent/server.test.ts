@@ -33,6 +33,11 @@ describe('agent HTTP contract', () => {
     expect((await agentRequest(agent, 'GET', '/metadata', { auth: 'Bearer abc' })).status).toBe(401);
   });
 
+  test('a connection is kept open for 65 s between requests, as the service keeps its own', async () => {
+    const res = await agentRequest(agent, 'GET', '/healthz', { auth: null });
+    expect(res.headers['keep-alive']).toBe('timeout=65');
+  });
+
   test('/healthz needs no credentials', async () => {
     const res = await agentRequest(agent, 'GET', '/healthz', { auth: null });
     expect(res).toMatchObject({ status: 200, body: { status: 'ok' } });

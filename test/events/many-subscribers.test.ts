@@ -1,0 +1,81 @@
+import { expect } from '@jest/globals';
+import { engineCalls } from '../../src/observability/metrics';
+import { startTestApp, type TestApp } from '../helpers/app';
+import type { Identified } from '../helpers/bodies';
+import { describeDocker, removeByLabel, TEST_IMAGE, testDockerClient } from '../helpers/docker';
+import { sseSubscribe, until, type ResultStream } from './clients';
+
+const SUBSCRIBERS = 6;
+const STATES = `subscription ($appId: Int!) {
+  serviceStateChanged(appId: $appId) { serviceId subState service { databaseId subState } }
+}`;
+
+interface StateEvent {
+  serviceId: number;
+  subState: string;
+  service: { databaseId: number; subState: string } | null;
+}
+
+/** How many times the service has listed containers on the engine (each read of a service does once). */
+async function containerLists(): Promise<number> {
+  const { values } = await engineCalls.get();
+  return values
+    .filter((v) => v.metricName === 'engine_request_duration_seconds_count' && v.labels.operation === 'GET /containers/json')
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
+/**
+ * Every subscriber of `serviceStateChanged` that selects the service used to read it on its own
+ * for each change (its row, its containers, an inspect): 1,000 console tabs made 1,000 reads of
+ * one service per change. One read serves every subscriber of the event.
+ */
+describeDocker('many subscribers of one service', () => {
+  let t: TestApp;
+  let instance: string | undefined;
+  const streams: ResultStream[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const rows: { id: string }[] = await t.app.orm.em.getConnection().execute('select id from platform_instance');
+    instance = rows[0].id;
+  });
+
+  afterAll(async () => {
+    await Promise.all(streams.map((s) => s.close()));
+    await t?.close();
+    if (instance) await removeByLabel(`platform.instance=${instance}`);
+  });
+
+  test('a change is read once for all the subscribers that select the service', async () => {
+    const command = `sh -c 'trap "exit 0" TERM; while :; do sleep 0.1; done'`;
+    const app = await t.request<Identified>('POST', '/apps', {
+      body: { compose_yaml: `services:\n  sleeper:\n    image: ${TEST_IMAGE}\n    command: ${command}\n` },
+    });
+    expect(app.status).toBe(200);
+    const [service] = (await t.request<{ id: number; sub_state: string }[]>('GET', `/apps/${app.body.id}/services`)).body;
+    await until(
+      async () =>
+        (await t.request<{ sub_state: string }>('GET', `/apps/${app.body.id}/services/${service.id}`)).body.sub_state === 'running',
+      'the container to run',
+    );
+    for (let i = 0; i < SUBSCRIBERS; i++) {
+      const stream = await sseSubscribe(t.url, STATES, { appId: app.body.id });
+      expect(stream.status).toBe(200);
+      streams.push(stream);
+    }
+    await until(() => t.app.deps.events.bus.subscriberCount('service_state') === SUBSCRIBERS, 'the subscribers');
+    await until(() => t.app.deps.events.serviceStates.following, 'the engine follower');
+
+    const before = await containerLists();
+    const [container] = await testDockerClient().listContainers({ all: true, labels: { 'platform.app': String(app.body.id) } });
+    await testDockerClient().stopContainer(container.Id, 10);
+    for (const stream of streams) {
+      let event: StateEvent;
+      do event = (await stream.next<{ serviceStateChanged: StateEvent }>(30_000)).data.serviceStateChanged;
+      while (event.subState !== 'exited');
+      expect(event).toEqual({ serviceId: service.id, subState: 'exited', service: { databaseId: service.id, subState: 'exited' } });
+    }
+    // One read per change the engine reported (it says `die`, then `stop`), not one per subscriber.
+    expect((await containerLists()) - before).toBeLessThanOrEqual(2);
+  }, 120_000);
+});
