@@ -67,6 +67,8 @@ const COLUMNS = `id, at, actor_kind as "actorKind", actor_id as "actorId", actor
 export class AuditLog {
   /** Tokens whose first use this process has seen recorded. */
   private readonly usedTokens = new Set<number>();
+  /** A token's first use, being recorded: what the same request records comes after it. */
+  private readonly firstUses = new Map<number, Promise<void>>();
   private readonly tokenNames = new Map<number, string>();
 
   constructor(
@@ -79,6 +81,7 @@ export class AuditLog {
   }
 
   async record(entry: AuditEntry): Promise<void> {
+    if (entry.actor.kind === 'token' && entry.operation !== 'firstTokenUse') await this.firstUses.get(Number(entry.actor.id));
     await queryRows(
       this.em,
       `insert into audit_events (actor_kind, actor_id, actor_name, door, operation, object_type, object_id, input, outcome, client_address, user_agent, prev_hash, hash)
@@ -114,10 +117,16 @@ export class AuditLog {
 
   // A record of its own, as reads are not recorded otherwise: one insert per token per process, and the
   // table's key makes it once per token across replicas.
-  async noteTokenUse(identity: Identity, origin: RequestOrigin): Promise<void> {
+  noteTokenUse(identity: Identity, origin: RequestOrigin): Promise<void> {
     const id = identity.tokenId;
-    if (id === null || this.usedTokens.has(id)) return;
+    if (id === null || this.usedTokens.has(id)) return Promise.resolve();
     this.usedTokens.add(id);
+    const noted = this.recordFirstUse(id, identity, origin).finally(() => this.firstUses.delete(id));
+    this.firstUses.set(id, noted);
+    return noted;
+  }
+
+  private async recordFirstUse(id: number, identity: Identity, origin: RequestOrigin): Promise<void> {
     try {
       const inserted = await queryRows(
         this.em,
