@@ -17,7 +17,7 @@ export interface OrmOptions {
 /** Opens MikroORM on PostgreSQL and applies every pending committed migration. */
 export async function openOrm(options: OrmOptions): Promise<MikroORM> {
   const table = options.migrationsTable ?? 'mikro_orm_migrations';
-  return inTurn(options.clientUrl, table, async (session) => {
+  return inTurn(options.clientUrl, `platform migrations ${table}`, async (session) => {
     // The migrator (and the migration files) load only when a migration is pending: a restart has none.
     const pending = await anyPending(session, table, options.migrations);
     const config: Options = {
@@ -64,16 +64,16 @@ async function anyPending(session: Client, table: string, migrations: MigrationO
 }
 
 /**
- * Replicas started together (or in a rolling upgrade) each apply the migrations they have not
- * seen; MikroORM's migrator takes no lock, so two ran the same one at once and all but one failed
- * to start. They take turns on a session advisory lock per migrations table (held while one
- * checks what is pending and applies it), and the ones after the first find nothing left.
+ * Replicas started together (or in a rolling upgrade) each make what they find missing (the
+ * migrations they have not seen, the job queues); neither MikroORM's migrator nor pg-boss takes a
+ * lock for it, so two made the same thing at once and all but one failed to start. They take
+ * turns on a session advisory lock per `name`, and the ones after the first find nothing left.
  */
-async function inTurn<T>(url: string, table: string, work: (session: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url, application_name: 'platform-migrations' });
+export async function inTurn<T>(url: string, name: string, work: (session: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url, application_name: 'platform-start' });
   await client.connect();
   try {
-    await client.query('select pg_advisory_lock(hashtext($1)::bigint)', [`platform migrations ${table}`]);
+    await client.query('select pg_advisory_lock(hashtext($1)::bigint)', [name]);
     return await work(client);
   } finally {
     // Ending the session releases the lock.

@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { inTurn } from '../db/orm';
 import type { HeldConnection } from '../db/rows';
 import type { Logger } from '../logger';
 import { observeJobQueue } from '../observability/metrics';
@@ -45,13 +46,12 @@ export class JobQueue {
     });
     boss.on('error', (error: Error) => log.warn({ err: error }, 'job queue: error'));
     await boss.start();
-    for (const name of [DELIVERY_QUEUE, HOOK_QUEUE]) {
-      // Replicas starting together may race to create a queue: the loser finds it there.
-      if (!(await boss.getQueue(name)))
-        await boss.createQueue(name, { name, policy: 'standard' }).catch(async (error: unknown) => {
-          if (!(await boss.getQueue(name))) throw error;
-        });
-    }
+    // Replicas starting together deadlocked making the same queue's partition: one at a time.
+    await inTurn(connectionString, 'platform job queues', async () => {
+      for (const name of [DELIVERY_QUEUE, HOOK_QUEUE]) {
+        if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, policy: 'standard' });
+      }
+    });
     return new JobQueue(boss);
   }
 
