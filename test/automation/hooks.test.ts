@@ -216,6 +216,7 @@ describeBoth('deploy hooks on an app: real senders, a real registry, a real engi
 
   test('a flood is answered 429 with Retry-After past the hook’s rate', async () => {
     const limited = await startTestApp({ HOOK_RATE_LIMIT: '12', HOOK_RATE_WINDOW_SECONDS: '3600' });
+    const limitedInstance = await instanceId(limited);
     try {
       const app = await limited.request<{ id: number }>('POST', '/apps', { body: { image: `${host}/team/web:v1` } });
       const made = await limited.request<{ secret: string; hook: Hook }>('POST', `/apps/${app.body.id}/hooks`, {
@@ -237,8 +238,9 @@ describeBoth('deploy hooks on an app: real senders, a real registry, a real engi
       expect(statuses).toEqual([...new Array<number>(12).fill(200), 429, 429]);
       expect(Number(retryAfter)).toBeGreaterThan(3500);
     } finally {
-      await cleanupEngine(await instanceId(limited));
+      // Closed first: it waits for the app's start, whose container a cleanup before it could miss.
       await limited.close();
+      await cleanupEngine(limitedInstance);
     }
   });
 

@@ -249,7 +249,9 @@ describe('trusted documents', () => {
     const byHash = await t.request('POST', '/graphql', {
       body: { operationName: 'ListApps', extensions: { persistedQuery: { version: 1, sha256Hash: sha256(listApps) } } },
     });
-    expect(byHash.body).toEqual({ data: { apps: [] } });
+    expect(byHash.body).toEqual({
+      data: { appsConnection: { edges: [], pageInfo: { hasNextPage: false, endCursor: expect.any(String) } } },
+    });
     expect((await t.graphql(LISTED)).body).toEqual({ data: { me: { __typename: 'User', username: 'admin' } } });
     expect((await t.graphql('{ __schema { queryType { name } } }')).body).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
   });

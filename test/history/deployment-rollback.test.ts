@@ -106,6 +106,13 @@ describeBoth('deployment revisions and rollback through the agent', () => {
   }, 120_000);
 
   afterAll(async () => {
+    // Through the agents, so each deployment's network goes with its containers.
+    const targets = (await t.request<{ id: number }[]>('GET', '/deployment_targets')).body;
+    for (const { id } of targets) {
+      for (const d of (await t.request<{ id: number }[]>('GET', `/deployment_targets/${id}/deployments`)).body) {
+        await t.request('DELETE', `/deployment_targets/${id}/deployments/${d.id}`);
+      }
+    }
     for (const agent of agents) await agent.close();
     // By image id: a container of bits whose tag moved on is listed by its image's id, not the tag.
     const containers = (await docker.listContainers({ all: true })) as unknown as { Id: string; ImageID: string }[];
