@@ -12,7 +12,7 @@ const BUDGET_JS_GZIP_KB = 250;
 const BUDGET_INTERACTIVE_MS = 1000;
 
 /**
- * Scenario 8 (issue 14). The web console's first page in Debian's chromium, headless, against the
+ * Scenario 8. The web console's first page in Debian's chromium, headless, against the
  * service as npm start runs it: from navigation to the sign-in field accepting input, in a fresh
  * browser context each time (nothing cached); median of 7. Baseline: the same browser and
  * measurement on a page of one input and one tiny script from a bare node:http server. Also the

@@ -14,7 +14,7 @@ export interface LoadOptions {
 }
 
 /**
- * Scenario 6 (issue 9): `clients` concurrent clients of mixed reads, searches, GraphQL, writes
+ * Scenario 6: `clients` concurrent clients of mixed reads, searches, GraphQL, writes
  * and bad input for `durationS` seconds against the service as npm start runs it; every answer
  * checked, errors counted; /healthz timed from this process every 100 ms throughout.
  */

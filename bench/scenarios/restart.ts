@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Scenario 7 (issue 9): kill -9 of the service under load, then npm start's command on the same
+ * Scenario 7: kill -9 of the service under load, then npm start's command on the same
  * data dir and port (its embedded PostgreSQL, which the kill leaves running as an orphan): the
  * time from spawn to /healthz and to /readyz 200, and every write acknowledged before the kill
  * present after it. `restarts` rounds; the median is what is compared with the 10 s target.
