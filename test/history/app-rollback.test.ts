@@ -2,8 +2,9 @@ import { expect } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { request } from 'undici';
+import { pushBits as pushImageBits } from './pushed-bits';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { describeDocker, makeImage, testDockerClient } from '../helpers/docker';
+import { describeDocker, testDockerClient } from '../helpers/docker';
 import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
 import { cleanupEngine, instanceId, suffix, waitFor } from '../apps/fixtures';
 import { genericCall } from '../automation/senders';
@@ -37,18 +38,7 @@ describeBoth('app revisions and rollback to pinned digests: a real registry, a r
   const made = new Set<string>();
 
   /** Different bits under the same tag each time: the test image with another command, pushed by the engine's CLI. */
-  const pushBits = async (marker: string): Promise<string> => {
-    const local = `platform-test/history-${marker}:${suffix()}`;
-    await makeImage(docker, local, ['sh', '-c', `echo ${marker}; exec sleep 3600`]);
-    await run('docker', ['tag', local, source]);
-    await docker.removeImage(local);
-    await run('docker', ['push', source]);
-    const image = await docker.inspectImage(source);
-    made.add(image.Id);
-    const digest = (image.RepoDigests ?? []).find((d) => d.startsWith(`${repository}@`))!.split('@')[1];
-    digests.push(digest);
-    return digest;
-  };
+  const pushBits = (marker: string) => pushImageBits(docker, source, marker, made, digests);
   const revisions = async () => (await t.request<RevisionBody[]>('GET', `/apps/${appId}/revisions`)).body;
   const settled = (count: number) =>
     waitFor(revisions, (list) => list.length >= count && list.every((r) => r.outcome !== 'in progress'), 120_000);

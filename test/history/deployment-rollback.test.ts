@@ -1,15 +1,12 @@
 import { expect } from '@jest/globals';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { startAgent, type RunningAgent } from '../agent/agent-harness';
 import { withSwitchLock } from '../../src/history/switch-lock';
 import { Revision } from '../../src/history/revision.entity';
 import { image, seedTemplate, suffix } from '../apps/fixtures';
+import { pushBits as pushImageBits } from './pushed-bits';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { describeDocker, makeImage, testDockerClient, testDockerHost } from '../helpers/docker';
+import { describeDocker, testDockerClient, testDockerHost } from '../helpers/docker';
 import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
-
-const run = promisify(execFile);
 
 interface RevisionBody {
   number: number;
@@ -44,18 +41,7 @@ describeBoth('deployment revisions and rollback through the agent', () => {
   const made = new Set<string>();
   const digests: string[] = [];
 
-  const pushBits = async (marker: string): Promise<string> => {
-    const local = `platform-test/history-${marker}:${suffix()}`;
-    await makeImage(docker, local, ['sh', '-c', `echo ${marker}; exec sleep 3600`]);
-    await run('docker', ['tag', local, source]);
-    await docker.removeImage(local);
-    await run('docker', ['push', source]);
-    const pushed = await docker.inspectImage(source);
-    made.add(pushed.Id);
-    const digest = (pushed.RepoDigests ?? []).find((d) => d.startsWith(`${repository}@`))!.split('@')[1];
-    digests.push(digest);
-    return digest;
-  };
+  const pushBits = (marker: string) => pushImageBits(docker, source, marker, made, digests);
   const target = async (protocol: 'extended' | 'original') => {
     const agent = await startAgent({
       env: { AGENT_ADAPTER: 'docker', DOCKER_HOST: testDockerHost(), AGENT_STOP_TIMEOUT_SECONDS: '1', AGENT_PROTOCOL: protocol },

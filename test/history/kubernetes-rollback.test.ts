@@ -1,15 +1,12 @@
 import { expect } from '@jest/globals';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { RunningAgent } from '../agent/agent-harness';
 import { startKubernetesAgent } from '../agent/kubernetes-agent';
 import { image, seedTemplate, suffix } from '../apps/fixtures';
+import { pushBits as pushImageBits } from './pushed-bits';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { makeImage, testDockerClient } from '../helpers/docker';
+import { testDockerClient } from '../helpers/docker';
 import { describeKubernetes, startKubernetes, waitFor, type KubernetesCluster } from '../helpers/kubernetes';
 import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
-
-const run = promisify(execFile);
 
 interface DeploymentJson {
   spec: { template: { spec: { containers: { image: string }[] } } };
@@ -32,16 +29,7 @@ interface DeploymentJson {
   const made = new Set<string>();
   const digests: string[] = [];
 
-  const pushBits = async (marker: string) => {
-    const local = `platform-test/history-k8s-${marker}:${suffix()}`;
-    await makeImage(docker, local, ['sh', '-c', `echo ${marker}; exec sleep 3600`]);
-    await run('docker', ['tag', local, `${repository}:v1`]);
-    await docker.removeImage(local);
-    await run('docker', ['push', `${repository}:v1`]);
-    const pushed = await docker.inspectImage(`${repository}:v1`);
-    made.add(pushed.Id);
-    digests.push((pushed.RepoDigests ?? []).find((d) => d.startsWith(`${repository}@`))!.split('@')[1]);
-  };
+  const pushBits = (marker: string) => pushImageBits(docker, `${repository}:v1`, marker, made, digests);
 
   beforeAll(async () => {
     cluster = await startKubernetes();

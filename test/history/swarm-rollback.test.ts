@@ -1,17 +1,15 @@
 import { expect } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { promisify } from 'node:util';
 import { swarmApi } from '../../src/agent/adapters/swarm-api';
 import { startAgent, type RunningAgent } from '../agent/agent-harness';
 import { image, seedTemplate, suffix } from '../apps/fixtures';
+import { pushBits as pushImageBits } from './pushed-bits';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { describeDocker, makeImage, testDockerClient, testDockerHost } from '../helpers/docker';
+import { describeDocker, testDockerClient, testDockerHost } from '../helpers/docker';
 import { waitFor } from '../helpers/kubernetes';
 import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
 import { useSwarm } from '../helpers/swarm';
 
-const run = promisify(execFile);
 const LABEL_DEPLOYMENT = 'platform.agent.deployment';
 
 /**
@@ -30,16 +28,7 @@ const LABEL_DEPLOYMENT = 'platform.agent.deployment';
   const made = new Set<string>();
   const digests: string[] = [];
 
-  const pushBits = async (marker: string) => {
-    const local = `platform-test/history-swarm-${marker}:${suffix()}`;
-    await makeImage(docker, local, ['sh', '-c', `echo ${marker}; exec sleep 3600`]);
-    await run('docker', ['tag', local, `${repository}:v1`]);
-    await docker.removeImage(local);
-    await run('docker', ['push', `${repository}:v1`]);
-    const pushed = await docker.inspectImage(`${repository}:v1`);
-    made.add(pushed.Id);
-    digests.push((pushed.RepoDigests ?? []).find((d) => d.startsWith(`${repository}@`))!.split('@')[1]);
-  };
+  const pushBits = (marker: string) => pushImageBits(docker, `${repository}:v1`, marker, made, digests);
 
   beforeAll(async () => {
     // Shared with the other files that use the swarm: left only when the last one is done.
