@@ -10,8 +10,6 @@ import { waitFor } from '../helpers/kubernetes';
 import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
 import { useSwarm } from '../helpers/swarm';
 
-const LABEL_DEPLOYMENT = 'platform.agent.deployment';
-
 /**
  * A deployment on a (single-node) swarm rolls back to a revision's digest: the agent gets the
  * pinned descriptor as a redeploy, and the new generation's services run `repo@sha256:<first>`,
@@ -25,6 +23,7 @@ const LABEL_DEPLOYMENT = 'platform.agent.deployment';
   let registry: TestRegistry;
   let repository: string;
   let deploymentId: number | undefined;
+  let targetId: number | undefined;
   const made = new Set<string>();
   const digests: string[] = [];
 
@@ -53,13 +52,11 @@ const LABEL_DEPLOYMENT = 'platform.agent.deployment';
   }, 120_000);
 
   afterAll(async () => {
-    await agent?.close();
-    for (const service of await swarmApi.listServices(docker, {})) {
-      const labels = service.Spec.Labels ?? {};
-      if (deploymentId !== undefined && labels[LABEL_DEPLOYMENT] === String(deploymentId)) {
-        await swarmApi.removeService(docker, service.ID).catch(() => undefined);
-      }
+    // Through the agent, so the services go with the deployment.
+    if (deploymentId !== undefined && targetId !== undefined) {
+      await t.request('DELETE', `/deployment_targets/${targetId}/deployments/${deploymentId}`);
     }
+    await agent?.close();
     // The services' containers go after their services: the images can be removed once none runs them.
     for (const id of made) {
       await waitFor(
@@ -81,8 +78,8 @@ const LABEL_DEPLOYMENT = 'platform.agent.deployment';
   test('deploy, redeploy other bits under the tag, roll back: the services run the first digest', async () => {
     await pushBits('one');
     const templateId = await seedTemplate(t, { name: `swarm-${suffix()}`, images: [image({ name: 'web', source: `${repository}:v1` })] });
-    const targetId = (await t.request<{ id: number }>('POST', '/deployment_targets', { body: { name: 'swarm', auth_blob: agent.token } }))
-      .body.id;
+    targetId = (await t.request<{ id: number }>('POST', '/deployment_targets', { body: { name: 'swarm', auth_blob: agent.token } })).body
+      .id;
     const created = await t.request<{ id: number }>('POST', `/deployment_targets/${targetId}/deployments`, {
       body: { template_id: templateId },
     });
