@@ -2,7 +2,7 @@ import { expect } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { request } from 'undici';
-import { pushBits as pushImageBits } from './pushed-bits';
+import { expectedRevision, pushBits as pushImageBits, type RevisionBody } from './fixtures';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { describeDocker, testDockerClient } from '../helpers/docker';
 import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
@@ -10,19 +10,6 @@ import { cleanupEngine, instanceId, suffix, waitFor } from '../apps/fixtures';
 import { genericCall } from '../automation/senders';
 
 const run = promisify(execFile);
-
-interface RevisionBody {
-  number: number;
-  action: string;
-  rollback_of: number | null;
-  outcome: string;
-  error: string | null;
-  current: boolean;
-  author: { kind: string; name: string };
-  created_at: string;
-  settled_at: string | null;
-  images: { name: string; source: string; digest: string | null; reference: string | null; note: string | null }[];
-}
 
 const describeBoth = registryAvailable() ? describeDocker : describe.skip;
 
@@ -46,21 +33,7 @@ describeBoth('app revisions and rollback to pinned digests: a real registry, a r
     const [summary] = await docker.listContainers({ all: true, labels: { 'platform.instance': instance, 'platform.app': String(appId) } });
     return docker.inspectContainer(summary.Id);
   };
-  const revision = (fields: Partial<RevisionBody> & { number: number; digest: string }): RevisionBody => {
-    const { digest, ...rest } = fields;
-    return {
-      action: 'create',
-      rollback_of: null,
-      outcome: 'succeeded',
-      error: null,
-      current: false,
-      author: { kind: 'admin-token', name: 'admin' },
-      created_at: expect.any(String) as unknown as string,
-      settled_at: expect.any(String) as unknown as string,
-      images: [{ name: 'web', source, digest, reference: `${repository}@${digest}`, note: null }],
-      ...rest,
-    };
-  };
+  const revision = (fields: Partial<RevisionBody> & { number: number; digest: string }) => expectedRevision(source, fields);
 
   beforeAll(async () => {
     t = await startTestApp({ SWITCH_GRACE_SECONDS: '1', HOOK_RATE_LIMIT: '1000' });

@@ -3,24 +3,10 @@ import { startAgent, type RunningAgent } from '../agent/agent-harness';
 import { withSwitchLock } from '../../src/history/switch-lock';
 import { Revision } from '../../src/history/revision.entity';
 import { image, seedTemplate, suffix } from '../apps/fixtures';
-import { pushBits as pushImageBits } from './pushed-bits';
+import { expectedRevision, pushBits as pushImageBits, type RevisionBody } from './fixtures';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { describeDocker, testDockerClient, testDockerHost } from '../helpers/docker';
 import { registryAvailable, startRegistry, type TestRegistry } from '../helpers/registry';
-
-interface RevisionBody {
-  number: number;
-  action: string;
-  rollback_of: number | null;
-  outcome: string;
-  error: string | null;
-  current: boolean;
-  author: { kind: string; name: string };
-  created_at: string;
-  settled_at: string | null;
-  images: { name: string; source: string; digest: string | null; reference: string | null; note: string | null }[];
-  deployment_id: number | null;
-}
 
 const describeBoth = registryAvailable() ? describeDocker : describe.skip;
 
@@ -66,21 +52,8 @@ describeBoth('deployment revisions and rollback through the agent', () => {
     const res = await t.request<{ status: { services: { id: string }[] } }>('GET', `/deployment_targets/${targetId}/deployments/${id}`);
     return (await docker.inspectContainer(res.body.status.services[0].id))!.Config.Image;
   };
-  const revision = (fields: Partial<RevisionBody> & { number: number; digest: string; deployment_id: number }): RevisionBody => {
-    const { digest, ...rest } = fields;
-    return {
-      action: 'create',
-      rollback_of: null,
-      outcome: 'succeeded',
-      error: null,
-      current: false,
-      author: { kind: 'admin-token', name: 'admin' },
-      created_at: expect.any(String) as unknown as string,
-      settled_at: expect.any(String) as unknown as string,
-      images: [{ name: 'web', source, digest, reference: `${repository}@${digest}`, note: null }],
-      ...rest,
-    };
-  };
+  const revision = (fields: Partial<RevisionBody> & { number: number; digest: string; deployment_id: number }) =>
+    expectedRevision(source, fields);
 
   beforeAll(async () => {
     t = await startTestApp({ REGISTRY_ALLOW_PRIVATE: 'true', SWITCH_HEALTH_TIMEOUT_SECONDS: '60' });

@@ -2,7 +2,7 @@ import { expect } from '@jest/globals';
 import type { RunningAgent } from '../agent/agent-harness';
 import { startKubernetesAgent } from '../agent/kubernetes-agent';
 import { image, seedTemplate, suffix } from '../apps/fixtures';
-import { pushBits as pushImageBits } from './pushed-bits';
+import { pushBits as pushImageBits, removePushedImages } from './fixtures';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { testDockerClient } from '../helpers/docker';
 import { describeKubernetes, startKubernetes, waitFor, type KubernetesCluster } from '../helpers/kubernetes';
@@ -45,17 +45,7 @@ interface DeploymentJson {
     await agent?.close();
     await cluster?.stop();
     // The namespace's pods go after it is deleted: their images can be removed once nothing runs them.
-    for (const id of made) {
-      await waitFor(
-        `image ${id} removed`,
-        () =>
-          docker.removeImage(id, { force: true }).then(
-            () => true,
-            (error: unknown) => (/No such image/.test(String(error)) ? true : undefined),
-          ),
-        90_000,
-      ).catch(() => undefined);
-    }
+    await removePushedImages(docker, made);
     await docker.close();
     await registry?.stop();
     await t?.close();

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { swarmApi } from '../../src/agent/adapters/swarm-api';
 import { startAgent, type RunningAgent } from '../agent/agent-harness';
 import { image, seedTemplate, suffix } from '../apps/fixtures';
-import { pushBits as pushImageBits } from './pushed-bits';
+import { pushBits as pushImageBits, removePushedImages } from './fixtures';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { describeDocker, testDockerClient, testDockerHost } from '../helpers/docker';
 import { waitFor } from '../helpers/kubernetes';
@@ -58,17 +58,7 @@ import { useSwarm } from '../helpers/swarm';
     }
     await agent?.close();
     // The services' containers go after their services: the images can be removed once none runs them.
-    for (const id of made) {
-      await waitFor(
-        `image ${id} removed`,
-        () =>
-          docker.removeImage(id, { force: true }).then(
-            () => true,
-            (error: unknown) => (/No such image/.test(String(error)) ? true : undefined),
-          ),
-        90_000,
-      ).catch(() => undefined);
-    }
+    await removePushedImages(docker, made);
     await releaseSwarm?.();
     await docker.close();
     await registry?.stop();
