@@ -5,31 +5,37 @@ export type Logger = pino.Logger;
 
 /** Credentials never reach a log line: the request log carries no headers, and these paths are redacted. */
 export function createLogger(level: string, name = 'platform'): Logger {
-  return pino({
-    name,
-    level,
-    base: { name },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    // With tracing on, each line carries the trace and span it was written in.
-    ...(tracingEnabled() ? { mixin: traceFields } : {}),
-    redact: {
-      paths: [
-        'password',
-        '*.password',
-        'token',
-        '*.token',
-        'authorization',
-        '*.authorization',
-        'auth_blob',
-        '*.auth_blob',
-        'authBlob',
-        '*.authBlob',
-        'req.headers.authorization',
-        'url',
-      ],
-      censor: '[redacted]',
+  return pino(
+    {
+      name,
+      level,
+      base: { name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // With tracing on, each line carries the trace and span it was written in.
+      ...(tracingEnabled() ? { mixin: traceFields } : {}),
+      redact: {
+        paths: [
+          'password',
+          '*.password',
+          'token',
+          '*.token',
+          'authorization',
+          '*.authorization',
+          'auth_blob',
+          '*.auth_blob',
+          'authBlob',
+          '*.authBlob',
+          'req.headers.authorization',
+          'url',
+        ],
+        censor: '[redacted]',
+      },
     },
-  });
+    // Written in order before the call returns: with pino's default asynchronous stream, an exit while a
+    // long line was still going out cut it and let the lines after it land first. Node writes its own
+    // stdout to a pipe synchronously on Linux too.
+    pino.destination({ dest: 1, sync: true }),
+  );
 }
 
 /**

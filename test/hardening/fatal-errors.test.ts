@@ -29,7 +29,7 @@ ${fault}
 `,
   );
   try {
-    const child = spawnSync(TSX, [script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const child = spawnSync(TSX, [script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, maxBuffer: 16 << 20 });
     const lines = child.stdout
       .split('\n')
       .filter((line) => line.startsWith('{'))
@@ -49,6 +49,16 @@ describe('a failure nothing handled', () => {
       [30, 'closed', undefined],
     ]);
     expect(lines[0].err!.stack).toMatch(/^Error: boom in a promise\n\s+at /);
+  });
+
+  test('a fatal line still in flight when the process exits comes out whole, before the lines after it', () => {
+    // A megabyte outlasts the pipe's buffer, so its write is still going when close logs and exits.
+    const { status, lines } = run(`void Promise.reject(new Error('x'.repeat(1_000_000)));`);
+    expect(status).toBe(1);
+    expect(lines.map((l) => [l.level, l.msg, l.err?.message.length])).toEqual([
+      [60, 'unhandled rejection: stopping', 1_000_000],
+      [30, 'closed', undefined],
+    ]);
   });
 
   test('an uncaught exception too', () => {
