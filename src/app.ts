@@ -9,6 +9,7 @@ import { EngineRuntime } from './apps/engine-runtime';
 import { NetworkPool } from './apps/network-pool';
 import { TokenService } from './auth/token.service';
 import { OutboundPolicy } from './catalog/outbound-policy';
+import { RegistryOutages } from './catalog/registry-outages';
 import { AgentClient } from './targets/agent-client';
 import { createAutomation, type Automation } from './automation';
 import type { Config } from './config';
@@ -97,7 +98,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     );
     step('events started');
     automation = await createAutomation({ clientUrl, config, orm, log, secrets, events, agents });
-    const deps: AppDeps = { config, orm, log, secrets, version: VERSION, engineRuntime, agents, events, outbound, automation };
+    const deps: AppDeps = {
+      config,
+      orm,
+      log,
+      secrets,
+      version: VERSION,
+      engineRuntime,
+      agents,
+      events,
+      outbound,
+      registryOutages: new RegistryOutages(),
+      automation,
+    };
     await automation.start((em) => createServices(em, deps));
     step('automation started');
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));

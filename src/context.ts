@@ -27,6 +27,7 @@ import type { Events } from './events/events';
 import { SubscriptionService } from './events/subscription.service';
 import type { Logger } from './logger';
 import type { OutboundPolicy } from './catalog/outbound-policy';
+import type { RegistryOutages } from './catalog/registry-outages';
 import { AppRedeployService } from './apps/app-redeploy';
 import type { Automation } from './automation';
 import { HookService } from './hooks/hook.service';
@@ -48,6 +49,8 @@ export interface AppDeps {
   events: Events;
   /** Where client-configured outbound requests may go. */
   outbound: OutboundPolicy;
+  /** Registries that did not answer a search lately, skipped for a while. */
+  registryOutages: RegistryOutages;
   automation: Automation;
 }
 
@@ -67,7 +70,7 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
     let value: T | undefined;
     return () => (value ??= make());
   };
-  const registries = lazy(() => new RegistryService(em, deps.secrets));
+  const registries = lazy(() => new RegistryService(em, deps.secrets, deps.registryOutages));
   const templates = lazy(() => new TemplateService(em));
   const repos = lazy(
     () =>
@@ -82,7 +85,7 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
         log,
       ),
   );
-  const search = lazy(() => new SearchService(em, registries(), config.registryTimeoutMs, log, deps.outbound));
+  const search = lazy(() => new SearchService(em, registries(), config.registryTimeoutMs, log, deps.registryOutages, deps.outbound));
   const repositories = lazy(() => new RepositoryService(registries(), deps.engineRuntime.docker, config.registryTimeoutMs, deps.outbound));
   const tokens = lazy(() => new TokenService(em, config.adminToken));
   const tickets = lazy(() => new SubscriptionTicketService(em, config.subscriptionTicketTtlSeconds));

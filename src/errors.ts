@@ -68,6 +68,9 @@ export class UpstreamError extends DomainError {
   readonly httpStatus = 502;
 }
 
+/** Nothing answered (refused, no such host, no route): unlike an error answer, it says the peer is out. */
+export class UnreachableError extends UpstreamError {}
+
 /** The agent refused the token's credentials or showed another certificate: retrying cannot help. */
 export class AgentRejectedTokenError extends UpstreamError {}
 

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { request, type Dispatcher } from 'undici';
-import { DomainError, UpstreamError, UpstreamTimeoutError } from '../errors';
+import { DomainError, UnreachableError, UpstreamError, UpstreamTimeoutError } from '../errors';
 import { OutboundRefusedError, type OutboundPolicy } from './outbound-policy';
 import { scalarText } from '../scalar-text';
 import { registryCalls, timed } from '../observability/metrics';
@@ -119,8 +119,8 @@ export function toDomainError(error: unknown, ctx: HttpContext): DomainError {
     return new UpstreamTimeoutError(`Registry "${ctx.registryName}": no answer within ${ctx.timeoutMs} ms`);
   }
   // One message for every way of not reaching it: a client who names addresses learns nothing about them.
-  if (ctx.policy || isRefused(error)) return upstream(ctx, 'cannot be reached');
-  return upstream(ctx, `cannot be reached (${describe(error)})`);
+  const reason = ctx.policy || isRefused(error) ? 'cannot be reached' : `cannot be reached (${describe(error)})`;
+  return new UnreachableError(`Registry "${ctx.registryName}": ${reason}`);
 }
 
 function isRefused(error: unknown): boolean {

@@ -4,6 +4,7 @@ import { findPage, type KeysetPage } from '../db/keyset';
 import { NotFoundError, ValidationError } from '../errors';
 import { isNeverHost } from './outbound-policy';
 import { Registry } from './registry.entity';
+import type { RegistryOutages } from './registry-outages';
 
 export interface RegistryCredentials {
   username?: string | null;
@@ -21,6 +22,7 @@ export class RegistryService {
   constructor(
     private readonly em: EntityManager,
     private readonly secrets: SecretBox,
+    private readonly outages?: RegistryOutages,
   ) {}
 
   list(): Promise<Registry[]> {
@@ -67,12 +69,14 @@ export class RegistryService {
     if (input.enabled !== undefined && input.enabled !== null) registry.enabled = input.enabled;
     this.applyCredentials(registry, input);
     await this.em.flush();
+    this.outages?.forget(id);
     return registry;
   }
 
   async delete(id: number): Promise<Registry> {
     const registry = await this.get(id);
     await this.em.remove(registry).flush();
+    this.outages?.forget(id);
     return registry;
   }
 

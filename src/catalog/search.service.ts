@@ -5,6 +5,7 @@ import { imageReference, searchRegistry } from './registry-client';
 import type { RegistryImage } from './registry-image';
 import type { Registry } from './registry.entity';
 import type { RegistryService } from './registry.service';
+import type { RegistryOutages } from './registry-outages';
 import { templateViews } from './template-read';
 import type { TemplateView } from './template-shape';
 import { searchWords, type SearchWord } from './search-query';
@@ -42,6 +43,7 @@ export class SearchService {
     private readonly registries: RegistryService,
     private readonly registryTimeoutMs: number,
     private readonly log: Logger,
+    private readonly outages: RegistryOutages,
     private readonly outbound?: OutboundPolicy,
   ) {}
 
@@ -114,30 +116,38 @@ export class SearchService {
   }
 
   private async searchRegistries(terms: string[], limit: number) {
-    const registries = await this.registries.listEnabled();
-    const settled = await Promise.allSettled(
-      registries.map((registry) =>
-        searchRegistry(
-          { id: registry.id, name: registry.name, endpointUrl: registry.endpointUrl, credentials: this.credentials(registry) },
-          terms,
-          { timeoutMs: this.registryTimeoutMs, limit, policy: this.outbound },
-        ),
-      ),
+    // Settled in the registries' order, so hits and errors keep it whichever answers first.
+    const outcomes = await Promise.all(
+      (await this.registries.listEnabled()).map((registry) => this.searchRegistry(registry, terms, limit)),
     );
-    const hits: SearchHit[] = [];
-    const errors: RegistrySearchError[] = [];
-    settled.forEach((outcome, i) => {
-      const registry = registries[i];
-      if (outcome.status === 'fulfilled') {
-        for (const image of outcome.value) hits.push({ template: null, registry, image });
-      } else {
-        const message = outcome.reason instanceof DomainError ? outcome.reason.message : 'registry search failed';
-        if (!(outcome.reason instanceof DomainError)) this.log.error({ err: outcome.reason }, 'registry search failed');
-        this.log.warn({ registry: registry.name }, `registry search failed: ${message}`);
-        errors.push({ registryId: registry.id, registryName: registry.name, message });
-      }
-    });
-    return { hits, errors };
+    return { hits: outcomes.flatMap((o) => o.hits), errors: outcomes.flatMap((o) => o.errors) };
+  }
+
+  private async searchRegistry(
+    registry: Registry,
+    terms: string[],
+    limit: number,
+  ): Promise<{ hits: SearchHit[]; errors: RegistrySearchError[] }> {
+    const failed = (message: string) => ({ hits: [], errors: [{ registryId: registry.id, registryName: registry.name, message }] });
+    const admission = this.outages.admit(registry.id);
+    if (!admission.ask) {
+      return failed(`Registry "${registry.name}": did not answer lately; asked again after ${new Date(admission.until).toISOString()}`);
+    }
+    try {
+      const images = await searchRegistry(
+        { id: registry.id, name: registry.name, endpointUrl: registry.endpointUrl, credentials: this.credentials(registry) },
+        terms,
+        { timeoutMs: this.registryTimeoutMs, limit, policy: this.outbound },
+      );
+      this.outages.answered(registry.id);
+      return { hits: images.map((image) => ({ template: null, registry, image })), errors: [] };
+    } catch (error) {
+      this.outages.failed(registry.id, error);
+      const message = error instanceof DomainError ? error.message : 'registry search failed';
+      if (!(error instanceof DomainError)) this.log.error({ err: error }, 'registry search failed');
+      this.log.warn({ registry: registry.name }, `registry search failed: ${message}`);
+      return failed(message);
+    }
   }
 
   private credentials(registry: Registry) {
