@@ -12,6 +12,7 @@ import { OutboundPolicy } from './catalog/outbound-policy';
 import { RegistryOutages } from './catalog/registry-outages';
 import { AgentClient } from './targets/agent-client';
 import { createAutomation, type Automation } from './automation';
+import { TargetService } from './targets/target.service';
 import type { Config } from './config';
 import { createServices, type AppDeps } from './context';
 import { SecretBox } from './crypto/secret-box';
@@ -113,6 +114,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     };
     await automation.start((em) => createServices(em, deps));
     step('automation started');
+    // Every replica opens its own, listed before it listens so /readyz waits for them: the first
+    // fan-out query after a start finds the agents' connections open.
+    const failed = (error: unknown) => log.warn({ err: error }, "opening the agents' connections failed");
+    const targets = await new TargetService(orm.em.fork(), secrets, agents, log)
+      .agentTargets()
+      .catch((error: unknown) => (failed(error), []));
+    void agents.open(targets).catch(failed);
     await bootstrapAdminToken(deps, options.announce ?? ((line) => process.stdout.write(`${line}\n`)));
     const schema = getSchema();
     const yoga = createGraphQL(schema, deps);

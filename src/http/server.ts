@@ -59,7 +59,15 @@ export function createHandler(deps: AppDeps, schema: GraphQLSchema, yoga: Yoga, 
   return withRequestLog(deps, handle, rest.fail);
 }
 
+/** A balancer waits this long at most for the agents' connections to open after a start. */
+export const READY_OPENING_BOUND_MS = 5_000;
+
 async function readyz(deps: AppDeps, res: ServerResponse): Promise<void> {
+  // Ready once the agents' connections are open, so the first fan-out query sent here does not pay a
+  // TLS handshake per agent; an agent that is slow to answer holds readiness for the bound only.
+  if (deps.agents.isOpening(READY_OPENING_BOUND_MS)) {
+    throw new UnavailableError('Opening the connections to the deployment targets; ready shortly.');
+  }
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([

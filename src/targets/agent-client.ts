@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { Pool, errors as undiciErrors } from 'undici';
 import { z } from 'zod';
 import {
@@ -13,6 +14,7 @@ import { readLimited, ResponseTooLargeError } from '../net/read-limited';
 import { agentCalls, BoundedLabel, timed } from '../observability/metrics';
 import { withSpan } from '../observability/tracing';
 import { decodeAuthBlob, type AuthBlob } from './auth-blob';
+import { mapLimit } from '../catalog/registry-image';
 
 export interface AgentTarget {
   id: number | string;
@@ -79,8 +81,17 @@ const TLS_CODES = new Set([
  * The token's certificate is each pool's sole CA, SANs still checked (no SNI for an IP endpoint: TLS forbids it).
  * Every failure becomes a catalogue error naming the target and the cause.
  */
+/** Targets whose connections are opened at once (a few dozen: a fleet of hundreds would contend for the CPU). */
+const OPEN_AT_ONCE = 32;
+
 export class AgentClient {
   private readonly pools = new Map<string, { authBlob: string; pool: Pool; blob: AuthBlob; basePath: string }>();
+  /** Per target id, the connection being opened ahead of the first call; calls meanwhile wait for it. */
+  private readonly opening = new Map<string, Promise<void>>();
+  private closed = false;
+  /** When the first of the open() calls running began; undefined when none runs. */
+  private openingSince: number | undefined;
+  private opens = 0;
   private readonly options: Required<AgentClientOptions>;
 
   constructor(options: AgentClientOptions = {}) {
@@ -130,6 +141,47 @@ export class AgentClient {
     );
   }
 
+  /**
+   * Opens a connection to each target ahead of its first call, with a metadata request each. A call
+   * made meanwhile waits for it: undici would open a second connection beside the one still in its TLS
+   * handshake, and a fresh service's first fan-out paid two handshakes per agent.
+   */
+  async open(targets: AgentTarget[]): Promise<void> {
+    if (targets.length === 0) return;
+    if (this.opens++ === 0) this.openingSince = Date.now();
+    try {
+      await this.openEach(targets);
+    } finally {
+      if (--this.opens === 0) this.openingSince = undefined;
+    }
+  }
+
+  /** For readiness: whether an open() has been running for less than `boundMs`. */
+  isOpening(boundMs: number): boolean {
+    return this.openingSince !== undefined && Date.now() - this.openingSince < boundMs;
+  }
+
+  private async openEach(targets: AgentTarget[]): Promise<void> {
+    await mapLimit(targets, OPEN_AT_ONCE, async (target) => {
+      const key = String(target.id);
+      if (this.closed || this.pools.has(key) || this.opening.has(key)) return;
+      // Its own call has looked for `opening` before this is set: a call runs synchronously up to its request.
+      const opened = this.metadata(target).then(
+        () => this.connectionFreed(key),
+        () => undefined,
+      );
+      this.opening.set(key, opened);
+      await opened;
+      this.opening.delete(key);
+    });
+  }
+
+  /** undici marks a connection free a turn of the event loop after its answer has been read. */
+  private async connectionFreed(key: string): Promise<void> {
+    const pool = this.pools.get(key)?.pool;
+    for (let turn = 0; pool && pool.stats.connected > 0 && pool.stats.free === 0 && turn < 3; turn++) await setImmediate();
+  }
+
   /** When its token changed or it was deleted. */
   async forget(targetId: number | string): Promise<void> {
     const entry = this.pools.get(String(targetId));
@@ -138,6 +190,7 @@ export class AgentClient {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const entries = [...this.pools.values()];
     this.pools.clear();
     await Promise.all(entries.map((entry) => entry.pool.close()));
@@ -190,6 +243,8 @@ export class AgentClient {
     // undici's timeouts bound each silence, so a dripping agent could hold the call forever: a whole deadline too.
     const answerTimeoutMs = timeoutMs ?? this.options.headersTimeoutMs;
     const deadline = AbortSignal.timeout(this.options.connectTimeoutMs + answerTimeoutMs);
+    const opening = this.opening.get(String(target.id));
+    if (opening) await Promise.race([opening, aborted(deadline)]);
     try {
       const response = await pool.request({
         method,
@@ -332,4 +387,9 @@ function errorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return codes.find((code) => !code.startsWith('UND_ERR')) ?? codes[0];
+}
+
+/** Settles when the signal aborts; what waits on it then meets the abort in its own request. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 }

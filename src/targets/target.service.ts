@@ -153,6 +153,11 @@ export class TargetService {
     return target;
   }
 
+  /** Every target, as the agent client calls it. */
+  async agentTargets(): Promise<AgentTarget[]> {
+    return (await this.list()).map((target) => this.agentTarget(target));
+  }
+
   /** Holds the decrypted token: never leaves the process. */
   agentTarget(target: DeploymentTargetView): AgentTarget {
     return { id: target.id, name: target.name, authBlob: this.authBlob(target) };

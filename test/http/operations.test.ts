@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,8 @@ import { createApp } from '../../src/app';
 import { ConfigError, parseConfig } from '../../src/config';
 import { ADMIN_TOKEN, startTestApp } from '../helpers/app';
 import { createTestDatabase } from '../helpers/db';
+import { startMisbehavingAgent } from '../agent/agent-harness';
+import { waitUntil } from '../helpers/processes';
 
 const run = promisify(execFile);
 
@@ -120,6 +122,29 @@ describe('request logs', () => {
 });
 
 describe('health', () => {
+  test("/readyz is 503 while the agents' connections open after a start (up to a bound), 200 once they are", async () => {
+    const held: ServerResponse[] = [];
+    const agent = await startMisbehavingAgent((_req, res) => held.push(res));
+    const t = await startTestApp();
+    try {
+      const agents = t.app.deps.agents;
+      const opening = agents.open([{ id: 'slow', name: 'slow', authBlob: agent.token }]);
+      await waitUntil(() => Promise.resolve(held.length === 1), 'the agent was not asked');
+      const res = await t.request('GET', '/readyz', { token: null });
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ code: 503, message: 'Opening the connections to the deployment targets; ready shortly.', fields: '' });
+      // Past the bound, a slow agent no longer holds readiness.
+      expect([agents.isOpening(60_000), agents.isOpening(0)]).toEqual([true, false]);
+      held[0].writeHead(500).end();
+      await opening;
+      expect(agents.isOpening(60_000)).toBe(false);
+      expect((await t.request('GET', '/readyz', { token: null })).status).toBe(200);
+    } finally {
+      await t.close();
+      await agent.close();
+    }
+  });
+
   test('/readyz is 503 once the database is gone; /healthz (liveness) stays 200', async () => {
     const t = await startTestApp();
     try {

@@ -2,6 +2,8 @@ import { expect } from '@jest/globals';
 import { encodeToken } from '../../src/agent/credentials';
 import { AgentClient, type AgentTarget } from '../../src/targets/agent-client';
 import { createAgentLoaders } from '../../src/targets/agent-loaders';
+import { once } from 'node:events';
+import { connect, createServer, type Socket } from 'node:net';
 import { startAgent, startFakeAdapter, startMisbehavingAgent, type RunningAgent } from '../agent/agent-harness';
 
 describe('AgentClient against a real agent', () => {
@@ -85,6 +87,39 @@ describe('AgentClient against a real agent', () => {
       httpStatus: 502,
       message: `The agent of deployment target "down" at ${gone.url} refused the connection: is it running?`,
     });
+  });
+
+  test('a call made while open() opens the connection waits for it: one TLS connection, where two calls at once open two', async () => {
+    const proxy = await countingProxy(new URL(agent.config.publicUrl).port);
+    const { username, password, certPem } = agent.app.credentials;
+    const viaProxy = (name: string) => target(encodeToken(proxy.url, username, password, certPem), name);
+    const fresh = new AgentClient();
+    try {
+      const [, deployments] = await Promise.all([fresh.open([viaProxy('opened')]), fresh.listDeployments(viaProxy('opened'))]);
+      expect(deployments).toEqual(expect.any(Array));
+      expect(proxy.connections()).toBe(1);
+      await Promise.all([fresh.metadata(viaProxy('plain')), fresh.listDeployments(viaProxy('plain'))]);
+      expect(proxy.connections()).toBe(3);
+    } finally {
+      await fresh.close();
+      await proxy.close();
+    }
+  });
+
+  test('a call waiting for a connection that cannot be opened fails as its own call would', async () => {
+    const gone = await startMisbehavingAgent(() => undefined);
+    await gone.close();
+    const fresh = new AgentClient();
+    try {
+      const down = target(gone.token, 'down');
+      const [, listed] = await Promise.allSettled([fresh.open([down]), fresh.listDeployments(down)]);
+      expect(listed).toMatchObject({
+        status: 'rejected',
+        reason: { httpStatus: 502, message: `The agent of deployment target "down" at ${gone.url} refused the connection: is it running?` },
+      });
+    } finally {
+      await fresh.close();
+    }
   });
 
   test('agent slow: 504', async () => {
@@ -221,3 +256,27 @@ describe('agent loaders', () => {
     }
   });
 });
+
+/** Forwards to the agent's port and counts the connections made through it. */
+async function countingProxy(port: string): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((inbound) => {
+    connections++;
+    const outbound = connect(Number(port), '127.0.0.1');
+    for (const socket of [inbound, outbound]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
+    }
+    inbound.pipe(outbound).pipe(inbound);
+  }).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `https://127.0.0.1:${(server.address() as { port: number }).port}`,
+    connections: () => connections,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
