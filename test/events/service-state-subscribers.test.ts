@@ -90,4 +90,21 @@ describe('subscribers of service states', () => {
       field.resolve = resolve;
     }
   });
+
+  /**
+   * The engine follower states each change from its event; one that takes over from another replica
+   * looks back over the last seconds and publishes those events again. A subscriber drops a state
+   * older than the last it delivered (it would otherwise show a stopped service that runs).
+   */
+  test('a state older than the last delivered is dropped', async () => {
+    const stream = await subscribe(ADMIN_TOKEN, 'sse');
+    await until(() => t.app.deps.events.bus.subscriberCount(SERVICE_STATE_CHANNEL) === 1, 'the subscriber');
+    const running = event('running', '2026-01-02T03:04:05.000Z');
+    const stopped = event('exited', '2026-01-02T03:04:06.000Z');
+    const again = event('running', '2026-01-02T03:04:07.000Z');
+    for (const e of [running, stopped, running, stopped, again]) await t.app.deps.events.bus.publish(SERVICE_STATE_CHANNEL, e);
+    expect(await stream.next()).toEqual(delivered(running));
+    expect(await stream.next()).toEqual(delivered(stopped));
+    expect(await stream.next()).toEqual(delivered(again));
+  });
 });
