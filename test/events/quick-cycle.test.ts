@@ -1,4 +1,4 @@
-import { expect } from '@jest/globals';
+import { expect, jest } from '@jest/globals';
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { Identified } from '../helpers/bodies';
 import { describeDocker, removeByLabel, TEST_IMAGE, testDockerClient } from '../helpers/docker';
@@ -18,14 +18,14 @@ interface StateEvent {
 /**
  * A container stopped and started again before the engine follower handled its `die` was published
  * as `running` twice (the follower inspected it as it was by then), and the second was dropped as a
- * repeat: the subscribers never saw it stop. The follower starts here only after both changes, so it
- * handles them late every time (it looks back over the last minute's engine events), as it did under
- * load with 1,000 subscribers.
+ * repeat: the subscribers never saw it stop. Both tests make the follower handle the changes late
+ * every time, as it did under load with 1,000 subscribers: the first starts it only after them (it
+ * looks back over the last minute's engine events), the second holds its engine reads back.
  */
 describeDocker('a quick stop and start', () => {
   let t: TestApp;
   let instance: string | undefined;
-  let stream: ResultStream | undefined;
+  const streams: ResultStream[] = [];
 
   beforeAll(async () => {
     t = await startTestApp({}, { events: { leaderRetryMs: 60_000 } });
@@ -34,7 +34,7 @@ describeDocker('a quick stop and start', () => {
   });
 
   afterAll(async () => {
-    await stream?.close();
+    await Promise.all(streams.map((s) => s.close()));
     await t?.close();
     if (instance) await removeByLabel(`platform.instance=${instance}`);
   });
@@ -63,7 +63,8 @@ describeDocker('a quick stop and start', () => {
 
     const subscribed = await sseSubscribe(t.url, STATES, { appId: app.body.id });
     expect(subscribed.status).toBe(200);
-    stream = subscribed;
+    streams.push(subscribed);
+    const stream = subscribed;
     const seen: StateEvent[] = [];
     // Until it has stopped and run again (a follower that lost the stop would never get there).
     while (seen.at(-1)?.subState !== 'running' || !seen.some((e) => e.subState === 'exited')) {
@@ -72,5 +73,60 @@ describeDocker('a quick stop and start', () => {
     const state = (activeState: string, subState: string) => ({ serviceId: service.id, loadState: 'loaded', activeState, subState });
     // Created, started by the app's start; then the test's stop and start.
     expect(seen).toEqual([state('inactive', 'dead'), state('active', 'running'), state('inactive', 'exited'), state('active', 'running')]);
+  }, 120_000);
+
+  /**
+   * The same while the follower follows: its handling of the `die` held back (as a busy engine
+   * holds an inspect) until the container runs again.
+   */
+  test('followed live, a stop and start handled late still reach subscribers as both changes', async () => {
+    const command = `sh -c 'trap "exit 0" TERM; while :; do sleep 0.1; done'`;
+    const docker = t.app.deps.engineRuntime.docker;
+    const subscribed = await sseSubscribe(t.url, 'subscription { serviceStateChanged { appId serviceId loadState activeState subState } }');
+    expect(subscribed.status).toBe(200);
+    streams.push(subscribed);
+    await until(() => t.app.deps.events.serviceStates.following, 'the engine follower');
+    const app = await t.request<Identified>('POST', '/apps', {
+      body: { compose_yaml: `services:\n  sleeper:\n    image: ${TEST_IMAGE}\n    command: ${command}\n` },
+    });
+    expect(app.status).toBe(200);
+    const next = async () => {
+      for (;;) {
+        const event = (await subscribed.next<{ serviceStateChanged: StateEvent & { appId: number } }>(30_000)).data.serviceStateChanged;
+        if (event.appId === app.body.id) return event;
+      }
+    };
+    let event: StateEvent & { appId: number };
+    do event = await next();
+    while (event.subState !== 'running');
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const inspect = docker.inspectContainer.bind(docker);
+    const spy = jest.spyOn(docker, 'inspectContainer').mockImplementation(async (id) => {
+      await held;
+      return inspect(id);
+    });
+    const engine = testDockerClient();
+    try {
+      const [container] = await engine.listContainers({ all: true, labels: { 'platform.app': String(app.body.id) } });
+      await engine.stopContainer(container.Id, 10);
+      await engine.startContainer(container.Id);
+    } finally {
+      release();
+      await engine.close();
+    }
+    try {
+      const state = (activeState: string, subState: string) => ({
+        appId: app.body.id,
+        serviceId: event.serviceId,
+        loadState: 'loaded',
+        activeState,
+        subState,
+      });
+      expect([await next(), await next()]).toEqual([state('inactive', 'exited'), state('active', 'running')]);
+    } finally {
+      spy.mockRestore();
+    }
   }, 120_000);
 });
