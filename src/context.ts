@@ -142,7 +142,7 @@ export function createServices(em: EntityManager, deps: AppDeps, identity?: Iden
       new SubscriptionService(
         deps.events,
         (appId) => apps().get(appId),
-        (id) => new AppServiceManager(deps.orm.em.fork(), appsDeps).getById(id),
+        (id) => new AppServiceManager(deps.orm.em.fork(), appsDeps).summaryById(id),
       ),
   );
   const appRedeploy = lazy(() => new AppRedeployService(em, appsDeps));

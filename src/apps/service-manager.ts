@@ -41,6 +41,16 @@ export class AppServiceManager {
     return this.get(service.app.id, id);
   }
 
+  /**
+   * One service as lists show it (its containers' list entries, no inspect): an inspect waits while the engine
+   * starts or stops the container, 200 ms and more, and an event's subscribers read the service right then.
+   */
+  async summaryById(id: number): Promise<ServiceView> {
+    const service = await this.em.findOne(Service, { id }, { populate: ['app', 'app.categories', 'links.to', 'volumesFrom.exportedFrom'] });
+    if (!service) throw NotFoundError.of('service', id);
+    return viewsOf([service], await this.observe(await this.deps.runnerFor(this.em).labels(service.app.id, id)))[0];
+  }
+
   private async viewsWhere(where: FilterQuery<Service>): Promise<ServiceView[]> {
     const services = await this.em.find(Service, where, {
       orderBy: { position: 'asc', id: 'asc' },

@@ -23,11 +23,12 @@ export interface ServiceStateEvent {
 /** Deployment pollers lock [targetId, id] with ids above 0, so this cannot clash. */
 export const ENGINE_FOLLOWER_LOCK: LockKey = [0, 1];
 
-const ACTIONS = ['create', 'start', 'die', 'stop', 'destroy', 'health_status'];
+// Not `stop`: the engine sends it after the `die` of the same exit, and without the exit code.
+const ACTIONS = ['create', 'start', 'die', 'destroy', 'health_status'];
 
 // One follower per database (replicas share the engine), so each change is published once; the others retry
-// the lock and take over. Resuming from the last event seen replays a few at most: harmless, as each state is
-// read from the engine as it is now.
+// the lock and take over. Resuming from the last event seen replays a few at most: subscribers drop states
+// older than the last they delivered.
 export class ServiceStateFeed {
   private started = false;
   private readonly stopping = new AbortController();
@@ -37,6 +38,8 @@ export class ServiceStateFeed {
   private lastSeen: number | undefined;
   /** Events are handled one after another, so a container's states go out in order. */
   private chain: Promise<void> = Promise.resolve();
+  /** Whether each container seen starting has a healthcheck (fixed when it is created): its start is start-pre. */
+  private readonly healthchecked = new Map<string, boolean>();
 
   constructor(
     private readonly bus: EventBus,
@@ -107,6 +110,8 @@ export class ServiceStateFeed {
     const serviceId = Number(attributes[LABEL_SERVICE]);
     if (!Number.isInteger(appId) || !Number.isInteger(serviceId)) return;
     this.lastSeen = Math.max(this.lastSeen ?? 0, event.time);
+    // The state the event itself says, not an inspect's: a stop and start done before the inspect read
+    // `running` twice, and the inspect cost every event a round trip to the engine.
     const state = serviceState(await this.observe(event));
     const payload: ServiceStateEvent = {
       appId,
@@ -122,28 +127,48 @@ export class ServiceStateFeed {
   }
 
   private async observe(event: EngineEvent): Promise<ContainerObservation> {
-    if (event.Action === 'destroy') return null;
-    try {
-      return await this.docker.inspectContainer(event.Actor.ID);
-    } catch (error) {
-      this.log.debug(
-        { err: error, container: event.Actor.ID },
-        'engine events: could not inspect the container; state from the event alone',
-      );
-      return fromAction(event);
+    if (event.Action === 'destroy') {
+      this.healthchecked.delete(event.Actor.ID);
+      return null;
     }
+    const healthchecked = event.Action === 'start' && (await this.hasHealthcheck(event.Actor.ID));
+    return fromAction(event, healthchecked);
+  }
+
+  /** Inspected once per container: its configuration does not change, its state is the event's. */
+  private async hasHealthcheck(container: string): Promise<boolean> {
+    let known = this.healthchecked.get(container);
+    if (known === undefined) {
+      try {
+        const inspect = await this.docker.inspectContainer(container);
+        // Gone already: its next events are a destroy's.
+        if (!inspect) return false;
+        known = inspect.State.Health !== undefined;
+      } catch (error) {
+        this.log.debug({ err: error, container }, 'engine events: could not inspect the container; taken as without a healthcheck');
+        return false;
+      }
+      this.healthchecked.set(container, known);
+    }
+    return known;
   }
 }
 
-function fromAction(event: EngineEvent): ContainerObservation {
+/** A container's state as the event tells it; a started container with a healthcheck is `starting` until it reports. */
+function fromAction(event: EngineEvent, healthchecked = false): ContainerObservation {
   const exitCode = Number(event.Actor.Attributes.exitCode ?? 0);
-  const status: Record<string, string> = { create: 'created', start: 'running', health_status: 'running', die: 'exited', stop: 'exited' };
-  const health = event.Action.startsWith('health_status: ') ? event.Action.slice('health_status: '.length) : undefined;
+  const action = event.Action.split(':')[0];
+  const status: Record<string, string> = { create: 'created', start: 'running', health_status: 'running', die: 'exited' };
+  const health = event.Action.startsWith('health_status: ')
+    ? event.Action.slice('health_status: '.length)
+    : healthchecked
+      ? 'starting'
+      : undefined;
   return {
     State: {
-      Status: status[event.Action.split(':')[0]] ?? 'dead',
+      Status: status[action] ?? 'dead',
       ExitCode: exitCode,
-      Running: event.Action === 'start',
+      Running: action === 'start' || action === 'health_status',
       ...(health ? { Health: { Status: health } } : {}),
     },
   } as unknown as ContainerInspect;

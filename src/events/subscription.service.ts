@@ -12,8 +12,9 @@ import { REVISION_CHANNEL, type RevisionEvent } from '../history/revision-store'
  */
 const servicesOfEvents = new WeakMap<ServiceStateEvent, Promise<ServiceView | null>>();
 
-// Each subscription is de-duplicated: the engine sends `die` and `stop` for one exit, and a poller taking
-// over from another replica publishes the status it reads first.
+// Each subscription is de-duplicated: a service state repeating the one before, a state older than the last
+// delivered (an engine follower taking over replays the last seconds), a poller taking over from another
+// replica publishing the status it reads first.
 export class SubscriptionService {
   constructor(
     private readonly events: Events,
@@ -26,10 +27,14 @@ export class SubscriptionService {
   service(event: ServiceStateEvent): Promise<ServiceView | null> {
     let read = servicesOfEvents.get(event);
     if (!read) {
-      read = this.readService(event.serviceId).catch((error: unknown) => {
-        if (error instanceof NotFoundError) return null;
-        throw error;
-      });
+      read = this.readService(event.serviceId).then(
+        // The event's state, not the list's: the engine lists a container that has just died as running for a moment.
+        (view) => ({ ...view, state: { load_state: event.loadState, active_state: event.activeState, sub_state: event.subState } }),
+        (error: unknown) => {
+          if (error instanceof NotFoundError) return null;
+          throw error;
+        },
+      );
       servicesOfEvents.set(event, read);
     }
     return read;
@@ -38,13 +43,16 @@ export class SubscriptionService {
   async serviceStates(filter: { appId?: number | null; serviceId?: number | null }): Promise<AsyncIterableIterator<ServiceStateEvent>> {
     if (filter.appId != null) await this.checkApp(filter.appId);
     this.events.serviceStates.ensureStarted();
-    const last = new Map<number, string>();
+    const last = new Map<number, { state: string; at: string }>();
     return this.events.bus.subscribe<ServiceStateEvent>(SERVICE_STATE_CHANNEL, (event) => {
       if (filter.appId != null && event.appId !== filter.appId) return undefined;
       if (filter.serviceId != null && event.serviceId !== filter.serviceId) return undefined;
       const state = JSON.stringify([event.loadState, event.activeState, event.subState]);
-      if (last.get(event.serviceId) === state) return undefined;
-      last.set(event.serviceId, state);
+      const before = last.get(event.serviceId);
+      // A repeat of the state before (a healthy report of a running container), or a follower taking over
+      // replaying what was delivered already (ISO times of one format compare as strings).
+      if (before && (before.state === state || event.at < before.at)) return undefined;
+      last.set(event.serviceId, { state, at: event.at });
       return event;
     });
   }

@@ -9,6 +9,7 @@ import { useCostLimit } from '../graphql/cost';
 import { hideSuggestions, inputTextsRule, limitRules, validationAborted } from '../graphql/limits';
 import { useOperationMetrics } from '../graphql/operation-metrics';
 import { partialResults } from '../graphql/partial-results';
+import { useSharedSubscriptionResults } from '../graphql/shared-subscriptions';
 import { apqPlugin, loadTrustedDocuments, trustedDocumentsPlugins } from '../graphql/persisted';
 import { maskGraphQLError } from './errors';
 
@@ -45,6 +46,8 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
     // Depth and cost need the variables: checked before execution, for every transport.
     useCostLimit(limits),
   ];
+  // One execution per event for all the subscribers of one subscription.
+  plugins.push(useSharedSubscriptionResults());
   if (deps.config.compiledQueries) plugins.push(useCompiledQueries());
   // After the compiled queries: it times and traces the execute function that really runs.
   plugins.push(useOperationMetrics());

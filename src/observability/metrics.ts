@@ -27,6 +27,13 @@ export const subscriptionsOpen = new Gauge({
   registers: [registry],
 });
 
+export const subscriptionResults = new Counter({
+  name: 'graphql_subscription_results_total',
+  help: 'Results of subscription events: executed once per event and distinct subscription, reused for each further subscriber of it.',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
 export const dbQueries = new Histogram({
   name: 'db_client_operation_duration_seconds',
   help: 'SQL statements run through the ORM, by statement kind and outcome.',
