@@ -1,4 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
+import { createSecureContext } from 'node:tls';
 import { Pool, errors as undiciErrors } from 'undici';
 import { z } from 'zod';
 import {
@@ -204,7 +205,12 @@ export class AgentClient {
     const blob = decodeAuthBlob(target.authBlob);
     const pool = new Pool(new URL(blob.endpointUrl).origin, {
       connections: this.options.connections,
-      connect: { ca: blob.certificatePem, rejectUnauthorized: true, timeout: this.options.connectTimeoutMs },
+      // One context per pool: given `ca`, every connection parsed the certificate into a context of its own.
+      connect: {
+        secureContext: createSecureContext({ ca: blob.certificatePem }),
+        rejectUnauthorized: true,
+        timeout: this.options.connectTimeoutMs,
+      },
       headersTimeout: this.options.headersTimeoutMs,
       bodyTimeout: this.options.bodyTimeoutMs,
     });
