@@ -1,7 +1,10 @@
 import { createClient, type Client } from 'graphql-ws';
 import { request } from 'undici';
 import WebSocket from 'ws';
-import { ADMIN_TOKEN, type GraphQLBody } from '../helpers/app';
+import { expect } from '@jest/globals';
+import { ADMIN_TOKEN, type GraphQLBody, type TestApp } from '../helpers/app';
+import type { Identified } from '../helpers/bodies';
+import { TEST_IMAGE } from '../helpers/docker';
 
 const TIMEOUT_MS = 20_000;
 
@@ -181,4 +184,22 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** One container that runs until it is stopped (and stops at once on TERM). */
+export const SLEEPER_COMPOSE = `services:\n  sleeper:\n    image: ${TEST_IMAGE}\n    command: sh -c 'trap "exit 0" TERM; while :; do sleep 0.1; done'\n`;
+
+/** Makes the sleeper app; with `running`, resolves once its service reports running. */
+export async function sleeperApp(t: TestApp, options: { running?: boolean } = {}): Promise<{ appId: number; serviceId: number }> {
+  const app = await t.request<Identified>('POST', '/apps', { body: { compose_yaml: SLEEPER_COMPOSE } });
+  expect(app.status).toBe(200);
+  const [service] = (await t.request<{ id: number }[]>('GET', `/apps/${app.body.id}/services`)).body;
+  if (options.running) {
+    await until(
+      async () =>
+        (await t.request<{ sub_state: string }>('GET', `/apps/${app.body.id}/services/${service.id}`)).body.sub_state === 'running',
+      'the container to run',
+    );
+  }
+  return { appId: app.body.id, serviceId: service.id };
 }

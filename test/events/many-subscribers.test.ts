@@ -1,9 +1,9 @@
 import { expect } from '@jest/globals';
 import { engineCalls } from '../../src/observability/metrics';
 import { startTestApp, type TestApp } from '../helpers/app';
-import type { Identified } from '../helpers/bodies';
-import { describeDocker, removeByLabel, TEST_IMAGE, testDockerClient } from '../helpers/docker';
-import { sseSubscribe, until, type ResultStream } from './clients';
+import { describeDocker, removeByLabel, testDockerClient } from '../helpers/docker';
+import { instanceId } from '../apps/fixtures';
+import { sleeperApp, sseSubscribe, until, type ResultStream } from './clients';
 
 const SUBSCRIBERS = 6;
 const STATES = `subscription ($appId: Int!) {
@@ -40,8 +40,7 @@ describeDocker('many subscribers of one service', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    const rows: { id: string }[] = await t.app.orm.em.getConnection().execute('select id from platform_instance');
-    instance = rows[0].id;
+    instance = await instanceId(t);
   });
 
   afterAll(async () => {
@@ -51,19 +50,9 @@ describeDocker('many subscribers of one service', () => {
   });
 
   test('a change is read once for all the subscribers that select the service', async () => {
-    const command = `sh -c 'trap "exit 0" TERM; while :; do sleep 0.1; done'`;
-    const app = await t.request<Identified>('POST', '/apps', {
-      body: { compose_yaml: `services:\n  sleeper:\n    image: ${TEST_IMAGE}\n    command: ${command}\n` },
-    });
-    expect(app.status).toBe(200);
-    const [service] = (await t.request<{ id: number; sub_state: string }[]>('GET', `/apps/${app.body.id}/services`)).body;
-    await until(
-      async () =>
-        (await t.request<{ sub_state: string }>('GET', `/apps/${app.body.id}/services/${service.id}`)).body.sub_state === 'running',
-      'the container to run',
-    );
+    const { appId, serviceId } = await sleeperApp(t, { running: true });
     for (let i = 0; i < SUBSCRIBERS; i++) {
-      const stream = await sseSubscribe(t.url, STATES, { appId: app.body.id });
+      const stream = await sseSubscribe(t.url, STATES, { appId });
       expect(stream.status).toBe(200);
       streams.push(stream);
     }
@@ -72,13 +61,13 @@ describeDocker('many subscribers of one service', () => {
 
     const before = await containerLists();
     const inspectsBefore = await inspects();
-    const [container] = await testDockerClient().listContainers({ all: true, labels: { 'platform.app': String(app.body.id) } });
+    const [container] = await testDockerClient().listContainers({ all: true, labels: { 'platform.app': String(appId) } });
     await testDockerClient().stopContainer(container.Id, 10);
     for (const stream of streams) {
       let event: StateEvent;
       do event = (await stream.next<{ serviceStateChanged: StateEvent }>(30_000)).data.serviceStateChanged;
       while (event.subState !== 'exited');
-      expect(event).toEqual({ serviceId: service.id, subState: 'exited', service: { databaseId: service.id, subState: 'exited' } });
+      expect(event).toEqual({ serviceId, subState: 'exited', service: { databaseId: serviceId, subState: 'exited' } });
     }
     // One read for the change the engine reported (`die`), not one per subscriber.
     expect((await containerLists()) - before).toBeLessThanOrEqual(2);

@@ -1,8 +1,8 @@
 import { expect, jest } from '@jest/globals';
 import { startTestApp, type TestApp } from '../helpers/app';
-import type { Identified } from '../helpers/bodies';
-import { describeDocker, removeByLabel, TEST_IMAGE, testDockerClient } from '../helpers/docker';
-import { sseSubscribe, until, type ResultStream } from './clients';
+import { describeDocker, removeByLabel, testDockerClient } from '../helpers/docker';
+import { instanceId } from '../apps/fixtures';
+import { sleeperApp, sseSubscribe, until, type ResultStream } from './clients';
 
 const STATES = `subscription ($appId: Int!) {
   serviceStateChanged(appId: $appId) { serviceId loadState activeState subState }
@@ -29,8 +29,7 @@ describeDocker('a quick stop and start', () => {
 
   beforeAll(async () => {
     t = await startTestApp({}, { events: { leaderRetryMs: 60_000 } });
-    const rows: { id: string }[] = await t.app.orm.em.getConnection().execute('select id from platform_instance');
-    instance = rows[0].id;
+    instance = await instanceId(t);
   });
 
   afterAll(async () => {
@@ -40,28 +39,18 @@ describeDocker('a quick stop and start', () => {
   });
 
   test('reaches subscribers as both changes the engine reported', async () => {
-    const command = `sh -c 'trap "exit 0" TERM; while :; do sleep 0.1; done'`;
-    const app = await t.request<Identified>('POST', '/apps', {
-      body: { compose_yaml: `services:\n  sleeper:\n    image: ${TEST_IMAGE}\n    command: ${command}\n` },
-    });
-    expect(app.status).toBe(200);
-    const [service] = (await t.request<{ id: number }[]>('GET', `/apps/${app.body.id}/services`)).body;
-    await until(
-      async () =>
-        (await t.request<{ sub_state: string }>('GET', `/apps/${app.body.id}/services/${service.id}`)).body.sub_state === 'running',
-      'the container to run',
-    );
+    const { appId, serviceId } = await sleeperApp(t, { running: true });
     expect(t.app.deps.events.serviceStates.following).toBe(false);
     const docker = testDockerClient();
     try {
-      const [container] = await docker.listContainers({ all: true, labels: { 'platform.app': String(app.body.id) } });
+      const [container] = await docker.listContainers({ all: true, labels: { 'platform.app': String(appId) } });
       await docker.stopContainer(container.Id, 10);
       await docker.startContainer(container.Id);
     } finally {
       await docker.close();
     }
 
-    const subscribed = await sseSubscribe(t.url, STATES, { appId: app.body.id });
+    const subscribed = await sseSubscribe(t.url, STATES, { appId });
     expect(subscribed.status).toBe(200);
     streams.push(subscribed);
     const stream = subscribed;
@@ -70,7 +59,7 @@ describeDocker('a quick stop and start', () => {
     while (seen.at(-1)?.subState !== 'running' || !seen.some((e) => e.subState === 'exited')) {
       seen.push((await stream.next<{ serviceStateChanged: StateEvent }>(30_000)).data.serviceStateChanged);
     }
-    const state = (activeState: string, subState: string) => ({ serviceId: service.id, loadState: 'loaded', activeState, subState });
+    const state = (activeState: string, subState: string) => ({ serviceId, loadState: 'loaded', activeState, subState });
     // Created, started by the app's start; then the test's stop and start.
     expect(seen).toEqual([state('inactive', 'dead'), state('active', 'running'), state('inactive', 'exited'), state('active', 'running')]);
   }, 120_000);
@@ -80,20 +69,16 @@ describeDocker('a quick stop and start', () => {
    * holds an inspect) until the container runs again.
    */
   test('followed live, a stop and start handled late still reach subscribers as both changes', async () => {
-    const command = `sh -c 'trap "exit 0" TERM; while :; do sleep 0.1; done'`;
     const docker = t.app.deps.engineRuntime.docker;
     const subscribed = await sseSubscribe(t.url, 'subscription { serviceStateChanged { appId serviceId loadState activeState subState } }');
     expect(subscribed.status).toBe(200);
     streams.push(subscribed);
     await until(() => t.app.deps.events.serviceStates.following, 'the engine follower');
-    const app = await t.request<Identified>('POST', '/apps', {
-      body: { compose_yaml: `services:\n  sleeper:\n    image: ${TEST_IMAGE}\n    command: ${command}\n` },
-    });
-    expect(app.status).toBe(200);
+    const { appId } = await sleeperApp(t);
     const next = async () => {
       for (;;) {
         const event = (await subscribed.next<{ serviceStateChanged: StateEvent & { appId: number } }>(30_000)).data.serviceStateChanged;
-        if (event.appId === app.body.id) return event;
+        if (event.appId === appId) return event;
       }
     };
     let event: StateEvent & { appId: number };
@@ -109,7 +94,7 @@ describeDocker('a quick stop and start', () => {
     });
     const engine = testDockerClient();
     try {
-      const [container] = await engine.listContainers({ all: true, labels: { 'platform.app': String(app.body.id) } });
+      const [container] = await engine.listContainers({ all: true, labels: { 'platform.app': String(appId) } });
       await engine.stopContainer(container.Id, 10);
       await engine.startContainer(container.Id);
     } finally {
@@ -118,7 +103,7 @@ describeDocker('a quick stop and start', () => {
     }
     try {
       const state = (activeState: string, subState: string) => ({
-        appId: app.body.id,
+        appId,
         serviceId: event.serviceId,
         loadState: 'loaded',
         activeState,
