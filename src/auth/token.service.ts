@@ -103,21 +103,25 @@ export class TokenService {
  * request pays no fork for it (bench/RESULTS.md, scenario 1).
  */
 export async function authenticateToken(em: EntityManager, adminToken: string | undefined, token: string): Promise<Identity | null> {
-  if (adminToken && safeEqual(token, adminToken)) {
+  // One hash per request serves both the constant-time ADMIN_TOKEN comparison and the row lookup.
+  const digest = createHash('sha256').update(token).digest();
+  if (adminToken && timingSafeEqual(digest, adminDigestOf(adminToken))) {
     return { tokenId: null, username: 'admin', email: null, scopes: expandScopes(['admin']) };
   }
   if (!token.startsWith(TOKEN_PREFIX)) return null;
   const [row] = await queryRows<{ id: number; username: string; email: string | null; scopes: Scope[] }>(
     em,
     'select id, username, email, scopes from api_tokens where digest = $1 and revoked_at is null',
-    [digestToken(token)],
+    [digest.toString('hex')],
   );
   if (!row) return null;
   return { tokenId: row.id, username: row.username, email: row.email, scopes: expandScopes(row.scopes) };
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a).digest();
-  const db = createHash('sha256').update(b).digest();
-  return timingSafeEqual(da, db);
+let adminDigest: { token: string; digest: Buffer } | undefined;
+
+/** ADMIN_TOKEN's digest, made once rather than on every request. */
+function adminDigestOf(adminToken: string): Buffer {
+  if (adminDigest?.token !== adminToken) adminDigest = { token: adminToken, digest: createHash('sha256').update(adminToken).digest() };
+  return adminDigest.digest;
 }
