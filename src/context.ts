@@ -51,9 +51,9 @@ export interface AppDeps {
   automation: Automation;
 }
 
+/** No entity manager: resolvers reach the database through services, which fork one when they need it. */
 export interface Context {
   identity: Identity;
-  em: EntityManager;
   log: Logger;
   services: Services;
 }
@@ -237,13 +237,5 @@ export function createServices(em: EntityManager | (() => EntityManager), deps: 
 /** The request's fork is made on first use: a read through pooled connections needs none. */
 export function createContext(identity: Identity, deps: AppDeps): Context {
   let em: EntityManager | undefined;
-  const fork = () => (em ??= deps.orm.em.fork());
-  return {
-    identity,
-    get em() {
-      return fork();
-    },
-    log: deps.log,
-    services: createServices(fork, deps, identity),
-  };
+  return { identity, log: deps.log, services: createServices(() => (em ??= deps.orm.em.fork()), deps, identity) };
 }
