@@ -45,19 +45,8 @@ export class TokenService {
   ) {}
 
   /** ADMIN_TOKEN is compared in constant time. */
-  async authenticate(token: string): Promise<Identity | null> {
-    if (this.adminToken && safeEqual(token, this.adminToken)) {
-      return { tokenId: null, username: 'admin', email: null, scopes: expandScopes(['admin']) };
-    }
-    if (!token.startsWith(TOKEN_PREFIX)) return null;
-    // Every request with an issued token runs this: a row read, not a managed entity (bench/RESULTS.md, scenario 1).
-    const [row] = await queryRows<{ id: number; username: string; email: string | null; scopes: Scope[] }>(
-      this.em,
-      'select id, username, email, scopes from api_tokens where digest = $1 and revoked_at is null',
-      [digestToken(token)],
-    );
-    if (!row) return null;
-    return { tokenId: row.id, username: row.username, email: row.email, scopes: expandScopes(row.scopes) };
+  authenticate(token: string): Promise<Identity | null> {
+    return authenticateToken(this.em, this.adminToken, token);
   }
 
   async issue(input: { name: string; username?: string | null; email?: string | null; scopes: Scope[] }): Promise<IssuedToken> {
@@ -108,8 +97,31 @@ export class TokenService {
   }
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a).digest();
-  const db = createHash('sha256').update(b).digest();
-  return timingSafeEqual(da, db);
+/**
+ * The caller behind a bearer token, read on every request (a revoked token is refused on the next
+ * one). A row read through the pool, no managed entity: `em` may be the ORM's root manager, so a
+ * request pays no fork for it (bench/RESULTS.md, scenario 1).
+ */
+export async function authenticateToken(em: EntityManager, adminToken: string | undefined, token: string): Promise<Identity | null> {
+  // One hash per request serves both the constant-time ADMIN_TOKEN comparison and the row lookup.
+  const digest = createHash('sha256').update(token).digest();
+  if (adminToken && timingSafeEqual(digest, adminDigestOf(adminToken))) {
+    return { tokenId: null, username: 'admin', email: null, scopes: expandScopes(['admin']) };
+  }
+  if (!token.startsWith(TOKEN_PREFIX)) return null;
+  const [row] = await queryRows<{ id: number; username: string; email: string | null; scopes: Scope[] }>(
+    em,
+    'select id, username, email, scopes from api_tokens where digest = $1 and revoked_at is null',
+    [digest.toString('hex')],
+  );
+  if (!row) return null;
+  return { tokenId: row.id, username: row.username, email: row.email, scopes: expandScopes(row.scopes) };
+}
+
+let adminDigest: { token: string; digest: Buffer } | undefined;
+
+/** ADMIN_TOKEN's digest, made once rather than on every request. */
+function adminDigestOf(adminToken: string): Buffer {
+  if (adminDigest?.token !== adminToken) adminDigest = { token: adminToken, digest: createHash('sha256').update(adminToken).digest() };
+  return adminDigest.digest;
 }

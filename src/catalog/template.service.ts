@@ -14,11 +14,25 @@ export interface KeywordCount {
 }
 
 export class TemplateService {
-  constructor(private readonly em: EntityManager) {}
+  private readonly emOf: () => EntityManager;
+  private readonly reads: EntityManager;
+
+  /**
+   * `em` as a function is called on first need; views only borrow pooled connections, through
+   * `reads` (any manager of the ORM: the root one spares a request its fork).
+   */
+  constructor(em: EntityManager | (() => EntityManager), reads?: EntityManager) {
+    this.emOf = typeof em === 'function' ? em : () => em;
+    this.reads = reads ?? (typeof em === 'function' ? em() : em);
+  }
+
+  private get em(): EntityManager {
+    return this.emOf();
+  }
 
   /** Rows straight into views, as listViews: a page is read often and never flushed. */
   pageViews(window: KeysetPage): Promise<TemplateView[]> {
-    return templateViewsPage(this.em, window);
+    return templateViewsPage(this.reads, window);
   }
 
   count(): Promise<number> {
@@ -38,11 +52,11 @@ export class TemplateService {
 
   /** For reading only: no managed entities. */
   listViews(): Promise<TemplateView[]> {
-    return templateViews(this.em);
+    return templateViews(this.reads);
   }
 
   async getView(id: number): Promise<TemplateView> {
-    const [view] = await templateViews(this.em, [id]);
+    const [view] = await templateViews(this.reads, [id]);
     if (!view) throw NotFoundError.of('template', id);
     return view;
   }

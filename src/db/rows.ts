@@ -11,19 +11,24 @@ interface PoolClient {
 }
 
 /** Skips MikroORM's query path (inlining, knex, logging), costly on hot reads; joins no transaction, rows as pg parses them. */
-export async function queryRows<T>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
-  const connection = await acquireConnection(em);
-  try {
-    return await connection.query<T>(sql, params);
-  } finally {
-    await connection.release();
-  }
+export function queryRows<T>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  return withConnection(em, (connection) => connection.query<T>(sql, params));
 }
 
 /** A connection of MikroORM's pool, held until released: statements on one session. */
 export interface HeldConnection {
   query<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   release(): Promise<void>;
+}
+
+/** `work` on one pooled connection, released however it ends. */
+export async function withConnection<T>(em: EntityManager, work: (connection: HeldConnection) => Promise<T>): Promise<T> {
+  const connection = await acquireConnection(em);
+  try {
+    return await work(connection);
+  } finally {
+    await connection.release();
+  }
 }
 
 export async function acquireConnection(em: EntityManager): Promise<HeldConnection> {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { SubscriptionTicketService } from '../auth/ticket.service';
-import { TokenService, type Identity } from '../auth/token.service';
+import { authenticateToken, type Identity } from '../auth/token.service';
 import type { AppDeps } from '../context';
 import { UnauthenticatedError } from '../errors';
 import { identifySession } from './console-session';
@@ -32,7 +32,8 @@ export async function redeemTicket(deps: AppDeps, ticket: string): Promise<Ident
 export async function identify(deps: AppDeps, authorization: string | undefined): Promise<Identity> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw new UnauthenticatedError('a bearer token is required (Authorization: Bearer <token>)');
-  const identity = await new TokenService(deps.orm.em.fork(), deps.config.adminToken).authenticate(match[1]);
+  // The root manager: the lookup only borrows a pooled connection, no entity enters an identity map.
+  const identity = await authenticateToken(deps.orm.em, deps.config.adminToken, match[1]);
   if (!identity) throw new UnauthenticatedError('the bearer token is not valid');
   return identity;
 }
