@@ -58,14 +58,16 @@ export class RevisionStore {
   /** Numbered after the highest so far (pruned ones included), in progress until settled. */
   async open(owner: RevisionOwner, draft: RevisionDraft): Promise<Revision> {
     const revision = await this.em.transactional(async (em) => {
-      const [{ max }] = await em
-        .getConnection()
-        .execute<{ max: number | null }[]>(
-          'appId' in owner
-            ? 'select max(number) as max from revisions where app_id = ?'
-            : 'select max(number) as max from revisions where target_id = ? and deployment_id = ?',
-          'appId' in owner ? [owner.appId] : [owner.targetId, owner.deploymentId],
-        );
+      const [{ max }] = await em.getConnection().execute<{ max: number | null }[]>(
+        'appId' in owner
+          ? 'select max(number) as max from revisions where app_id = ?'
+          : 'select max(number) as max from revisions where target_id = ? and deployment_id = ?',
+        'appId' in owner ? [owner.appId] : [owner.targetId, owner.deploymentId],
+        'all',
+        // In the transaction: without it the statement took a second pooled connection, and ten
+        // revisions opened at once held the whole pool waiting for an eleventh (deploys got 503).
+        em.getTransactionContext(),
+      );
       const created = em.create(Revision, {
         appId: 'appId' in owner ? owner.appId : null,
         targetId: 'targetId' in owner ? owner.targetId : null,

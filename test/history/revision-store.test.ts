@@ -31,6 +31,18 @@ describe('revisions: numbering, retention and what a diff shows', () => {
     await t.close();
   });
 
+  test('more revisions opened at once than the pool has connections all open (each numbers itself in its own transaction)', async () => {
+    // Ten at once held the pool's ten connections in BEGIN, each waiting for an eleventh until the
+    // pool's 60 s timeout: fifty deploys at once got 503s.
+    const owners = Array.from({ length: 12 }, (_, i) => ({ targetId: 9, deploymentId: 900 + i }));
+    const opened = await Promise.all(
+      owners.map((owner) =>
+        new RevisionStore(t.app.orm.em.fork(), 3).open(owner, { action: 'create', definition: definition('v1', 'x'), author }),
+      ),
+    );
+    expect(opened.map((r) => [r.deploymentId, r.number])).toEqual(owners.map((o) => [o.deploymentId, 1]));
+  }, 120_000);
+
   test('beyond the retention the oldest go, but never the current one nor the one a one-step rollback goes to', async () => {
     const store = new RevisionStore(t.app.orm.em.fork(), 3);
     const owner = { targetId: 7, deploymentId: 70 };
