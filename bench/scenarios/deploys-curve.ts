@@ -1,5 +1,5 @@
 import { curveResult, load1, point, rssWatch } from '../lib/curve';
-import { send } from '../lib/http';
+import { get, send } from '../lib/http';
 import type { BenchPostgres } from '../lib/postgres';
 import { migrate } from '../lib/seed';
 import { startService } from '../lib/service';
@@ -23,7 +23,6 @@ export async function deploysCurve(pg: BenchPostgres, dataDir: string, options: 
   await (await migrate(url)).close(true);
   const service = await startService({ dataDir, databaseUrl: url });
   const points: CurvePoint[] = [];
-  const made: number[] = [];
   try {
     for (const size of options.sizes) {
       const rss = rssWatch(service.child.pid);
@@ -36,7 +35,6 @@ export async function deploysCurve(pg: BenchPostgres, dataDir: string, options: 
             const app = (await send('POST', `${service.url}/apps`, { compose_yaml: COMPOSE, name: `bench-deploy-${size}-${i}` })) as {
               id: number;
             };
-            made.push(app.id);
             await untilRunning(service, app.id, 300_000);
           } catch (error) {
             errors++;
@@ -47,10 +45,10 @@ export async function deploysCurve(pg: BenchPostgres, dataDir: string, options: 
       const totalMs = performance.now() - started;
       points.push(point(size, { totalMs, msPerApp: totalMs / size, errors, rssPeakMb: rss.peak(), load: load1() }));
       if (problems.length) process.stderr.write(`deploys at ${size}: ${problems.join(' | ')}\n`);
-      for (const id of made.splice(0)) await send('DELETE', `${service.url}/apps/${id}`, undefined, 204).catch(() => undefined);
+      await deleteApps(service.url);
     }
   } finally {
-    for (const id of made) await send('DELETE', `${service.url}/apps/${id}`, undefined, 204).catch(() => undefined);
+    await deleteApps(service.url).catch(() => undefined);
     await service.stop();
   }
   return [
@@ -66,4 +64,10 @@ export async function deploysCurve(pg: BenchPostgres, dataDir: string, options: 
       check: (p, ratio) => ratio <= 2 && p.every((x) => x.errors === 0),
     }),
   ];
+}
+
+/** Every app of the bench's database, those whose create answered an error too (they may have run). */
+async function deleteApps(url: string): Promise<void> {
+  const apps = (await get(`${url}/apps`, true)) as { id: number }[];
+  for (const app of apps) await send('DELETE', `${url}/apps/${app.id}`, undefined, 204).catch(() => undefined);
 }
