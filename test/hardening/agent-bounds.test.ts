@@ -5,7 +5,8 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import type { Identified } from '../helpers/bodies';
 
 const METADATA = JSON.stringify({ agent: { version: '9.9.9' }, adapter: { version: '1.0', type: 'fake' } });
-const TIMEOUT_MS = 1000;
+// Long enough for the 4 MB cut on a loaded machine, short enough that the drip is not waited for long.
+const TIMEOUT_MS = 3000;
 
 /**
  * Writes `total` bytes of a JSON array as fast as the socket takes them, without holding them;
