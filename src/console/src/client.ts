@@ -13,6 +13,12 @@ import { possibleTypes } from '../../../schema/possible-types.json';
 const byDatabaseId = (data: Record<string, unknown>): string | null =>
   typeof data.databaseId === 'number' ? String(data.databaseId) : null;
 
+/**
+ * Fires each time a subscription's stream is open on the server. A page that read a state before its
+ * subscription was registered reads it again then: a change between the two reached neither.
+ */
+export const subscriptionsOpened = new EventTarget();
+
 export function createConsoleClient(csrfToken: string, onUnauthenticated: () => void): Client {
   const headers = { 'x-csrf-token': csrfToken };
   const sse = createSseClient({ url: '/graphql/stream', credentials: 'same-origin', headers });
@@ -100,7 +106,9 @@ export function createConsoleClient(csrfToken: string, onUnauthenticated: () => 
         forwardSubscription(operation) {
           return {
             subscribe(sink) {
-              const dispose = sse.subscribe({ ...operation, query: operation.query ?? '' }, sink);
+              const dispose = sse.subscribe({ ...operation, query: operation.query ?? '' }, sink, {
+                connected: () => subscriptionsOpened.dispatchEvent(new Event('opened')),
+              });
               return { unsubscribe: dispose };
             },
           };

@@ -3,6 +3,7 @@ import { useClient, useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleAppJournalQuery, ConsoleAppQuery } from '../gql/graphql';
 import { navigate } from '../router';
+import { subscriptionsOpened } from '../client';
 import { Alert, failureOf, RequestError, ScopedButton, StateBadge } from '../ui';
 import { History } from './History';
 
@@ -194,8 +195,14 @@ const DeleteApp = graphql(`
 `);
 
 export function AppPage({ id }: { id: number }) {
-  const [{ data, fetching, error }] = useQuery({ query: AppQuery, variables: { id } });
+  const [{ data, fetching, error }, reread] = useQuery({ query: AppQuery, variables: { id } });
   useSubscription({ query: StatesSubscription, variables: { appId: id } });
+  // A service that came up between the read and the subscription would otherwise stay as first read.
+  useEffect(() => {
+    const again = () => reread({ requestPolicy: 'network-only' });
+    subscriptionsOpened.addEventListener('opened', again);
+    return () => subscriptionsOpened.removeEventListener('opened', again);
+  }, [reread]);
   const [deleting, deleteApp] = useMutation(DeleteApp);
   const [confirming, setConfirming] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
