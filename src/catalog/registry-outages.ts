@@ -32,20 +32,15 @@ export class RegistryOutages {
     return { ask: true };
   }
 
-  /** Whatever the answer was, the registry answered: searches ask it again. */
-  answered(registryId: number): void {
-    this.outages.delete(registryId);
-  }
-
   /** Only a registry nothing reached counts as out; one that answered with an error still answers. */
   failed(registryId: number, error: unknown): void {
-    if (!(error instanceof UnreachableError || error instanceof UpstreamTimeoutError)) return this.answered(registryId);
+    if (!(error instanceof UnreachableError || error instanceof UpstreamTimeoutError)) return this.forget(registryId);
     const misses = (this.outages.get(registryId)?.misses ?? 0) + 1;
     const pause = Math.min(OUTAGE_FIRST_MS * 2 ** (misses - 1), OUTAGE_CAP_MS);
     this.outages.set(registryId, { misses, until: this.now() + pause, probing: false });
   }
 
-  /** A registry's endpoint or credentials changed: whatever was learnt about it no longer holds. */
+  /** It answered (whatever the answer), or its endpoint or credentials changed: searches ask it again. */
   forget(registryId: number): void {
     this.outages.delete(registryId);
   }

@@ -139,7 +139,7 @@ export class SearchService {
         terms,
         { timeoutMs: this.registryTimeoutMs, limit, policy: this.outbound },
       );
-      this.outages.answered(registry.id);
+      this.outages.forget(registry.id);
       return { hits: images.map((image) => ({ template: null, registry, image })), errors: [] };
     } catch (error) {
       this.outages.failed(registry.id, error);

@@ -78,13 +78,13 @@ const TLS_CODES = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
+/** Targets whose connections are opened at once (a few dozen: a fleet of hundreds would contend for the CPU). */
+const OPEN_AT_ONCE = 32;
+
 /**
  * The token's certificate is each pool's sole CA, SANs still checked (no SNI for an IP endpoint: TLS forbids it).
  * Every failure becomes a catalogue error naming the target and the cause.
  */
-/** Targets whose connections are opened at once (a few dozen: a fleet of hundreds would contend for the CPU). */
-const OPEN_AT_ONCE = 32;
-
 export class AgentClient {
   private readonly pools = new Map<string, { authBlob: string; pool: Pool; blob: AuthBlob; basePath: string }>();
   /** Per target id, the connection being opened ahead of the first call; calls meanwhile wait for it. */

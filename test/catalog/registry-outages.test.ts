@@ -112,7 +112,7 @@ describe('RegistryOutages', () => {
     outages.failed(2, timeout);
     now += OUTAGE_FIRST_MS;
     expect(outages.admit(1)).toEqual({ ask: true });
-    outages.answered(1);
+    outages.forget(1);
     expect(outages.admit(1)).toEqual({ ask: true });
     expect(outages.admit(2)).toEqual({ ask: true });
     outages.failed(2, new UpstreamError('Registry "R": answered 500'));
