@@ -32,4 +32,4 @@ USER platform:platform
 VOLUME ["/data", "/agent-data"]
 EXPOSE 8080
 # What `npm start` runs (package.json "start"); test/container/image.test.ts keeps the two equal.
-CMD ["node", "--max-old-space-size=1024", "dist/src/main.js"]
+CMD ["node", "--max-old-space-size=1024", "--max-semi-space-size=32", "dist/src/main.js"]
