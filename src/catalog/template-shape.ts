@@ -78,6 +78,7 @@ export interface TemplateRow {
   created_at: string | Date;
   updated_at: string | Date;
   documentation: string | null;
+  images: ImageRow[];
 }
 
 export type ImageRow = Partial<ImageDefinition> & { id: number; template_id: number };
@@ -98,7 +99,7 @@ export function templateView(template: Template): TemplateView {
   };
 }
 
-export function templateRowView(row: TemplateRow, images: readonly ImageRow[]): TemplateView {
+export function templateRowView(row: TemplateRow): TemplateView {
   return {
     id: row.id,
     name: row.name,
@@ -110,7 +111,7 @@ export function templateRowView(row: TemplateRow, images: readonly ImageRow[]): 
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     documentation: row.documentation,
-    images: images.map((image) => imageView(image, image.id)),
+    images: row.images.map((image) => imageView(image, image.id)),
   };
 }
 
