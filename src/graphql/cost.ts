@@ -73,7 +73,7 @@ export function fieldCost<C extends object>(args: Args, ctx: C, field: GraphQLFi
 
 /** Depth and cost, checked before an operation runs on every transport (HTTP, SSE and WebSocket all go through envelop). */
 export function useCostLimit(limits: QueryLimits): Plugin {
-  // Without counted lists the verdict is kept per parsed document (yoga's parser cache reuses it) and variables.
+  // The verdict is kept per parsed document (yoga's parser cache reuses it), variables and counted sizes.
   const verdicts = new WeakMap<DocumentNode, Map<string, GraphQLError[]>>();
   const check = async (args: ExecutionArgs): Promise<GraphQLError[]> => {
     const operation = getOperationAST(args.document, args.operationName);
@@ -93,17 +93,17 @@ export function useCostLimit(limits: QueryLimits): Plugin {
       const count = rootType?.getFields()[name]?.extensions.countRows;
       if (typeof count === 'function') counters.push([`${root}.${name}`, count as (services: Services) => Promise<number>]);
     }
-    let cache: Map<string, GraphQLError[]> | undefined;
-    const key = `${operation.name?.value ?? ''}\n${JSON.stringify(args.variableValues ?? {})}`;
+    let counts: number[] = [];
     if (counters.length > 0) {
-      const counts = await Promise.all(counters.map(([, count]) => count(context.services)));
+      counts = await Promise.all(counters.map(([, count]) => count(context.services)));
       sizes.set(context, new Map(counters.map(([coordinate], i) => [coordinate, counts[i]])));
-    } else {
-      cache = verdicts.get(args.document);
-      if (!cache) verdicts.set(args.document, (cache = new Map<string, GraphQLError[]>()));
-      const known = cache.get(key);
-      if (known) return known;
     }
+    // The verdict depends on the document, its variables and the counted lists' sizes alone.
+    const key = `${operation.name?.value ?? ''}\n${JSON.stringify(args.variableValues ?? {})}\n${counts.join(',')}`;
+    let cache = verdicts.get(args.document);
+    if (!cache) verdicts.set(args.document, (cache = new Map<string, GraphQLError[]>()));
+    const known = cache.get(key);
+    if (known) return known;
     const introspection = rootFields.has('__schema') || rootFields.has('__type') ? introspectionCost(operation.selectionSet, fragments) : 0;
     const errors: GraphQLError[] = [];
     validate(args.schema, args.document, [
@@ -119,8 +119,9 @@ export function useCostLimit(limits: QueryLimits): Plugin {
         },
       }),
     ]);
-    // Bounded: a client sending ever new variables with one document does not grow it forever.
-    if (cache && cache.size < 100) cache.set(key, errors);
+    // Bounded: a client sending ever new variables with one document (or a list that keeps growing) does not grow it forever.
+    if (cache.size >= 100) cache.clear();
+    cache.set(key, errors);
     return errors;
   };
   return {

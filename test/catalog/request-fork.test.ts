@@ -27,6 +27,8 @@ test('reading templates makes no fork; the services of one request share the one
     const view = await context.services.templates.getView(id);
     expect({ name: view.name, images: view.images.map((image) => image.source) }).toEqual({ name: 'forkless', images: ['example/web:1'] });
     expect((await context.services.templates.listViews()).map((v) => v.name)).toEqual(['forkless']);
+    // The count every `templates` list's cost check reads.
+    expect(await context.services.templates.count()).toBe(1);
     expect(fork).toHaveBeenCalledTimes(0);
 
     // A service that needs the manager makes the fork; the next one gets the same (one identity map).
