@@ -19,7 +19,8 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
+import { compileForSpeed } from '../src/graphql/compiled';
 import type { Context } from '../src/context';
 import { BadRequestError, DomainError, errorFromCode } from '../src/errors';
 import type { FieldFailure, RestRequest, RestRoute } from './route-table';
@@ -40,10 +41,15 @@ interface Prepared {
    * 40 routes took 100–170 ms there); mutations run through graphql-js. undefined: not yet tried.
    */
   compiled: CompiledQuery | null | undefined;
+  checkLeaves: boolean;
 }
 
 /** Parses and validates every operation at start-up; a missing or invalid operation stops the start. */
-export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[]): Map<RestRoute, Prepared> {
+export function prepareRoutes(
+  schema: GraphQLSchema,
+  routes: readonly RestRoute[],
+  options: { checkLeaves: boolean },
+): Map<RestRoute, Prepared> {
   const document = restOperationsDocument();
   const errors = validate(
     schema,
@@ -80,15 +86,10 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
       resultPath: route.result === undefined ? [rootName] : route.result.split('.').filter(Boolean),
       typedErrors: typedErrorsOf(schema, operation, document, route.operation),
       compiled: operation.operation === OperationTypeNode.QUERY ? undefined : null,
+      checkLeaves: options.checkLeaves,
     });
   }
   return prepared;
-}
-
-/** graphql-js re-walks the AST on every request, most of a long list's CPU; what graphql-jit cannot take stays on graphql-js. */
-function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string): CompiledQuery | null {
-  const compiled = compileQuery(schema, document, operationName);
-  return isCompiledQuery(compiled) ? compiled : null;
 }
 
 /** `set`: variables the server gives, over what the request says (a paged route's `after`). */
@@ -102,7 +103,9 @@ export async function runRoute(
   const variables = { ...buildVariables(prepared, request), ...set };
   const invalid = variableProblem(prepared, variables);
   if (invalid) return { ok: false, error: invalid };
-  if (prepared.compiled === undefined) prepared.compiled = compile(schema, prepared.document, prepared.route.operation);
+  // graphql-js re-walks the AST on every request, most of a long list's CPU; what graphql-jit cannot take stays on graphql-js.
+  if (prepared.compiled === undefined)
+    prepared.compiled = compileForSpeed(schema, prepared.document, prepared.route.operation, prepared.checkLeaves);
   const result = prepared.compiled
     ? await prepared.compiled.query(undefined, context, variables)
     : await execute({

@@ -60,6 +60,7 @@ const schema = z.object({
   CONSOLE_SESSION_TTL_SECONDS: z.coerce.number().int().positive().max(604800).default(43200),
   GRAPHQL_APQ: z.enum(['true', 'false']).default('true'),
   GRAPHQL_JIT: z.enum(['true', 'false']).default('true'),
+  GRAPHQL_CHECK_LEAVES: z.enum(['true', 'false']).default('false'),
   GRAPHQL_DIRECT: z.enum(['true', 'false']).default('true'),
   GRAPHQL_TRUSTED_DOCUMENTS: z.enum(['true', 'false']).default('false'),
   GRAPHQL_TRUSTED_DOCUMENTS_FILE: z.string().min(1).optional(),
@@ -180,6 +181,8 @@ export interface Config {
   consoleSessionTtlSeconds: number;
   apq: boolean;
   compiledQueries: boolean;
+  /** Every compiled query's leaves are checked against their types (the test suite's guard; costs a walk of each result). */
+  checkCompiledLeaves: boolean;
   /** One JSON operation over POST /graphql skips yoga's fetch layer. */
   directGraphQL: boolean;
   /** Only known documents run: the REST operations and those of `trustedDocumentsFile`. */
@@ -285,6 +288,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleSessionTtlSeconds: e.CONSOLE_SESSION_TTL_SECONDS,
     apq: e.GRAPHQL_APQ === 'true',
     compiledQueries: e.GRAPHQL_JIT === 'true',
+    checkCompiledLeaves: e.GRAPHQL_CHECK_LEAVES === 'true',
     directGraphQL: e.GRAPHQL_DIRECT === 'true' && e.GRAPHQL_TRUSTED_DOCUMENTS === 'false',
     trustedDocuments: e.GRAPHQL_TRUSTED_DOCUMENTS === 'true',
     trustedDocumentsFile: e.GRAPHQL_TRUSTED_DOCUMENTS_FILE ? path.resolve(e.GRAPHQL_TRUSTED_DOCUMENTS_FILE) : undefined,

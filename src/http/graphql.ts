@@ -48,7 +48,7 @@ export function createGraphQL(schema: GraphQLSchema, deps: AppDeps): Yoga {
   ];
   // One execution per event for all the subscribers of one subscription.
   plugins.push(useSharedSubscriptionResults());
-  if (deps.config.compiledQueries) plugins.push(useCompiledQueries());
+  if (deps.config.compiledQueries) plugins.push(useCompiledQueries({ checkLeaves: deps.config.checkCompiledLeaves }));
   // After the compiled queries: it times and traces the execute function that really runs.
   plugins.push(useOperationMetrics());
   if (!introspection) {

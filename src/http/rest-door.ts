@@ -30,6 +30,7 @@ export function createRestDoor(deps: AppDeps, schema: GraphQLSchema, rows: reado
   const prepared = prepareRoutes(
     schema,
     rows.filter((row): row is DialectRoute => !isUnsupported(row)),
+    { checkLeaves: deps.config.checkCompiledLeaves },
   );
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
   for (const row of rows) router.on(row.method, row.path, () => undefined, { row });

@@ -74,6 +74,8 @@ export async function startTestApp(
     ADMIN_TOKEN,
     LOG_LEVEL: 'silent',
     TEMPLATE_REPO_ROOTS: os.tmpdir(),
+    // Compiled queries answer leaves unserialized: every query of the suite checks them against their types.
+    GRAPHQL_CHECK_LEAVES: 'true',
     ...env,
   });
   const log = options.log ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
