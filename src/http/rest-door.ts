@@ -10,7 +10,7 @@ import { parseJson, readBody } from '../net/request-body';
 import { observeOperation, operationLabels } from '../graphql/operation-metrics';
 import { checkInputTexts } from '../parts/text-limits';
 import { scalarText } from '../scalar-text';
-import { errorHeaders, sendJson } from './answers';
+import { errorHeaders, sendJson, sendJsonText } from './answers';
 import { describeError } from './errors';
 import { setRoute } from '../observability/http-requests';
 
@@ -108,8 +108,10 @@ async function streamPages(res: ServerResponse, page: (after: string | undefined
     }
     const { edges, pageInfo } = outcome.body as ConnectionPage;
     const items = edges.map((edge) => JSON.stringify(edge.node)).join(',');
-    if (first) res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
     const more = pageInfo.hasNextPage && pageInfo.endCursor !== null;
+    // A list of one page is whole before the first byte: sent with its length, as any other answer.
+    if (first && !more) return sendJsonText(res, 200, `[${items}]`);
+    if (first) res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
     const text = `${first ? '[' : ''}${wrote && items ? ',' : ''}${items}${more ? '' : ']'}`;
     wrote ||= items !== '';
     if (!more) return void res.end(text);

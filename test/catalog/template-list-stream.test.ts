@@ -48,12 +48,15 @@ test('GET /templates streams every template, in id order, as each is shown alone
   expect(res.body).toEqual(alone);
 });
 
-test('GET /templates of an empty catalog is []', async () => {
+test('GET /templates of an empty catalog is [], sent with its length', async () => {
   const empty = await startTestApp();
   try {
     const res = await empty.request('GET', '/templates');
     expect(res.status).toBe(200);
     expect(res.text).toBe('[]');
+    // One page is whole before the first byte: its length is sent, no chunks (cheaper for both ends).
+    expect(res.headers['content-length']).toBe('2');
+    expect(res.headers['transfer-encoding']).toBeUndefined();
   } finally {
     await empty.close();
   }
