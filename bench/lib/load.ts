@@ -17,10 +17,13 @@ export interface Throughput {
 }
 
 /**
- * autocannon against one endpoint: a short warm-up (JIT, pools, caches), then the measured run.
+ * autocannon against one endpoint: a short warm-up (JIT, pools, caches) unless `warmup: false`, then the measured run.
  * Any non-2xx or socket error is counted; a run with errors is reported, not hidden.
  */
-export async function throughput(target: LoadTarget, options: { duration: number; connections: number }): Promise<Throughput> {
+export async function throughput(
+  target: LoadTarget,
+  options: { duration: number; connections: number; warmup?: boolean },
+): Promise<Throughput> {
   const base = {
     url: target.url,
     method: target.method ?? 'GET',
@@ -28,7 +31,7 @@ export async function throughput(target: LoadTarget, options: { duration: number
     body: target.body,
     connections: options.connections,
   };
-  await autocannon({ ...base, duration: Math.max(1, Math.round(options.duration / 4)) });
+  if (options.warmup !== false) await autocannon({ ...base, duration: Math.max(1, Math.round(options.duration / 4)) });
   const result = await autocannon({ ...base, duration: options.duration });
   return {
     rps: round(result.requests.average, 0),
@@ -58,3 +61,29 @@ export function percentiles(samples: number[]): { p50: number; p95: number } {
 }
 
 export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
+/**
+ * Endpoints measured against each other: `rounds` short runs of each, interleaved (the order
+ * reversed every other round), so a change of the machine's load meets them all alike. Each is
+ * warmed up once, before its first round. req/s is the mean of the rounds, p50 and p99 their medians.
+ */
+export async function interleaved<K extends string>(
+  targets: Record<K, LoadTarget>,
+  options: { duration: number; connections: number; rounds: number },
+): Promise<Record<K, Throughput>> {
+  const names = Object.keys(targets) as K[];
+  const runs = Object.fromEntries(names.map((name) => [name, [] as Throughput[]])) as Record<K, Throughput[]>;
+  const duration = Math.max(1, Math.round(options.duration / options.rounds));
+  for (let round = 0; round < options.rounds; round++) {
+    for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+      runs[name].push(await throughput(targets[name], { duration, connections: options.connections, warmup: round === 0 }));
+    }
+  }
+  const combined = (all: Throughput[]): Throughput => ({
+    rps: round(all.reduce((sum, run) => sum + run.rps, 0) / all.length, 0),
+    p50: median(all.map((run) => run.p50)),
+    p99: median(all.map((run) => run.p99)),
+    errors: all.reduce((sum, run) => sum + run.errors, 0),
+  });
+  return Object.fromEntries(names.map((name) => [name, combined(runs[name])])) as Record<K, Throughput>;
+}
