@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from 'pg';
+import { Client, type QueryResult, type QueryResultRow } from 'pg';
 import { PayloadTooLargeError, UnavailableError } from '../errors';
 import type { Logger } from '../logger';
 import { Subscriber } from './subscriber';
@@ -27,6 +27,7 @@ interface Channel {
 // reconnect are lost. Advisory locks on this session end with it: a dead replica hands its work over.
 export class EventBus {
   private client: Client | undefined;
+  private readonly turns = new WeakMap<Client, Promise<unknown>>();
   private readonly channels = new Map<string, Channel>();
   private readonly held = new Set<string>();
   private readonly lockLost = new Set<() => void>();
@@ -73,7 +74,7 @@ export class EventBus {
     }
     const client = this.client;
     if (!client) throw new UnavailableError('the event bus is not connected to the database');
-    await client.query('select pg_notify($1, $2)', [channel, text]);
+    await this.inTurn(client, 'select pg_notify($1, $2)', [channel, text]);
   }
 
   /** Resolves once LISTEN is in place, so an event published afterwards reaches it. */
@@ -107,7 +108,7 @@ export class EventBus {
     if (this.held.has(id)) return true;
     const client = this.client;
     if (!client) return false;
-    const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1::int4, $2::int4) as ok', [...key]);
+    const { rows } = await this.inTurn<{ ok: boolean }>(client, 'select pg_try_advisory_lock($1::int4, $2::int4) as ok', [...key]);
     if (!rows[0].ok) return false;
     if (this.client !== client) return false;
     this.held.add(id);
@@ -121,7 +122,8 @@ export class EventBus {
   async unlock(key: LockKey): Promise<void> {
     const id = key.join(':');
     if (!this.held.delete(id)) return;
-    await this.client?.query('select pg_advisory_unlock($1::int4, $2::int4)', [...key]).catch(() => undefined);
+    const client = this.client;
+    if (client) await this.inTurn(client, 'select pg_advisory_unlock($1::int4, $2::int4)', [...key]).catch(() => undefined);
   }
 
   /** A lost connection loses every lock this process held. */
@@ -192,7 +194,17 @@ export class EventBus {
   }
 
   private async listen(client: Client, channel: string): Promise<void> {
-    await client.query(`listen "${channel}"`);
+    await this.inTurn(client, `listen "${channel}"`);
+  }
+
+  /** One statement at a time on the session: pg queues a second itself, but that is deprecated (gone in pg 9). */
+  private inTurn<T extends QueryResultRow>(client: Client, sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+    const result = (this.turns.get(client) ?? Promise.resolve()).then(() => client.query<T>(sql, params));
+    this.turns.set(
+      client,
+      result.catch(() => undefined),
+    );
+    return result;
   }
 
   private deliver(channel: string, payload: string | undefined): void {

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { Client } from 'pg';
 import { EventBus } from '../../src/events/event-bus';
 import { PayloadTooLargeError } from '../../src/errors';
@@ -41,6 +42,30 @@ describe('EventBus (LISTEN/NOTIFY)', () => {
     await onB.return();
     expect(a.subscriberCount('test_order')).toBe(0);
     expect(b.subscriberCount('test_order')).toBe(0);
+  });
+
+  test('events published at once go to the session one statement at a time, in order', async () => {
+    // pg queues a statement sent while one runs, but that is deprecated (gone in pg 9): none may be.
+    type Session = { _activeQuery: unknown; _queryQueue: unknown[] };
+    let overlapping = 0;
+    const sessions = Client.prototype as unknown as { query: (this: Client, ...args: unknown[]) => unknown };
+    const original = sessions.query;
+    const query = jest.spyOn(sessions, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      const session = this as unknown as Session;
+      if (session._activeQuery || session._queryQueue.length > 0) overlapping++;
+      return original.apply(this, args);
+    });
+    try {
+      const burst = await b.subscribe<{ n: number }>('test_burst');
+      await Promise.all(Array.from({ length: 20 }, (_, n) => a.publish('test_burst', { n })));
+      const got: unknown[] = [];
+      for (let i = 0; i < 20; i++) got.push((await burst.next()).value);
+      await burst.return();
+      expect(got).toEqual(Array.from({ length: 20 }, (_, n) => ({ n })));
+      expect(overlapping).toBe(0);
+    } finally {
+      query.mockRestore();
+    }
   });
 
   test('map filters and transforms as the subscriber reads; return() ends a pending read', async () => {
