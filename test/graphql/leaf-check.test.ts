@@ -1,5 +1,6 @@
 import { expect } from '@jest/globals';
 import { buildSchema, parse } from 'graphql';
+import { compileForSpeed } from '../../src/graphql/compiled';
 import { leafProblems } from '../../src/graphql/leaf-check';
 
 /**
@@ -64,4 +65,13 @@ test('fragments are read on the type the result names; an unnamed concrete type 
 test('a result without data (a refused root) has no leaves to look at', () => {
   expect(problems('{ template { name } }', null)).toEqual([]);
   expect(problems('{ template { name } }', undefined)).toEqual([]);
+});
+
+test('a compiled query checks its answer when asked to, and passes leaves through unserialized when not', async () => {
+  const document = parse('{ template { name stars } }');
+  const root = { template: { name: 5, stars: 1 } };
+  const checked = compileForSpeed(schema, document, undefined, true)!;
+  await expect(Promise.resolve().then(() => checked.query(root, {}, {}))).rejects.toThrow('data.template.name: 5 (number) for String');
+  const unchecked = compileForSpeed(schema, document, undefined, false)!;
+  expect(await unchecked.query(root, {}, {})).toEqual({ data: { template: { name: 5, stars: 1 } } });
 });
