@@ -14,7 +14,7 @@ import { AgentClient } from './targets/agent-client';
 import { createAutomation, type Automation } from './automation';
 import { TargetService } from './targets/target.service';
 import type { Config } from './config';
-import { createServices, type AppDeps } from './context';
+import { Services, type AppDeps } from './context';
 import { SecretBox } from './crypto/secret-box';
 import { entities } from './entities';
 import { createEvents, type Events, type EventsOptions } from './events/events';
@@ -112,7 +112,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       registryOutages: new RegistryOutages(),
       automation,
     };
-    await automation.start((em) => createServices(em, deps));
+    // Outside a request: over the hook's own manager, no caller.
+    await automation.start((em) => new Services(em, deps));
     step('automation started');
     // Every replica opens its own, listed before it listens so /readyz waits for them: the first
     // fan-out query after a start finds the agents' connections open.

@@ -123,6 +123,7 @@ export class Services {
   }
 
   get repos(): TemplateRepoService {
+    if (this._repos) return this._repos;
     const { config, log } = this.deps;
     const options = {
       cacheDir: path.join(config.dataDir, 'repos'),
@@ -130,7 +131,7 @@ export class Services {
       githubBaseUrl: config.githubUrl,
       localRoots: config.templateRepoRoots,
     };
-    return (this._repos ??= new TemplateRepoService(this.emOf(), options, log));
+    return (this._repos = new TemplateRepoService(this.emOf(), options, log));
   }
 
   get search(): SearchService {
@@ -223,9 +224,10 @@ export class Services {
   }
 
   get hooks(): HookService {
+    if (this._hooks) return this._hooks;
     const { config, secrets } = this.deps;
     const caller = this.identity ?? { tokenId: null, username: 'platform', email: null, scopes: new Set() };
-    return (this._hooks ??= new HookService(this.emOf(), secrets, caller, config.publicUrl ?? '', (targetId, deploymentId) =>
+    return (this._hooks = new HookService(this.emOf(), secrets, caller, config.publicUrl ?? '', (targetId, deploymentId) =>
       this.deployments.get(targetId, deploymentId),
     ));
   }
@@ -268,11 +270,6 @@ export class Services {
       },
     });
   }
-}
-
-/** Domain services outside a request (automation's hooks): over `em`, no caller. */
-export function createServices(em: EntityManager, deps: AppDeps): Services {
-  return new Services(em, deps);
 }
 
 /** The request's fork is made on first use: a read through pooled connections needs none. */
