@@ -85,25 +85,23 @@ export function useCostLimit(limits: QueryLimits): Plugin {
       if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
     }
     const context = args.contextValue as Context;
-    const root = args.schema.getRootType(operation.operation)?.name;
     const rootFields = rootFieldNames(operation.selectionSet, fragments);
     const rootType = args.schema.getRootType(operation.operation);
+    const root = rootType?.name;
     const counters: [string, (services: Services) => Promise<number>][] = [];
     for (const name of rootFields) {
       const count = rootType?.getFields()[name]?.extensions.countRows;
       if (typeof count === 'function') counters.push([`${root}.${name}`, count as (services: Services) => Promise<number>]);
     }
-    let counts: number[] = [];
-    if (counters.length > 0) {
-      counts = await Promise.all(counters.map(([, count]) => count(context.services)));
-      sizes.set(context, new Map(counters.map(([coordinate], i) => [coordinate, counts[i]])));
-    }
+    const counts = counters.length > 0 ? await Promise.all(counters.map(([, count]) => count(context.services))) : [];
     // The verdict depends on the document, its variables and the counted lists' sizes alone.
     const key = `${operation.name?.value ?? ''}\n${JSON.stringify(args.variableValues ?? {})}\n${counts.join(',')}`;
     let cache = verdicts.get(args.document);
     if (!cache) verdicts.set(args.document, (cache = new Map<string, GraphQLError[]>()));
     const known = cache.get(key);
     if (known) return known;
+    // Read by fieldCost while the document is costed below.
+    if (counters.length > 0) sizes.set(context, new Map(counters.map(([coordinate], i) => [coordinate, counts[i]])));
     const introspection = rootFields.has('__schema') || rootFields.has('__type') ? introspectionCost(operation.selectionSet, fragments) : 0;
     const errors: GraphQLError[] = [];
     validate(args.schema, args.document, [
