@@ -1,4 +1,5 @@
 import {
+  getOperationAST,
   isAbstractType,
   isCompositeType,
   isEnumType,
@@ -14,7 +15,6 @@ import {
   type GraphQLCompositeType,
   type GraphQLOutputType,
   type GraphQLSchema,
-  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 
@@ -26,12 +26,10 @@ import {
  * serialized either way and not looked at.
  */
 export function leafProblems(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, data: unknown): string[] {
+  const operation = getOperationAST(document, operationName);
   const fragments = new Map<string, FragmentDefinitionNode>();
-  let operation: OperationDefinitionNode | undefined;
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-    else if (definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName))
-      operation ??= definition;
   }
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root || data === null || typeof data !== 'object') return [];
@@ -46,8 +44,10 @@ export function leafProblems(schema: GraphQLSchema, document: DocumentNode, oper
     }
     if (isLeafType(type)) {
       if (!isEnumType(type) && !isSpecifiedScalarType(type)) return;
-      if (!leafAsAnswered(type.name, value, isEnumType(type) ? type.getValues().map((v) => v.name) : null))
-        problems.push(`${path}: ${JSON.stringify(value)} (${typeof value}) for ${type.name}`);
+      const answered = isEnumType(type)
+        ? typeof value === 'string' && type.getValue(value) !== undefined
+        : leafAsAnswered(type.name, value);
+      if (!answered) problems.push(`${path}: ${JSON.stringify(value)} (${typeof value}) for ${type.name}`);
       return;
     }
     if (selections && typeof value === 'object') checkObject(type, value as Record<string, unknown>, path, selections);
@@ -81,8 +81,8 @@ export function leafProblems(schema: GraphQLSchema, document: DocumentNode, oper
   return problems;
 }
 
-function leafAsAnswered(type: string, value: unknown, enumNames: string[] | null): boolean {
-  if (enumNames) return typeof value === 'string' && enumNames.includes(value);
+/** A specified scalar's value as graphql-js would answer it. */
+function leafAsAnswered(type: string, value: unknown): boolean {
   switch (type) {
     case 'String':
     case 'ID':
