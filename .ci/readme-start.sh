@@ -35,7 +35,7 @@ start_and_stop() {
 }
 start_and_stop 1
 test -f dist/src/main.js || { echo "readme-start: npm start did not build dist/"; exit 1; }
-grep -q 'node --max-old-space-size=1024 dist/src/main.js' "$work/start-1.log" || { echo "readme-start: npm start did not run the compiled dist/src/main.js"; cat "$work/start-1.log"; exit 1; }
+grep -qE '^> node( --[a-z-]+=[0-9]+)* dist/src/main\.js$' "$work/start-1.log" || { echo "readme-start: npm start did not run the compiled dist/src/main.js"; cat "$work/start-1.log"; exit 1; }
 grep -q 'Admin token' "$work/start-1.log" || { echo "readme-start: the first start printed no admin token"; exit 1; }
 test -s .data/admin-token
 start_and_stop 2

@@ -4,12 +4,13 @@ import { traceFields, tracingEnabled } from './observability/tracing';
 export type Logger = pino.Logger;
 
 /** Credentials never reach a log line: the request log carries no headers, and these paths are redacted. */
-export function createLogger(level: string, name = 'platform'): Logger {
+export function createLogger(level: string, name = 'platform', destination?: pino.DestinationStream): Logger {
   return pino(
     {
       name,
       level,
       base: { name },
+      serializers: { err: serializeError },
       timestamp: pino.stdTimeFunctions.isoTime,
       // With tracing on, each line carries the trace and span it was written in.
       ...(tracingEnabled() ? { mixin: traceFields } : {}),
@@ -34,8 +35,31 @@ export function createLogger(level: string, name = 'platform'): Logger {
     // Written in order before the call returns: with pino's default asynchronous stream, an exit while a
     // long line was still going out cut it and let the lines after it land first. Node writes its own
     // stdout to a pipe synchronously on Linux too.
-    pino.destination({ dest: 1, sync: true }),
+    destination ?? pino.destination({ dest: 1, sync: true }),
   );
+}
+
+/**
+ * An error as pino writes it (type, message and stack with causes, code and other plain fields),
+ * without the objects libraries hang on errors: pg puts its whole client there, undici its request.
+ */
+function serializeError(error: unknown): unknown {
+  const line = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  if (line === error || typeof line !== 'object' || line === null) return line;
+  for (const key of Object.keys(line)) {
+    if (!isPlainValue(line[key])) delete line[key];
+  }
+  return line;
+}
+
+function isPlainValue(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'function';
+  // An error in a field (aggregateErrors, a wrapped one) is already serialized, on pino's own prototype.
+  if ('stack' in value && 'message' in value) return true;
+  if (depth > 2) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return false;
+  return Object.values(value).every((inner) => isPlainValue(inner, depth + 1));
 }
 
 /**

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import { inTurn } from '../db/orm';
 import type { HeldConnection } from '../db/rows';
+import { databaseUnavailable } from '../db/unavailable';
 import type { Logger } from '../logger';
 import { observeJobQueue } from '../observability/metrics';
 
@@ -44,7 +45,12 @@ export class JobQueue {
       // Finished jobs stay a week (the delivery log is the service's own table).
       deleteAfterDays: 7,
     });
-    boss.on('error', (error: Error) => log.warn({ err: error }, 'job queue: error'));
+    boss.on('error', (error: Error) => {
+      // Ctrl-C reaches the embedded PostgreSQL too, which ends every session as the service stops;
+      // a lost session is no fault of the queue's, and its pool opens another when one is asked for.
+      if (databaseUnavailable(error)) log.info({ reason: error.message }, 'job queue: a database session ended');
+      else log.warn({ err: error }, 'job queue: error');
+    });
     await boss.start();
     // Replicas starting together deadlocked making the same queue's partition: one at a time.
     await inTurn(connectionString, 'platform job queues', async () => {
