@@ -55,8 +55,9 @@ export class TargetHealthPoller {
     // Every target asked at once (a few dozen at a time), not one after another: a round over
     // 500 targets took as long as 500 round trips, and the first round, at start, opens the
     // connections the first fan-out query would otherwise open itself.
+    // An answer from within half a round counts as this round's: at start, the one opening the connection.
     const failures = await mapLimit(all, ASK_AT_ONCE, (target) =>
-      this.agents.metadata(targets.agentTarget(target)).then(
+      this.agents.metadata(targets.agentTarget(target), this.intervalMs / 2).then(
         () => null,
         (failure: unknown) => (failure instanceof Error ? failure.message : String(failure)),
       ),

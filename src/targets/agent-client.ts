@@ -89,6 +89,8 @@ export class AgentClient {
   private readonly pools = new Map<string, { authBlob: string; pool: Pool; blob: AuthBlob; basePath: string }>();
   /** Per target id, the connection being opened ahead of the first call; calls meanwhile wait for it. */
   private readonly opening = new Map<string, Promise<void>>();
+  /** Per target id, its latest metadata request (answered or on its way), for callers that accept a recent one. */
+  private readonly lastMetadata = new Map<string, { authBlob: string; at: number; answer: Promise<AgentMetadata> }>();
   private closed = false;
   /** When the first of the open() calls running began; undefined when none runs. */
   private openingSince: number | undefined;
@@ -106,8 +108,20 @@ export class AgentClient {
     };
   }
 
-  metadata(target: AgentTarget): Promise<AgentMetadata> {
-    return this.call(target, 'GET', '/metadata', undefined, metadataSchema);
+  /**
+   * With `maxAgeMs`, an answer (or failure) at most that old, or one on its way, serves instead of a new
+   * request: at start the health poller's first round takes the one made opening the connection.
+   */
+  metadata(target: AgentTarget, maxAgeMs = 0): Promise<AgentMetadata> {
+    const key = String(target.id);
+    const last = this.lastMetadata.get(key);
+    if (maxAgeMs > 0 && last?.authBlob === target.authBlob && Date.now() - last.at <= maxAgeMs) return last.answer;
+    const answer = this.call(target, 'GET', '/metadata', undefined, metadataSchema);
+    const entry = { authBlob: target.authBlob, at: Date.now(), answer };
+    this.lastMetadata.set(key, entry);
+    const answered = () => void (entry.at = Date.now());
+    answer.then(answered, answered);
+    return answer;
   }
 
   listDeployments(target: AgentTarget): Promise<RemoteDeployment[]> {
@@ -187,6 +201,7 @@ export class AgentClient {
   async forget(targetId: number | string): Promise<void> {
     const entry = this.pools.get(String(targetId));
     this.pools.delete(String(targetId));
+    this.lastMetadata.delete(String(targetId));
     await entry?.pool.close();
   }
 
@@ -201,8 +216,9 @@ export class AgentClient {
     const key = String(target.id);
     const existing = this.pools.get(key);
     if (existing?.authBlob === target.authBlob) return existing;
-    if (existing) void existing.pool.close().catch(() => undefined);
+    // A token that does not decode fails here, before the target's working connections are closed.
     const blob = decodeAuthBlob(target.authBlob);
+    if (existing) void existing.pool.close().catch(() => undefined);
     const pool = new Pool(new URL(blob.endpointUrl).origin, {
       connections: this.options.connections,
       // One context per pool: given `ca`, every connection parsed the certificate into a context of its own.
