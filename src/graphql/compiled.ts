@@ -7,6 +7,7 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
   type GraphQLSchema,
+  type OperationDefinitionNode,
 } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
@@ -44,34 +45,41 @@ export function compileForSpeed(
 
 /** Queries run compiled (graphql-jit), kept per document and operation name: @envelop/graphql-jit keys by document only. */
 export function useCompiledQueries(options: { checkLeaves: boolean }): Plugin {
-  const bySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, CompiledQuery | null>>>();
-  const compiledFor = (args: ExecutionArgs): CompiledQuery | null => {
+  /** A query's operation and its compiled form; null for any other operation or one graphql-jit cannot compile. */
+  type Entry = { operation: OperationDefinitionNode; compiled: CompiledQuery } | null;
+  const bySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, Entry>>>();
+  const entryFor = (args: ExecutionArgs): Entry => {
     let byDocument = bySchema.get(args.schema);
     if (!byDocument) bySchema.set(args.schema, (byDocument = new WeakMap()));
     let byName = byDocument.get(args.document);
-    if (!byName) byDocument.set(args.document, (byName = new Map<string, CompiledQuery | null>()));
+    if (!byName) byDocument.set(args.document, (byName = new Map<string, Entry>()));
     const name = args.operationName ?? '';
-    let compiled = byName.get(name);
-    if (compiled === undefined) {
-      compiled = compileForSpeed(args.schema, args.document, args.operationName ?? undefined, options.checkLeaves);
-      byName.set(name, compiled);
+    let entry = byName.get(name);
+    if (entry === undefined) {
+      const operation = getOperationAST(args.document, args.operationName);
+      const compiled =
+        operation?.operation === OperationTypeNode.QUERY
+          ? compileForSpeed(args.schema, args.document, args.operationName ?? undefined, options.checkLeaves)
+          : null;
+      entry = operation && compiled ? { operation, compiled } : null;
+      byName.set(name, entry);
     }
-    return compiled;
+    return entry;
   };
 
   return {
-    onExecute({ args: anyArgs, setExecuteFn, executeFn }) {
+    onExecute({ args, setExecuteFn, executeFn }) {
       // Envelop types these as `any` to serve every graphql-js version; this service runs 16.
-      const args = anyArgs as ExecutionArgs;
-      if (getOperationAST(args.document, args.operationName)?.operation !== OperationTypeNode.QUERY) return;
-      const compiled = compiledFor(args);
-      if (!compiled) return;
+      const entry = entryFor(args);
+      if (!entry) return;
+      const { operation, compiled } = entry;
       setExecuteFn((executeArgs): ExecutionResult | Promise<ExecutionResult> => {
-        const { schema, document, operationName, rootValue, contextValue, variableValues } = executeArgs as ExecutionArgs;
+        const { schema, document, rootValue, contextValue, variableValues } = executeArgs as ExecutionArgs;
         // Coerced by graphql-js first, so bad variables get graphql-js's errors, as REST does.
-        const operation = getOperationAST(document, operationName);
-        const coerced = getVariableValues(schema, operation?.variableDefinitions ?? [], variableValues ?? {});
-        if (coerced.errors) return executeFn(executeArgs) as ExecutionResult | Promise<ExecutionResult>;
+        if (operation.variableDefinitions?.length) {
+          const coerced = getVariableValues(schema, operation.variableDefinitions, variableValues ?? {});
+          if (coerced.errors) return executeFn(executeArgs) as ExecutionResult | Promise<ExecutionResult>;
+        }
         const result = compiled.query(rootValue, contextValue, variableValues);
         return result instanceof Promise ? result.then((r) => withSourceLocations(r, document)) : withSourceLocations(result, document);
       });

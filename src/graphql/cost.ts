@@ -14,6 +14,7 @@ import {
   type GraphQLError,
   type GraphQLField,
   type GraphQLSchema,
+  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 import type { Context, Services } from '../context';
@@ -71,34 +72,59 @@ export function fieldCost<C extends object>(args: Args, ctx: C, field: GraphQLFi
   return { field: 1, multiplier: counted ?? DEFAULT_LIST_SIZE };
 }
 
+/** What a document's operation needs costed, found once per document and operation name. */
+interface CostPlan {
+  operation: OperationDefinitionNode;
+  fragments: Map<string, FragmentDefinitionNode>;
+  rootFields: Set<string>;
+  counters: [coordinate: string, count: (services: Services) => Promise<number>][];
+  /** Verdicts by variables and counted sizes. */
+  verdicts: Map<string, GraphQLError[]>;
+}
+
+function costPlan(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): CostPlan {
+  indexCoordinates(schema);
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  }
+  const rootFields = rootFieldNames(operation.selectionSet, fragments);
+  const rootType = schema.getRootType(operation.operation);
+  const counters: CostPlan['counters'] = [];
+  for (const name of rootFields) {
+    const count = rootType?.getFields()[name]?.extensions.countRows;
+    if (typeof count === 'function') counters.push([`${rootType?.name}.${name}`, count as (services: Services) => Promise<number>]);
+  }
+  return { operation, fragments, rootFields, counters, verdicts: new Map() };
+}
+
 /** Depth and cost, checked before an operation runs on every transport (HTTP, SSE and WebSocket all go through envelop). */
 export function useCostLimit(limits: QueryLimits): Plugin {
-  // The verdict is kept per parsed document (yoga's parser cache reuses it), variables and counted sizes.
-  const verdicts = new WeakMap<DocumentNode, Map<string, GraphQLError[]>>();
+  // Kept per parsed document (yoga's parser cache reuses it) and operation name.
+  const plans = new WeakMap<DocumentNode, Map<string, CostPlan>>();
+  const planFor = (args: ExecutionArgs): CostPlan | undefined => {
+    let byName = plans.get(args.document);
+    if (!byName) plans.set(args.document, (byName = new Map<string, CostPlan>()));
+    const name = args.operationName ?? '';
+    let plan = byName.get(name);
+    if (!plan) {
+      const operation = getOperationAST(args.document, args.operationName);
+      // No single operation to run: execution reports it.
+      if (!operation) return undefined;
+      byName.set(name, (plan = costPlan(args.schema, args.document, operation)));
+    }
+    return plan;
+  };
   const check = async (args: ExecutionArgs): Promise<GraphQLError[]> => {
-    const operation = getOperationAST(args.document, args.operationName);
-    // No single operation to run: execution reports it.
-    if (!operation) return [];
-    indexCoordinates(args.schema);
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const def of args.document.definitions) {
-      if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-    }
+    const plan = planFor(args);
+    if (!plan) return [];
+    const { operation, fragments, rootFields, counters, verdicts } = plan;
     const context = args.contextValue as Context;
-    const rootFields = rootFieldNames(operation.selectionSet, fragments);
-    const rootType = args.schema.getRootType(operation.operation);
-    const root = rootType?.name;
-    const counters: [string, (services: Services) => Promise<number>][] = [];
-    for (const name of rootFields) {
-      const count = rootType?.getFields()[name]?.extensions.countRows;
-      if (typeof count === 'function') counters.push([`${root}.${name}`, count as (services: Services) => Promise<number>]);
-    }
     const counts = counters.length > 0 ? await Promise.all(counters.map(([, count]) => count(context.services))) : [];
     // The verdict depends on the document, its variables and the counted lists' sizes alone.
-    const key = `${operation.name?.value ?? ''}\n${JSON.stringify(args.variableValues ?? {})}\n${counts.join(',')}`;
-    let cache = verdicts.get(args.document);
-    if (!cache) verdicts.set(args.document, (cache = new Map<string, GraphQLError[]>()));
-    const known = cache.get(key);
+    const key =
+      counts.length > 0 ? `${JSON.stringify(args.variableValues ?? {})}\n${counts.join(',')}` : JSON.stringify(args.variableValues ?? {});
+    const known = verdicts.get(key);
     if (known) return known;
     // Read by fieldCost while the document is costed below.
     if (counters.length > 0) sizes.set(context, new Map(counters.map(([coordinate], i) => [coordinate, counts[i]])));
@@ -118,8 +144,8 @@ export function useCostLimit(limits: QueryLimits): Plugin {
       }),
     ]);
     // Bounded: a client sending ever new variables with one document (or a list that keeps growing) does not grow it forever.
-    if (cache.size >= 100) cache.clear();
-    cache.set(key, errors);
+    if (verdicts.size >= 100) verdicts.clear();
+    verdicts.set(key, errors);
     return errors;
   };
   return {

@@ -14,16 +14,25 @@ export function createDirectGraphQL(
   options: { enabled: boolean; maskError: (error: unknown) => Error },
 ): (req: IncomingMessage, res: ServerResponse, identity: Identity, json: unknown) => Promise<boolean> {
   if (!options.enabled) return () => Promise.resolve(false);
+  // usePreventMutationViaGET reads the method to mark a syntax error 400, and yoga caches that verdict;
+  // nothing reads more of it, so every request shares one.
+  const postRequest = new yoga.fetchAPI.Request(GRAPHQL_URL, { method: 'POST' });
+  const mediaTypes = new Map<string | undefined, RegularMediaType | null>();
   return async (req, res, identity, json) => {
     if (req.method !== 'POST' || !isJsonContentType(req.headers['content-type'])) return false;
-    const mediaType = regularMediaType(req.headers.accept);
+    const accept = req.headers.accept;
+    let mediaType = mediaTypes.get(accept);
+    if (mediaType === undefined) {
+      mediaType = regularMediaType(accept);
+      // A client sends the same few Accept headers; bounded against one that sends ever new ones.
+      if (mediaTypes.size >= 64) mediaTypes.clear();
+      mediaTypes.set(accept, mediaType);
+    }
     if (!mediaType) return false;
     const params = operationParams(json);
     if (!params) return false;
 
-    // usePreventMutationViaGET reads the method to mark a syntax error 400, and yoga caches that verdict.
-    const request = new yoga.fetchAPI.Request(GRAPHQL_URL, { method: 'POST' });
-    const enveloped = yoga.getEnveloped({ identity, params, request });
+    const enveloped = yoga.getEnveloped({ identity, params, request: postRequest });
     // Envelop types these results as `any`; they are graphql-js 16's.
     let document: DocumentNode;
     try {
