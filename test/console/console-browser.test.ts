@@ -127,6 +127,69 @@ describeBrowser('web console', () => {
       return { context, page };
     }
 
+    test("an app's page shows a change made between its read and its subscription (the stream is held until the change is made)", async () => {
+      const templateId = (await t.request<{ id: number; name: string }[]>('GET', '/templates')).body.find(
+        (x) => x.name === templateName,
+      )!.id;
+      const launched = await t.graphql<{ createApp: { databaseId: number } }>(
+        `mutation($templateId: Int!, $name: String!) { createApp(input: { templateId: $templateId, name: $name }) { ... on App { databaseId } } }`,
+        { templateId, name: `Held ${sfx}` },
+      );
+      const id = launched.body.data.createApp.databaseId;
+      type Web = { activeState: string | null; subState: string | null; replicas: { containerId: string }[] };
+      const web = async () =>
+        (
+          await t.graphql<{ app: { services: (Web & { name: string })[] } }>(
+            'query($id: Int!) { app(id: $id) { ... on App { services { name activeState subState replicas { containerId } } } } }',
+            { id },
+          )
+        ).body.data.app.services.find((s) => s.name === 'web')!;
+      const docker = testDockerClient();
+      let context: BrowserContext | undefined;
+      try {
+        // The engine's events followed already, as on a service with earlier subscribers: a feed that starts
+        // for the page's subscription would replay the last seconds' events to it.
+        const feed = t.app.deps.events.serviceStates;
+        feed.ensureStarted();
+        await waitFor(() => Promise.resolve(feed.following), Boolean);
+        const running = await waitFor(web, (s) => s.activeState === 'active', 60_000);
+        const container = running.replicas[0].containerId;
+        await docker.stopContainer(container, 1);
+        const stopped = await waitFor(web, (s) => s.activeState !== 'active');
+
+        // The page reads the stopped service; its subscription's stream waits until the service runs again.
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        let held = 0;
+        const opened = await open();
+        context = opened.context;
+        const page = opened.page;
+        await signIn(page, ADMIN_TOKEN);
+        await page.getByRole('heading', { name: 'Apps' }).waitFor();
+        await page.route('**/graphql/stream**', async (route) => {
+          held++;
+          await released;
+          await route.continue();
+        });
+        await page.goto(`${t.url}/#/apps/${id}`);
+        const row = page.locator('tr[data-service="web"]');
+        await row.getByText(`${stopped.activeState} (${stopped.subState})`).waitFor({ timeout: 30_000 });
+        await waitFor(
+          () => Promise.resolve(held),
+          (n) => n > 0,
+        );
+        await docker.startContainer(container);
+        await waitFor(web, (s) => s.activeState === 'active', 60_000);
+        release();
+        // No event is left to tell the page: it reads the app again once its stream is open.
+        await row.getByText('active (running)').waitFor({ timeout: 30_000 });
+      } finally {
+        await context?.close();
+        await docker.close();
+        await t.request('DELETE', `/apps/${id}`);
+      }
+    });
+
     const section = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name });
 
     /** The Templates section, searched for `q` as a person would. */
