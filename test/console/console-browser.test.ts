@@ -127,15 +127,20 @@ describeBrowser('web console', () => {
       return { context, page };
     }
 
-    test("an app's page shows a change made between its read and its subscription (the stream is held until the change is made)", async () => {
+    /** An app of the demo template, made through the API; its id. */
+    async function launch(name: string): Promise<number> {
       const templateId = (await t.request<{ id: number; name: string }[]>('GET', '/templates')).body.find(
         (x) => x.name === templateName,
       )!.id;
       const launched = await t.graphql<{ createApp: { databaseId: number } }>(
         `mutation($templateId: Int!, $name: String!) { createApp(input: { templateId: $templateId, name: $name }) { ... on App { databaseId } } }`,
-        { templateId, name: `Held ${sfx}` },
+        { templateId, name },
       );
-      const id = launched.body.data.createApp.databaseId;
+      return launched.body.data.createApp.databaseId;
+    }
+
+    test("an app's page shows a change made between its read and its subscription (the stream is held until the change is made)", async () => {
+      const id = await launch(`Held ${sfx}`);
       type Web = { activeState: string | null; subState: string | null; replicas: { containerId: string }[] };
       const web = async () =>
         (
@@ -280,15 +285,8 @@ describeBrowser('web console', () => {
     });
 
     test('edits a service (command, environment) and it is recreated with them; previews the app as a template and saves it to a repo', async () => {
-      const templateId = (await t.request<{ id: number; name: string }[]>('GET', '/templates')).body.find(
-        (x) => x.name === templateName,
-      )!.id;
       // Named apart from the template: saving it makes a template of that name.
-      const launched = await t.graphql<{ createApp: { databaseId: number } }>(
-        `mutation($templateId: Int!, $name: String!) { createApp(input: { templateId: $templateId, name: $name }) { ... on App { databaseId } } }`,
-        { templateId, name: `Edited ${sfx}` },
-      );
-      const created = { body: { id: launched.body.data.createApp.databaseId } };
+      const created = { body: { id: await launch(`Edited ${sfx}`) } };
       const remote = path.join(mkdtempSync(path.join(os.tmpdir(), 'console-save-')), 'saved.git');
       execFileSync('git', ['clone', '-q', '--bare', makeGitRepo({ 'README.md': 'templates' }), remote]);
       expect((await t.request('POST', '/template_repos', { body: { name: remote } })).status).toBe(200);
