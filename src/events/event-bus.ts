@@ -74,7 +74,7 @@ export class EventBus {
     }
     const client = this.client;
     if (!client) throw new UnavailableError('the event bus is not connected to the database');
-    await this.inTurn(client, 'select pg_notify($1, $2)', [channel, text]);
+    await this.serially(client, 'select pg_notify($1, $2)', [channel, text]);
   }
 
   /** Resolves once LISTEN is in place, so an event published afterwards reaches it. */
@@ -108,7 +108,7 @@ export class EventBus {
     if (this.held.has(id)) return true;
     const client = this.client;
     if (!client) return false;
-    const { rows } = await this.inTurn<{ ok: boolean }>(client, 'select pg_try_advisory_lock($1::int4, $2::int4) as ok', [...key]);
+    const { rows } = await this.serially<{ ok: boolean }>(client, 'select pg_try_advisory_lock($1::int4, $2::int4) as ok', [...key]);
     if (!rows[0].ok) return false;
     if (this.client !== client) return false;
     this.held.add(id);
@@ -123,7 +123,7 @@ export class EventBus {
     const id = key.join(':');
     if (!this.held.delete(id)) return;
     const client = this.client;
-    if (client) await this.inTurn(client, 'select pg_advisory_unlock($1::int4, $2::int4)', [...key]).catch(() => undefined);
+    if (client) await this.serially(client, 'select pg_advisory_unlock($1::int4, $2::int4)', [...key]).catch(() => undefined);
   }
 
   /** A lost connection loses every lock this process held. */
@@ -194,11 +194,11 @@ export class EventBus {
   }
 
   private async listen(client: Client, channel: string): Promise<void> {
-    await this.inTurn(client, `listen "${channel}"`);
+    await this.serially(client, `listen "${channel}"`);
   }
 
   /** One statement at a time on the session: pg queues a second itself, but that is deprecated (gone in pg 9). */
-  private inTurn<T extends QueryResultRow>(client: Client, sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+  private serially<T extends QueryResultRow>(client: Client, sql: string, params?: unknown[]): Promise<QueryResult<T>> {
     const result = (this.turns.get(client) ?? Promise.resolve()).then(() => client.query<T>(sql, params));
     this.turns.set(
       client,

@@ -7,11 +7,11 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
   type GraphQLSchema,
-  type OperationDefinitionNode,
 } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { leafProblems } from './leaf-check';
+import { perOperation } from './operation-memo';
 
 /**
  * graphql-jit with leaf serialization off: serializing passed every leaf a freshly made error
@@ -46,26 +46,12 @@ export function compileForSpeed(
 /** Queries run compiled (graphql-jit), kept per document and operation name: @envelop/graphql-jit keys by document only. */
 export function useCompiledQueries(options: { checkLeaves: boolean }): Plugin {
   /** A query's operation and its compiled form; null for any other operation or one graphql-jit cannot compile. */
-  type Entry = { operation: OperationDefinitionNode; compiled: CompiledQuery } | null;
-  const bySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, Entry>>>();
-  const entryFor = (args: ExecutionArgs): Entry => {
-    let byDocument = bySchema.get(args.schema);
-    if (!byDocument) bySchema.set(args.schema, (byDocument = new WeakMap()));
-    let byName = byDocument.get(args.document);
-    if (!byName) byDocument.set(args.document, (byName = new Map<string, Entry>()));
-    const name = args.operationName ?? '';
-    let entry = byName.get(name);
-    if (entry === undefined) {
-      const operation = getOperationAST(args.document, args.operationName);
-      const compiled =
-        operation?.operation === OperationTypeNode.QUERY
-          ? compileForSpeed(args.schema, args.document, args.operationName ?? undefined, options.checkLeaves)
-          : null;
-      entry = operation && compiled ? { operation, compiled } : null;
-      byName.set(name, entry);
-    }
-    return entry;
-  };
+  const entryFor = perOperation((schema, document, operationName) => {
+    const operation = getOperationAST(document, operationName);
+    if (operation?.operation !== OperationTypeNode.QUERY) return null;
+    const compiled = compileForSpeed(schema, document, operationName, options.checkLeaves);
+    return compiled && { operation, compiled };
+  });
 
   return {
     onExecute({ args, setExecuteFn, executeFn }) {

@@ -20,6 +20,8 @@ import {
 import type { Context, Services } from '../context';
 import type { QueryLimits } from '../config';
 import { tooComplex } from './limits';
+import { perOperation } from './operation-memo';
+import { fragmentsOf } from './selection';
 
 /**
  * A field costs 1 and multiplies what it selects by its items: a top-level list of every row by its counted size,
@@ -82,12 +84,12 @@ interface CostPlan {
   verdicts: Map<string, GraphQLError[]>;
 }
 
-function costPlan(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): CostPlan {
+/** undefined: no single operation to run (execution reports it). */
+function costPlan(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): CostPlan | undefined {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return undefined;
   indexCoordinates(schema);
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of document.definitions) {
-    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  }
+  const fragments = fragmentsOf(document);
   const rootFields = rootFieldNames(operation.selectionSet, fragments);
   const rootType = schema.getRootType(operation.operation);
   const counters: CostPlan['counters'] = [];
@@ -100,21 +102,7 @@ function costPlan(schema: GraphQLSchema, document: DocumentNode, operation: Oper
 
 /** Depth and cost, checked before an operation runs on every transport (HTTP, SSE and WebSocket all go through envelop). */
 export function useCostLimit(limits: QueryLimits): Plugin {
-  // Kept per parsed document (yoga's parser cache reuses it) and operation name.
-  const plans = new WeakMap<DocumentNode, Map<string, CostPlan>>();
-  const planFor = (args: ExecutionArgs): CostPlan | undefined => {
-    let byName = plans.get(args.document);
-    if (!byName) plans.set(args.document, (byName = new Map<string, CostPlan>()));
-    const name = args.operationName ?? '';
-    let plan = byName.get(name);
-    if (!plan) {
-      const operation = getOperationAST(args.document, args.operationName);
-      // No single operation to run: execution reports it.
-      if (!operation) return undefined;
-      byName.set(name, (plan = costPlan(args.schema, args.document, operation)));
-    }
-    return plan;
-  };
+  const planFor = perOperation(costPlan);
   const check = async (args: ExecutionArgs): Promise<GraphQLError[]> => {
     const plan = planFor(args);
     if (!plan) return [];
@@ -122,8 +110,8 @@ export function useCostLimit(limits: QueryLimits): Plugin {
     const context = args.contextValue as Context;
     const counts = counters.length > 0 ? await Promise.all(counters.map(([, count]) => count(context.services))) : [];
     // The verdict depends on the document, its variables and the counted lists' sizes alone.
-    const key =
-      counts.length > 0 ? `${JSON.stringify(args.variableValues ?? {})}\n${counts.join(',')}` : JSON.stringify(args.variableValues ?? {});
+    const variables = JSON.stringify(args.variableValues ?? {});
+    const key = counts.length > 0 ? `${variables}\n${counts.join(',')}` : variables;
     const known = verdicts.get(key);
     if (known) return known;
     // Read by fieldCost while the document is costed below.

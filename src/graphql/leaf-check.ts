@@ -11,12 +11,12 @@ import {
   isUnionType,
   Kind,
   type DocumentNode,
-  type FragmentDefinitionNode,
   type GraphQLCompositeType,
   type GraphQLOutputType,
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
+import { fragmentsOf } from './selection';
 
 /**
  * Compiled queries run with graphql-jit's leaf serialization off, which trusts every resolver to
@@ -27,10 +27,7 @@ import {
  */
 export function leafProblems(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, data: unknown): string[] {
   const operation = getOperationAST(document, operationName);
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
+  const fragments = fragmentsOf(document);
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root || data === null || typeof data !== 'object') return [];
   const problems: string[] = [];

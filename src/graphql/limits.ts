@@ -5,13 +5,13 @@ import {
   type ASTNode,
   type ASTVisitor,
   type ValueNode,
-  type FragmentDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
 import type { QueryLimits } from '../config';
 import { checkText, snake } from '../parts/text-limits';
+import { fragmentsOf } from './selection';
 
 export function tooComplex(what: string, value: number, limit: number, nodes?: readonly ASTNode[]): GraphQLError {
   return new GraphQLError(`query ${what} ${value} exceeds the limit of ${limit}`, {
@@ -49,10 +49,7 @@ export function limitRules(limits: QueryLimits): ValidationRule[] {
 // graphql-js's OverlappingFieldsCanBeMerged compares every pair of fields sharing a response name: seconds of CPU
 // for a field repeated a thousand times. Clients repeat one a few times (Relay and Apollo add `id`, `__typename`).
 function fieldRepeatsLimit(context: ValidationContext, maxRepeats: number): { SelectionSet: (node: SelectionSetNode) => void } {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of context.getDocument().definitions) {
-    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  }
+  const fragments = fragmentsOf(context.getDocument());
   const perFragment = new Map<string, Map<string, number>>();
   const collect = (set: SelectionSetNode, counts: Map<string, number>, spread: Set<string>): void => {
     for (const selection of set.selections) {
@@ -96,10 +93,7 @@ function spreadLimit(
   context: ValidationContext,
   maxSpreads: number,
 ): { OperationDefinition: (node: { selectionSet: SelectionSetNode }) => void } {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of context.getDocument().definitions) {
-    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  }
+  const fragments = fragmentsOf(context.getDocument());
   const perFragment = new Map<string, number>();
   const count = (set: SelectionSetNode, active: Set<string>): number => {
     let total = 0;

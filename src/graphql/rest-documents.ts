@@ -1,16 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  Kind,
-  parse,
-  print,
-  visit,
-  type DefinitionNode,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type OperationDefinitionNode,
-} from 'graphql';
+import { Kind, parse, print, visit, type DefinitionNode, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { camel, SERVICE_TEXT_PART_KEYS, TEXT_PART_KEYS, type TextPartKey } from '../parts/image';
+import { fragmentsOf } from './selection';
 
 const OPERATIONS_DIR = path.join(__dirname, '../../rest/operations');
 
@@ -41,8 +33,7 @@ export function restOperationsDocument(): DocumentNode {
 
 /** An operation with only the fragments it uses, as print() writes it: what a client would send for it. */
 export function operationText(operation: OperationDefinitionNode, all: DocumentNode = restOperationsDocument()): string {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of all.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  const fragments = fragmentsOf(all);
   const used = new Set<string>();
   const pending: DefinitionNode[] = [operation];
   while (pending.length) {

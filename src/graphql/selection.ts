@@ -1,4 +1,4 @@
-import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
 /** Whether the resolving field selects `name` on its items (fragments included), so one fetch can bring that part. */
 export function selects(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, name: string): boolean {
@@ -12,4 +12,13 @@ export function selects(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments
       return within(info.fragments[selection.name.value]?.selectionSet);
     });
   return info.fieldNodes.some((node) => within(node.selectionSet));
+}
+
+/** A document's fragment definitions by name, as spreads name them. */
+export function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  return fragments;
 }
