@@ -200,6 +200,12 @@ export async function sleeperApp(t: TestApp, options: { running?: boolean } = {}
         (await t.request<{ sub_state: string }>('GET', `/apps/${app.body.id}/services/${service.id}`)).body.sub_state === 'running',
       'the container to run',
     );
+    // And its start over: a container that stops inside the start's health gate fails the start,
+    // whose undo removes it.
+    await until(
+      async () => (await t.request<{ outcome: string }[]>('GET', `/apps/${app.body.id}/revisions`)).body[0]?.outcome === 'succeeded',
+      'the start to succeed',
+    );
   }
   return { appId: app.body.id, serviceId: service.id };
 }
