@@ -4,7 +4,8 @@ import WebSocket from 'ws';
 import { expect } from '@jest/globals';
 import { ADMIN_TOKEN, type GraphQLBody, type TestApp } from '../helpers/app';
 import type { Identified } from '../helpers/bodies';
-import { TEST_IMAGE } from '../helpers/docker';
+import { TEST_IMAGE, testDockerClient } from '../helpers/docker';
+import { instanceId } from '../apps/fixtures';
 
 const TIMEOUT_MS = 20_000;
 
@@ -200,12 +201,22 @@ export async function sleeperApp(t: TestApp, options: { running?: boolean } = {}
         (await t.request<{ sub_state: string }>('GET', `/apps/${app.body.id}/services/${service.id}`)).body.sub_state === 'running',
       'the container to run',
     );
-    // And its start over: a container that stops inside the start's health gate fails the start,
-    // whose undo removes it.
-    await until(
-      async () => (await t.request<{ outcome: string }[]>('GET', `/apps/${app.body.id}/revisions`)).body[0]?.outcome === 'succeeded',
-      'the start to succeed',
-    );
   }
   return { appId: app.body.id, serviceId: service.id };
+}
+
+/**
+ * The id of the app's one container. By the app's id and this test app's instance: test files run
+ * at once on one engine, and each numbers its apps from 1.
+ */
+export async function appContainerId(t: TestApp, appId: number): Promise<string> {
+  const docker = testDockerClient();
+  try {
+    const labels = { 'platform.instance': await instanceId(t), 'platform.app': String(appId) };
+    const containers = await docker.listContainers({ all: true, labels });
+    expect(containers).toHaveLength(1);
+    return containers[0].Id;
+  } finally {
+    await docker.close();
+  }
 }

@@ -3,7 +3,7 @@ import { engineCalls } from '../../src/observability/metrics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { describeDocker, removeByLabel, testDockerClient } from '../helpers/docker';
 import { instanceId } from '../apps/fixtures';
-import { sleeperApp, sseSubscribe, until, type ResultStream } from './clients';
+import { appContainerId, sleeperApp, sseSubscribe, until, type ResultStream } from './clients';
 
 const SUBSCRIBERS = 6;
 const STATES = `subscription ($appId: Int!) {
@@ -61,8 +61,8 @@ describeDocker('many subscribers of one service', () => {
 
     const before = await containerLists();
     const inspectsBefore = await inspects();
-    const [container] = await testDockerClient().listContainers({ all: true, labels: { 'platform.app': String(appId) } });
-    await testDockerClient().stopContainer(container.Id, 10);
+    const docker = testDockerClient();
+    await docker.stopContainer(await appContainerId(t, appId), 10).finally(() => docker.close());
     for (const stream of streams) {
       let event: StateEvent;
       do event = (await stream.next<{ serviceStateChanged: StateEvent }>(30_000)).data.serviceStateChanged;

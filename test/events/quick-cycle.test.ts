@@ -2,7 +2,7 @@ import { expect, jest } from '@jest/globals';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { describeDocker, removeByLabel, testDockerClient } from '../helpers/docker';
 import { instanceId } from '../apps/fixtures';
-import { sleeperApp, sseSubscribe, until, type ResultStream } from './clients';
+import { appContainerId, sleeperApp, sseSubscribe, until, type ResultStream } from './clients';
 
 const STATES = `subscription ($appId: Int!) {
   serviceStateChanged(appId: $appId) { serviceId loadState activeState subState }
@@ -43,9 +43,9 @@ describeDocker('a quick stop and start', () => {
     expect(t.app.deps.events.serviceStates.following).toBe(false);
     const docker = testDockerClient();
     try {
-      const [container] = await docker.listContainers({ all: true, labels: { 'platform.app': String(appId) } });
-      await docker.stopContainer(container.Id, 10);
-      await docker.startContainer(container.Id);
+      const container = await appContainerId(t, appId);
+      await docker.stopContainer(container, 10);
+      await docker.startContainer(container);
     } finally {
       await docker.close();
     }
@@ -94,9 +94,9 @@ describeDocker('a quick stop and start', () => {
     });
     const engine = testDockerClient();
     try {
-      const [container] = await engine.listContainers({ all: true, labels: { 'platform.app': String(appId) } });
-      await engine.stopContainer(container.Id, 10);
-      await engine.startContainer(container.Id);
+      const container = await appContainerId(t, appId);
+      await engine.stopContainer(container, 10);
+      await engine.startContainer(container);
     } finally {
       release();
       await engine.close();
