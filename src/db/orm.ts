@@ -71,6 +71,9 @@ async function anyPending(session: Client, table: string, migrations: MigrationO
  */
 export async function inTurn<T>(url: string, name: string, work: (session: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url, application_name: 'platform-start' });
+  // A session lost between queries (the database stopped) is an 'error' event, which unheard ends
+  // the process; the next query fails with it instead.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query('select pg_advisory_lock(hashtext($1)::bigint)', [name]);
