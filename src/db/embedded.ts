@@ -55,13 +55,13 @@ async function startOwned(dataDir: string, clusterDir: string, passwordFile: str
     onLog: () => undefined,
     onError: (error: unknown) => log.warn(`embedded postgres: ${String(error)}`),
   });
-  if (!initialised) {
-    log.info(`initialising embedded PostgreSQL in ${clusterDir}`);
-    await server.initialise();
-  }
   // Until the program sets its own stop (a tool, or a start not done yet), a stop signal stops the server.
   const forgetCleanUp = cleanUpOnStopSignal(() => server.stop());
   try {
+    if (!initialised) {
+      log.info(`initialising embedded PostgreSQL in ${clusterDir}`);
+      await server.initialise();
+    }
     await server.start();
   } catch (error) {
     forgetCleanUp();
