@@ -8,6 +8,7 @@ import { Agent, request } from 'undici';
 import { freePort } from '../../src/net/free-port';
 import { decodeAuthBlob } from '../../src/targets/auth-blob';
 import { startFakeAdapter } from '../agent/agent-harness';
+import { isAlive, postmasterPid } from '../helpers/processes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ADMIN = 'crash-test-admin-token-0123456789';
@@ -44,21 +45,6 @@ const exited = (child: ChildProcess) =>
     child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
   );
 
-function postmasterPid(clusterDir: string): number | undefined {
-  const file = path.join(clusterDir, 'postmaster.pid');
-  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
-}
-
-function alive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * After kill -9 of the service its embedded PostgreSQL kept running, and the next start
  * refused ("already running") until someone killed the orphan by hand. The real programs are
@@ -73,8 +59,8 @@ describe('kill -9, then the same start command on the same data', () => {
     await Promise.all(children.map(exited));
     // A test that failed half-way may leave its own postmaster behind: only those of our dirs.
     for (const dir of dirs) {
-      const pid = postmasterPid(path.join(dir, 'postgres'));
-      if (alive(pid)) process.kill(pid!, 'SIGQUIT');
+      const pid = postmasterPid(dir);
+      if (isAlive(pid)) process.kill(pid!, 'SIGQUIT');
       await rm(dir, { recursive: true, force: true });
     }
   });
@@ -110,10 +96,10 @@ describe('kill -9, then the same start command on the same data', () => {
     expect(second.output()).toContain('owns the embedded PostgreSQL');
     expect(await ready()).toBe(true);
 
-    const orphan = postmasterPid(path.join(dataDir, 'postgres'));
+    const orphan = postmasterPid(dataDir);
     first.child.kill('SIGKILL');
     await exited(first.child);
-    expect(alive(orphan)).toBe(true); // the situation of the finding: the postmaster outlives it
+    expect(isAlive(orphan)).toBe(true); // the situation of the finding: the postmaster outlives it
 
     const again = spawnProgram('src/main.ts', extra);
     children.push(again.child);
@@ -122,11 +108,11 @@ describe('kill -9, then the same start command on the same data', () => {
     const listed = await request(`${url}/registries`, { headers: auth });
     const body = (await listed.body.json()) as { name: string }[];
     expect(body.map((r) => r.name)).toEqual(expect.arrayContaining(names));
-    expect(alive(orphan)).toBe(false);
+    expect(isAlive(orphan)).toBe(false);
 
     again.child.kill('SIGTERM');
     expect(await exited(again.child)).toBe(0);
-    expect(postmasterPid(path.join(dataDir, 'postgres'))).toBeUndefined();
+    expect(postmasterPid(dataDir)).toBeUndefined();
   }, 240_000);
 
   test('the agent too: serving again after kill -9, with its deployments', async () => {

@@ -1,5 +1,4 @@
 import { expect } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +7,7 @@ import { Agent, request } from 'undici';
 import { freePort } from '../../src/net/free-port';
 import { decodeAuthBlob } from '../../src/targets/auth-blob';
 import { startAgent, startFakeAdapter, type RecordedCall } from '../agent/agent-harness';
-import { spawnProgram, startAgentProcess, startServiceProcess, waitUntil } from '../helpers/processes';
+import { isAlive, postmasterPid, spawnProgram, startAgentProcess, startServiceProcess, waitUntil } from '../helpers/processes';
 
 const ADMIN = 'graceful-stop-admin-token-0123456789';
 /** Longer than the embedded database takes to stop: its old exit came within it. */
@@ -16,8 +15,8 @@ const PAST_THE_DATABASE_STOP_MS = 2_000;
 /** Shorter than the keep-alive (65 s) that held the stop open after the request's answer. */
 const BEFORE_THE_KEEP_ALIVE_MS = 30_000;
 
-const exitedSoon = (program: { exited: Promise<unknown> }) =>
-  Promise.race([program.exited, sleep(BEFORE_THE_KEEP_ALIVE_MS, 'still running')]);
+/** How the program exited within `ms`, or 'still running'. */
+const exitWithin = (program: { exited: Promise<unknown> }, ms: number) => Promise.race([program.exited, sleep(ms, 'still running')]);
 
 /** An adapter whose answers to `held` calls wait for `release()`; `arrived` settles at the first. */
 async function holdingAdapter(held: (call: RecordedCall) => boolean) {
@@ -42,17 +41,6 @@ async function holdingAdapter(held: (call: RecordedCall) => boolean) {
     return true;
   });
   return { adapter, arrived, release, hold: () => (holding = true) };
-}
-
-function postmasterAlive(dataDir: string): boolean {
-  const file = path.join(dataDir, 'postgres', 'postmaster.pid');
-  if (!existsSync(file)) return false;
-  try {
-    process.kill(Number(readFileSync(file, 'utf8').split('\n')[0]), 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -80,12 +68,12 @@ describe('a stop signal during a request', () => {
       });
       await arrived;
       agent.child.kill('SIGTERM');
-      expect(await Promise.race([agent.exited, sleep(PAST_THE_DATABASE_STOP_MS, 'still stopping')])).toBe('still stopping');
+      expect(await exitWithin(agent, PAST_THE_DATABASE_STOP_MS)).toBe('still running');
       release();
       const answer = await deploying;
       expect(answer.statusCode).toBe(200);
       const { id } = (await answer.body.json()) as { id: number };
-      expect(await exitedSoon(agent)).toEqual({ code: 0, signal: null });
+      expect(await exitWithin(agent, BEFORE_THE_KEEP_ALIVE_MS)).toEqual({ code: 0, signal: null });
 
       // Kept: the next start on the same data lists it.
       const again = await startAgentProcess({ AGENT_ADAPTER: 'http', ADAPTER_URL: adapter.url, AGENT_DATA_DIR: agent.dataDir });
@@ -120,13 +108,13 @@ describe('a stop signal during a request', () => {
       const refreshing = request(`${service.url}/deployment_targets/${target.id}/metadata/refresh`, { method: 'POST', headers: auth });
       await arrived;
       service.child.kill('SIGTERM');
-      expect(await Promise.race([service.exited, sleep(PAST_THE_DATABASE_STOP_MS, 'still stopping')])).toBe('still stopping');
+      expect(await exitWithin(service, PAST_THE_DATABASE_STOP_MS)).toBe('still running');
       release();
       const answer = await refreshing;
       expect(answer.statusCode).toBe(200);
       expect(await answer.body.json()).toMatchObject({ metadata: { id: target.id, adapter_version: '0.2.0' } });
-      expect(await exitedSoon(service)).toEqual({ code: 0, signal: null });
-      expect(postmasterAlive(service.dataDir)).toBe(false);
+      expect(await exitWithin(service, BEFORE_THE_KEEP_ALIVE_MS)).toEqual({ code: 0, signal: null });
+      expect(isAlive(postmasterPid(service.dataDir))).toBe(false);
     } finally {
       release();
       await service.close();
@@ -145,7 +133,7 @@ describe('a stop signal during a request', () => {
     });
     try {
       // The database runs; the agent has not printed its token (it is migrating, or about to).
-      await waitUntil(() => Promise.resolve(postmasterAlive(dataDir)), 'the embedded database', 120_000, program.output);
+      await waitUntil(() => Promise.resolve(isAlive(postmasterPid(dataDir))), 'the embedded database', 120_000, program.output);
       program.child.kill('SIGTERM');
       const { code, signal } = await program.exited;
       // Stopped as asked while starting: 143 and nothing written (no "failed to start", no crash);
@@ -157,7 +145,7 @@ describe('a stop signal during a request', () => {
         code: started ? 0 : 143,
         output: started ? '(started)' : '',
       });
-      expect(postmasterAlive(dataDir)).toBe(false);
+      expect(isAlive(postmasterPid(dataDir))).toBe(false);
     } finally {
       await program.stop('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });

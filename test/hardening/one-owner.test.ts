@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { freePort } from '../../src/net/free-port';
 import { agentRequest, startAgent, startFakeAdapter } from '../agent/agent-harness';
 import { createTestDatabase } from '../helpers/db';
+import { postmasterPid } from '../helpers/processes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ADMIN = 'one-owner-admin-token-0123456789';
@@ -55,11 +56,6 @@ async function until(program: Program, check: () => Promise<boolean>, what: stri
     if (Date.now() > deadline) throw new Error(`${what}: not within 90 s; output:\n${program.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-function postmasterPid(dataDir: string): number | undefined {
-  const file = path.join(dataDir, 'postgres', 'postmaster.pid');
-  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -125,10 +126,10 @@ export interface AgentProcess extends ProgramProcess {
   close: () => Promise<void>;
 }
 
-/** The agent (`npm run agent`'s entry) on a free port, resolved once it has printed its token. */
+/** The agent (`npm run agent`'s entry) on a free port, resolved once it has printed its token; `AGENT_DATA_DIR` given is kept. */
 export async function startAgentProcess(env: Record<string, string>): Promise<AgentProcess> {
   const port = await freePort();
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'agent-process-'));
+  const dataDir = env.AGENT_DATA_DIR ?? (await mkdtemp(path.join(tmpdir(), 'agent-process-')));
   const program = spawnProgram('src/agent/main.ts', { AGENT_PORT: String(port), AGENT_DATA_DIR: dataDir, ...env });
   let token: string | undefined;
   try {
@@ -153,9 +154,25 @@ export async function startAgentProcess(env: Record<string, string>): Promise<Ag
     dataDir,
     async close() {
       await program.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!env.AGENT_DATA_DIR) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The pid the embedded PostgreSQL of `dataDir` wrote, if its pid file is there (it may have died since). */
+export function postmasterPid(dataDir: string): number | undefined {
+  const file = path.join(dataDir, 'postgres', 'postmaster.pid');
+  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
+}
+
+export function isAlive(pid: number | undefined): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
